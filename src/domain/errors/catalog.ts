@@ -1,0 +1,57 @@
+/** The one table of error codes: code -> HTTP status and default message. Matches the spec's Errors table. */
+export const ERROR_CATALOG = {
+  'request.invalid': { status: 400, message: 'The request is malformed.' },
+  'filter.unknown_key': { status: 400, message: 'Unknown filter key or field.' },
+  'filter.unknown_value': { status: 400, message: 'Unknown value for a closed-list filter.' },
+  'filter.rejected': { status: 422, message: 'The filter is outside what the filter language accepts.' },
+  'cursor.expired': { status: 400, message: 'The cursor was minted by an earlier release; restart the search.' },
+  'enrich.mode_unavailable': { status: 400, message: 'Only mode "stored" is available.' },
+  'enrich.too_many_inputs': { status: 400, message: 'Too many enrichment inputs.' },
+  'auth.invalid_key': { status: 401, message: 'The API key is missing, unknown or revoked.' },
+  'account.suspended': { status: 403, message: 'The account is suspended.' },
+  'contact_credits.exhausted': { status: 402, message: 'The contact credit cap is spent.' },
+  'premium_credits.exhausted': { status: 402, message: 'Not enough premium credits.' },
+  'column.not_found': { status: 404, message: 'The id or column does not exist, or the row was opted out.' },
+  'export.not_found': { status: 404, message: 'The id or column does not exist, or the row was opted out.' },
+  'alert.not_found': { status: 404, message: 'Unknown alert id.' },
+  'alert.busy': { status: 409, message: 'The alert already has a queued or running job.' },
+  'collect.not_found': { status: 404, message: 'Unknown collect job id.' },
+  'plan.required': { status: 403, message: 'Creating alerts needs a paid plan.' },
+  'export.expired': { status: 410, message: 'The export file expired or is no longer available.' },
+  'export.running': { status: 409, message: 'One export already runs on the account.' },
+  'export.no_matches': { status: 400, message: 'The filter matches nothing; no export was started.' },
+  'rate.limited': { status: 429, message: 'Too many requests for this key.' },
+  'data.unavailable': { status: 503, message: 'Data is unavailable for a short time.' },
+  'query.timeout': { status: 504, message: 'The query passed its time budget and was stopped.' },
+  'signals.below_minimum': { status: 400, message: 'The company page is below the 100 follower minimum.' },
+  'alerts.limit_reached': { status: 403, message: 'The account already has 100 active alerts.' },
+  'auth.oauth_required': { status: 403, message: 'This route does not accept an API key.' },
+  'key.limit_reached': { status: 409, message: 'The account already has its one active key.' },
+  'key.not_found': { status: 404, message: 'No active key with this id on this account.' },
+  // Added by this service (codes are added, never repurposed); documented in README "Errors".
+  'route.not_found': { status: 404, message: 'No such route.' },
+  'internal.error': { status: 500, message: 'Unexpected error; quote the request id to support.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** Codes the spec itself lists; the rest are this service's additions. */
+export const SPEC_ERROR_CODES: readonly ErrorCode[] = (Object.keys(ERROR_CATALOG) as ErrorCode[]).filter(
+  (c) => c !== 'route.not_found' && c !== 'internal.error',
+);
+
+export const WARNING_CODES = [
+  'count_unavailable',
+  'no_rows',
+  'export_truncated',
+  'duplicate_work_email',
+  'duplicate_network',
+  'off_domain',
+  'deprecated',
+  'max_followers_missing',
+] as const;
+export type WarningCode = (typeof WARNING_CODES)[number];
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_CATALOG[code].status;
+}

@@ -1,0 +1,2 @@
+export { AppError, isAppError, type AppErrorOptions } from './app-error.js';
+export { ERROR_CATALOG, SPEC_ERROR_CODES, WARNING_CODES, statusOf, type ErrorCode, type WarningCode } from './catalog.js';

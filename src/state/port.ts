@@ -1,0 +1,126 @@
+/**
+ * StateStore port: accounts, plans, API keys, credits, feedback (and later jobs, idempotency, signals).
+ * Implemented by state/sqlite (embedded default) and state/redis (scale-out); both pass test/state.
+ * Every credit movement goes through reserve -> commit | release here, atomically (ARCHITECTURE rule 5).
+ */
+
+export type CreditKind = 'contact' | 'premium';
+/** Fair-use categories of unlimited plans. */
+export type UsageCategory = 'search' | 'export' | 'enrich';
+
+export type ContactAllowance =
+  | { kind: 'pool'; pool: number } // free plan: lifetime pool, never resets
+  | { kind: 'windows'; daily: number; monthly: number } // paid plans: UTC day + billing month caps
+  | { kind: 'unlimited'; fairUse: Record<UsageCategory, { daily: number; monthly: number }> };
+
+export interface Plan {
+  slug: string;
+  name: string;
+  contact: ContactAllowance;
+  /** Premium credits per billing month. */
+  premiumMonthly: number;
+  /** Whether alerts may be created. */
+  alerts: boolean;
+  maxActiveAlerts: number;
+}
+
+export type AccountStatus = 'active' | 'suspended';
+
+export interface Account {
+  id: string;
+  name: string;
+  plan: string;
+  /** Day of month (1-28) the billing month starts; null = no subscription (UTC calendar month). */
+  billingDay: number | null;
+  status: AccountStatus;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  /** First characters of the secret, for display. */
+  prefix: string;
+  name: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+/** Usage of one credit kind (and category, for fair use) in the windows that apply now. */
+export interface WindowUsage {
+  /** Window start and reset, RFC 3339 UTC; the free pool has start null and reset far-future. */
+  start: string | null;
+  resetsAt: string;
+  cap: number;
+  used: number;
+  held: number;
+}
+
+export interface CreditSnapshot {
+  plan: Plan;
+  account: Account;
+  /** contact credits: pool (free) or day+month (paid). Unlimited: per category. */
+  contact:
+    | { kind: 'pool'; pool: WindowUsage }
+    | { kind: 'windows'; day: WindowUsage; month: WindowUsage }
+    | { kind: 'unlimited'; categories: Record<UsageCategory, { day: WindowUsage; month: WindowUsage }> };
+  premium: { month: WindowUsage };
+}
+
+export interface Hold {
+  id: string;
+  accountId: string;
+  kind: CreditKind;
+  category: UsageCategory | null;
+  amount: number;
+  status: 'held' | 'committed' | 'released';
+  charged: number;
+  createdAt: string;
+}
+
+export interface ReserveRequest {
+  accountId: string;
+  kind: CreditKind;
+  /** Needed for unlimited plans' fair-use budget; recorded on every hold. */
+  category: UsageCategory | null;
+  amount: number;
+  /** exact: all or nothing (throws the matching *.exhausted AppError); up_to: grant what is left (may be 0). */
+  mode: 'exact' | 'up_to';
+  now: Date;
+}
+
+export interface Feedback {
+  id: string;
+  accountId: string;
+  body: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface StateStore {
+  // plans
+  listPlans(): Plan[];
+  getPlan(slug: string): Plan | undefined;
+  // accounts
+  createAccount(input: { name: string; plan: string; billingDay: number | null; now: Date }): Account;
+  getAccount(id: string): Account | undefined;
+  listAccounts(): Account[];
+  setAccountStatus(id: string, status: AccountStatus): Account;
+  // keys: the secret is returned once and stored only as a keyed hash
+  createKey(accountId: string, input: { name?: string | null; now: Date }): { key: ApiKeyRecord; secret: string };
+  revokeKey(accountId: string, keyId: string, now: Date): ApiKeyRecord;
+  listKeys(accountId: string): ApiKeyRecord[];
+  authenticate(secret: string, now: Date): { account: Account; key: ApiKeyRecord } | undefined;
+  // credits
+  snapshot(accountId: string, now: Date): CreditSnapshot;
+  reserve(req: ReserveRequest): Hold;
+  /** Charges `charged` (<= amount) and returns the rest; idempotent on an already settled hold. */
+  commit(holdId: string, charged: number, now: Date): Hold;
+  release(holdId: string, now: Date): Hold;
+  getHold(holdId: string): Hold | undefined;
+  // feedback
+  addFeedback(accountId: string, body: Record<string, unknown>, now: Date): Feedback;
+  // health
+  ping(): boolean;
+  close(): void;
+}
