@@ -1,0 +1,105 @@
+import { findColumn, type ColumnDef, type Entity } from '../../../domain/catalog/index.js';
+import { isLeaf, type IRNode, type Leaf, type Scalar } from '../../../domain/query/ir.js';
+import { ident } from '../schema.js';
+import { Params } from './params.js';
+import { phrasePattern } from './words.js';
+
+/**
+ * Query IR -> a parameterized DuckDB predicate (ARCHITECTURE rule 2). Semantics are those documented in
+ * domain/query/ir.ts; every value is a bound parameter. Unknown fields are a programming error here:
+ * the parsers check fields against the catalog before the IR reaches an engine.
+ */
+export function compileWhere(entity: Entity, node: IRNode, params: Params): string {
+  if (isLeaf(node)) return compileLeaf(entity, node, params);
+  if ('and' in node) return node.and.length === 0 ? 'TRUE' : `(${node.and.map((n) => compileWhere(entity, n, params)).join(' AND ')})`;
+  if ('or' in node) return node.or.length === 0 ? 'FALSE' : `(${node.or.map((n) => compileWhere(entity, n, params)).join(' OR ')})`;
+  return `(NOT ${compileWhere(entity, node.not, params)})`;
+}
+
+function column(entity: Entity, field: string): ColumnDef {
+  const col = findColumn(entity, field, true);
+  if (!col) throw new Error(`IR field ${field} is not a ${entity} column`);
+  return col;
+}
+
+const scalarType = (col: ColumnDef): 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' =>
+  col.storage === 'BIGINT' ? 'BIGINT' : col.storage === 'DOUBLE' ? 'DOUBLE' : col.storage === 'BOOLEAN' ? 'BOOLEAN' : 'VARCHAR';
+
+function values(leaf: Leaf): Scalar[] {
+  return Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+}
+
+function one(leaf: Leaf): Scalar {
+  const v = values(leaf);
+  if (v.length !== 1) throw new Error(`IR leaf ${leaf.field} ${leaf.op} needs one value`);
+  return v[0]!;
+}
+
+const SHORT_IN = 64;
+
+const CMP = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+function compileLeaf(entity: Entity, leaf: Leaf, p: Params): string {
+  const col = column(entity, leaf.field);
+  const c = ident(col.name);
+  if (col.storage === 'VARCHAR[]') return compileListLeaf(c, leaf, p);
+  const present = col.storage === 'VARCHAR' || col.storage === 'JSON' ? `(${c} IS NOT NULL AND ${c} NOT IN ('', '[]', '{}', 'null'))` : `(${c} IS NOT NULL)`;
+  switch (leaf.op) {
+    case 'exists':
+      return leaf.value === false ? `(NOT ${present})` : present;
+    case 'eq':
+    case 'neq':
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return `(${c} ${CMP[leaf.op]} ${p.add(one(leaf))})`;
+    case 'in':
+    case 'not_in': {
+      const list = values(leaf);
+      if (list.length === 0) return leaf.op === 'in' ? 'FALSE' : `(${c} IS NOT NULL)`;
+      // Short lists as IN (...) so DuckDB can push the filter into the scan; long ones (1,000 domains) as one list parameter.
+      const set = list.length <= SHORT_IN ? `(${list.map((v) => p.add(v)).join(', ')})` : null;
+      if (set) return leaf.op === 'in' ? `(${c} IN ${set})` : `(${c} NOT IN ${set})`;
+      return `(${leaf.op === 'in' ? '' : 'NOT '}list_contains(${p.addList(list, scalarType(col))}, ${c}) AND ${c} IS NOT NULL)`;
+    }
+    case 'contains':
+      return `contains(lower(${c}), lower(${p.add(String(one(leaf)))}))`;
+    case 'prefix':
+      return `starts_with(lower(${c}), lower(${p.add(String(one(leaf)))}))`;
+    case 'words': {
+      const pattern = phrasePattern(String(one(leaf)));
+      return pattern ? `regexp_matches(${c}, ${p.add(pattern)}, 'i')` : 'FALSE';
+    }
+  }
+}
+
+/** List columns: eq = holds the value, in = holds any, contains / prefix / words = any element matches. */
+function compileListLeaf(c: string, leaf: Leaf, p: Params): string {
+  const nonEmpty = `(${c} IS NOT NULL AND len(${c}) > 0)`;
+  switch (leaf.op) {
+    case 'exists':
+      return leaf.value === false ? `(NOT ${nonEmpty})` : nonEmpty;
+    case 'eq':
+      return `list_contains(${c}, ${p.add(String(one(leaf)))})`;
+    case 'neq':
+      return `(${nonEmpty} AND NOT list_contains(${c}, ${p.add(String(one(leaf)))}))`;
+    case 'in':
+      return `list_has_any(${c}, ${p.addList(values(leaf).map(String), 'VARCHAR')})`;
+    case 'not_in':
+      return `(${nonEmpty} AND NOT list_has_any(${c}, ${p.addList(values(leaf).map(String), 'VARCHAR')}))`;
+    case 'contains':
+      return `(${nonEmpty} AND len(list_filter(${c}, x -> contains(lower(x), lower(${p.add(String(one(leaf)))})))) > 0)`;
+    case 'prefix':
+      return `(${nonEmpty} AND len(list_filter(${c}, x -> starts_with(lower(x), lower(${p.add(String(one(leaf)))})))) > 0)`;
+    case 'words': {
+      const pattern = phrasePattern(String(one(leaf)));
+      return pattern ? `(${nonEmpty} AND len(list_filter(${c}, x -> regexp_matches(x, ${p.add(pattern)}, 'i'))) > 0)` : 'FALSE';
+    }
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      throw new Error(`IR op ${leaf.op} is not defined on list column ${leaf.field}`);
+  }
+}

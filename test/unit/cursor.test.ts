@@ -1,0 +1,47 @@
+import { canonicalJson, decodeCursor, encodeCursor, queryHash } from '../../src/domain/cursor.js';
+import { AppError } from '../../src/domain/errors/index.js';
+
+const secret = 'test-secret';
+const q = queryHash({ filter: { countries: ['us'] }, columns: ['id'] });
+
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    return (e as AppError).code;
+  }
+  return 'none';
+}
+
+describe('cursor codec', () => {
+  it('round-trips', () => {
+    const t = encodeCursor(secret, { r: '0.1.0+r1', q, k: 42 });
+    expect(decodeCursor(secret, t, { release: '0.1.0+r1', queryHash: q }).k).toBe(42);
+  });
+
+  it('canonical JSON ignores key order', () => {
+    expect(canonicalJson({ b: 1, a: [{ d: 1, c: 2 }] })).toBe(canonicalJson({ a: [{ c: 2, d: 1 }], b: 1 }));
+    expect(queryHash({ x: 1, y: 2 })).toBe(queryHash({ y: 2, x: 1 }));
+  });
+
+  it.each([
+    ['a tampered body', (t: string) => `${Buffer.from(JSON.stringify({ r: '0.1.0+r1', q, k: 9999 })).toString('base64url')}.${t.split('.')[1]}`],
+    ['a tampered signature', (t: string) => `${t.split('.')[0]}.${'A'.repeat(43)}`],
+    ['garbage', () => 'not-a-cursor'],
+    ['an empty string', () => ''],
+    ['another secret', () => encodeCursor('other', { r: '0.1.0+r1', q, k: 1 })],
+  ])('%s answers request.invalid', (_n, make) => {
+    const t = encodeCursor(secret, { r: '0.1.0+r1', q, k: 42 });
+    expect(codeOf(() => decodeCursor(secret, make(t), { release: '0.1.0+r1', queryHash: q }))).toBe('request.invalid');
+  });
+
+  it('another release answers cursor.expired', () => {
+    const t = encodeCursor(secret, { r: '0.1.0+r1', q, k: 42 });
+    expect(codeOf(() => decodeCursor(secret, t, { release: '0.1.0+r2', queryHash: q }))).toBe('cursor.expired');
+  });
+
+  it('another query answers request.invalid', () => {
+    const t = encodeCursor(secret, { r: '0.1.0+r1', q, k: 42 });
+    expect(codeOf(() => decodeCursor(secret, t, { release: '0.1.0+r1', queryHash: queryHash({ other: true }) }))).toBe('request.invalid');
+  });
+});
