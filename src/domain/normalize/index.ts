@@ -1,0 +1,10 @@
+export { normalizeCompanyName } from './company-name.js';
+export { normalizeCountry } from './country.js';
+export { normalizeDomain } from './domain.js';
+export { emailDomain, parseEmail } from './email.js';
+export { classifyEnrichInput } from './enrich-input.js';
+export type { EnrichInput } from './enrich-input.js';
+export { industrySlug, slugifyLabel } from './industry.js';
+export { networkProfileUrl, parseNetworkUrl } from './network-url.js';
+export type { NetworkUrl, NetworkUrlKind } from './network-url.js';
+export { normalizePhone } from './phone.js';

@@ -1,0 +1,300 @@
+import {
+  classifyEnrichInput,
+  emailDomain,
+  industrySlug,
+  networkProfileUrl,
+  normalizeCompanyName,
+  normalizeCountry,
+  normalizeDomain,
+  normalizePhone,
+  parseEmail,
+  parseNetworkUrl,
+} from '../../src/domain/normalize/index.js';
+
+const HOST = 'network.com';
+
+/** Inputs no normalizer may throw on. */
+const HOSTILE: readonly string[] = [
+  '',
+  '   ',
+  '\t\n',
+  '\u0000',
+  '\u200b',
+  '😀',
+  'ü',
+  '%',
+  '%E0%A4%A',
+  '@',
+  '<>',
+  'a'.repeat(100_000),
+  '+'.repeat(10_000),
+  '1'.repeat(10_000),
+  `${'a'.repeat(5_000)}@${'b.'.repeat(5_000)}com`,
+  '. '.repeat(10_000),
+];
+
+describe('normalizeCountry', () => {
+  it.each([
+    ['us', 'us'],
+    ['US', 'us'],
+    ['USA', 'us'],
+    ['United States', 'us'],
+    ['  united-states  ', 'us'],
+    ['United States of America', 'us'],
+    ['U.S.A.', 'us'],
+    ['gb', 'gb'],
+    ['UK', 'gb'],
+    ['England', 'gb'],
+    ['Deutschland', 'de'],
+    ['DEU', 'de'],
+    ['South Korea', 'kr'],
+    ['Korea, Republic of', 'kr'],
+    ['Russian Federation', 'ru'],
+    ['Iran, Islamic Republic of', 'ir'],
+    ['Czech Republic', 'cz'],
+    ['czechia', 'cz'],
+    ['Curaçao', 'cw'],
+    ['Curacao', 'cw'],
+    ['Cote d’Ivoire', 'ci'],
+    ['St. Kitts & Nevis', 'kn'],
+    ['The Netherlands', 'nl'],
+    ['Kosovo', 'xk'],
+  ])('%j -> %s', (input, slug) => {
+    expect(normalizeCountry(input)).toBe(slug);
+  });
+
+  it.each(['', ' ', 'xx', 'Atlantis', 'u', 'United', 'us us'])('%j is unknown', (input) => {
+    expect(normalizeCountry(input)).toBeUndefined();
+  });
+});
+
+describe('normalizeDomain', () => {
+  it.each([
+    ['acme.com', 'acme.com'],
+    ['https://www.Acme.com/about?x=1', 'acme.com'],
+    ['acme.co.uk', 'acme.co.uk'],
+    ['http://user:secret@acme.com:8080/path#top', 'acme.com'],
+    ['WWW.ACME.COM.', 'acme.com'],
+    ['//acme.com/x', 'acme.com'],
+    ['acme.com?utm=1', 'acme.com'],
+    ['shop.acme.com', 'shop.acme.com'],
+    ['www.com', 'www.com'],
+    ['  acme.io  ', 'acme.io'],
+    ['münchen.de', 'xn--mnchen-3ya.de'],
+  ])('%j -> %s', (input, domain) => {
+    expect(normalizeDomain(input)).toBe(domain);
+  });
+
+  it.each(['', 'acme', 'Acme Inc', 'ac me.com', 'acme..com', '-acme.com', 'acme_corp.com', '192.168.0.1', 'https://', 'http://[::1]/', `${'a'.repeat(64)}.com`])(
+    '%j is not a domain',
+    (input) => {
+      expect(normalizeDomain(input)).toBeUndefined();
+    },
+  );
+});
+
+describe('normalizeCompanyName', () => {
+  it.each([
+    ['The Acme Company, Inc.', 'acme company'],
+    ['ACME  Corp', 'acme'],
+    ['Foo Pty Ltd', 'foo'],
+    ['Inc.', ''],
+    ['Acme Inc Inc', 'acme inc'],
+    ['The', 'the'],
+    ['  Acme\t\nWidgets  ', 'acme widgets'],
+    ['Acme,Inc', 'acme'],
+    ['Acme , LLC', 'acme'],
+    ['Acme L.L.C.', 'acme'],
+    ['Siemens AG', 'siemens'],
+    ['Acme S.A.', 'acme'],
+    ['Acme B.V.', 'acme'],
+    ['Acme GmbH', 'acme'],
+    ['Acme Co.', 'acme'],
+    ['Costco', 'costco'],
+    ['Incorporated Acme', 'incorporated acme'],
+    ['Theranos', 'theranos'],
+    ['Société Générale SA', 'société générale'],
+    ['', ''],
+    ['   ', ''],
+  ])('%j -> %j', (input, name) => {
+    expect(normalizeCompanyName(input)).toBe(name);
+  });
+});
+
+describe('industrySlug', () => {
+  it.each([
+    ['software_development', 'software_development'],
+    ['Software Development', 'software_development'],
+    ['SOFTWARE-DEVELOPMENT', 'software_development'],
+    ['IT Services & IT Consulting', 'it_services_and_it_consulting'],
+    ['Media and Telecommunications', 'media_and_telecommunications'],
+    ['Bars, Taverns & Nightclubs', 'bars_taverns_and_nightclubs'],
+    ['Computer Software', 'software_development'],
+    ['Hospital and Health Care', 'hospitals_and_health_care'],
+    ["Women's Handbag Manufacturing", 'womens_handbag_manufacturing'],
+    ['Non-profit Organizations', 'non_profit_organizations'],
+  ])('%j -> %s', (input, slug) => {
+    expect(industrySlug(input)).toBe(slug);
+  });
+
+  it.each(['', 'Underwater Basket Weaving', 'and', '&'])('%j is unknown', (input) => {
+    expect(industrySlug(input)).toBeUndefined();
+  });
+});
+
+describe('parseEmail and emailDomain', () => {
+  it.each([
+    ['jane@acme.com', 'jane@acme.com'],
+    ['  Jane@Acme.COM ', 'jane@acme.com'],
+    ['mailto:jane@acme.com', 'jane@acme.com'],
+    ['MAILTO:Jane@Acme.com?subject=hi', 'jane@acme.com'],
+    ['Jane Doe <Jane@Acme.com>', 'jane@acme.com'],
+    ['"Doe, Jane" <jane@acme.com>', 'jane@acme.com'],
+    ['<mailto:jane@acme.com>', 'jane@acme.com'],
+    ['jane.doe+news@mail.acme.co.uk', 'jane.doe+news@mail.acme.co.uk'],
+  ])('%j -> %s', (input, email) => {
+    expect(parseEmail(input)).toBe(email);
+  });
+
+  it.each(['', 'jane', 'jane@acme', 'jane@@acme.com', 'ja ne@acme.com', 'a@b@c.com', '@acme.com', 'jane@', '.jane@acme.com', 'ja..ne@acme.com', 'jane@acme..com', 'Jane <jane@acme.com', 'https://acme.com', `${'a'.repeat(65)}@acme.com`])(
+    '%j is not an email',
+    (input) => {
+      expect(parseEmail(input)).toBeUndefined();
+    },
+  );
+
+  it.each([
+    ['jane@acme.com', 'acme.com'],
+    ['a@sub.acme.co.uk', 'sub.acme.co.uk'],
+    ['no-at-sign', ''],
+  ])('emailDomain(%j) = %j', (email, domain) => {
+    expect(emailDomain(email)).toBe(domain);
+  });
+});
+
+describe('normalizePhone', () => {
+  it.each([
+    ['+1 (201) 555-0123', '+12015550123'],
+    ['+44 20 7946 0958', '+442079460958'],
+    ['+44 (0)20 7946 0958', '+442079460958'],
+    ['0044 20 7946 0958', '+442079460958'],
+    ['tel:+49-30-1234567', '+49301234567'],
+    ['tel:+1-201-555-0123;ext=12', '+12015550123'],
+    ['201.555.0123', '+12015550123'],
+    ['(201) 555-0123', '+12015550123'],
+    ['2015550123', '+12015550123'],
+    ['1-201-555-0123', '+12015550123'],
+    ['+33 1 23 45 67 89', '+33123456789'],
+  ])('%j -> %s', (input, phone) => {
+    expect(normalizePhone(input)).toBe(phone);
+  });
+
+  it.each([
+    '',
+    '+',
+    '555-0123',
+    '020 7946 0958',
+    '0201234567',
+    '1201555012',
+    '+1234567',
+    '+1234567890123456',
+    '+0 201 555 0123',
+    '201-555-0123 x12',
+    '+1 201 555 O123',
+    '+1 201 555 0123 ext. 4',
+    '++12015550123',
+    '+1 201 + 5550123',
+    '２０１５５５０１２３',
+  ])('%j is not a phone', (input) => {
+    expect(normalizePhone(input)).toBeUndefined();
+  });
+});
+
+describe('parseNetworkUrl and networkProfileUrl', () => {
+  it.each([
+    [`https://www.${HOST}/in/jane-doe`, 'person', 'jane-doe'],
+    [`http://${HOST}/in/Jane-Doe/`, 'person', 'jane-doe'],
+    [`https://uk.${HOST}/in/jane?trk=abc#x`, 'person', 'jane'],
+    [`www.${HOST}/in/jane`, 'person', 'jane'],
+    [`https://www.${HOST}/in/j%C3%A9r%C3%B4me`, 'person', 'jérôme'],
+    [`HTTPS://WWW.NETWORK.COM/IN/JANE`, 'person', 'jane'],
+    [`https://www.${HOST}/company/acme/`, 'company', 'acme'],
+    [`https://www.${HOST}/posts/jane_launch-123`, 'post', 'jane_launch-123'],
+    [`https://www.${HOST}/feed/update/urn:li:activity:7123456789/`, 'activity', '7123456789'],
+    [`https://www.${HOST}/feed/update/urn%3Ali%3Aactivity%3A42`, 'activity', '42'],
+  ])('%s -> %s %s', (input, kind, slug) => {
+    expect(parseNetworkUrl(input, HOST)).toEqual({ kind, slug });
+  });
+
+  it.each([
+    'https://other.com/in/jane',
+    `https://www.${HOST}.evil.com/in/jane`,
+    `https://evil${HOST}/in/jane`,
+    `https://abc.${HOST}/in/jane`,
+    `https://a.b.${HOST}/in/jane`,
+    `ftp://${HOST}/in/jane`,
+    `https://${HOST}:8443/in/jane`,
+    `https://user@${HOST}/in/jane`,
+    `https://www.${HOST}/in/`,
+    `https://www.${HOST}/in/jane/details`,
+    `https://www.${HOST}/school/mit`,
+    `https://www.${HOST}/in/%E0%A4%A`,
+    `https://www.${HOST}/in/a%20b`,
+    `https://www.${HOST}/feed/update/urn:li:share:123`,
+    `https://www.${HOST}/feed/update/urn:li:activity:12ab`,
+    `https://www.${HOST}/in/jane doe`,
+    'jane@acme.com',
+  ])('%s is not a network URL', (input) => {
+    expect(parseNetworkUrl(input, HOST)).toBeUndefined();
+  });
+
+  it.each([
+    ['person', 'jane-doe', HOST, `https://www.${HOST}/in/jane-doe`],
+    ['company', 'acme', `www.${HOST}`, `https://www.${HOST}/company/acme`],
+    ['person', 'jérôme', HOST, `https://www.${HOST}/in/j%C3%A9r%C3%B4me`],
+  ] as const)('%s %s on %s -> %s, and parses back', (kind, slug, host, url) => {
+    expect(networkProfileUrl(kind, slug, host)).toBe(url);
+    expect(parseNetworkUrl(url, HOST)).toEqual({ kind, slug });
+  });
+});
+
+describe('classifyEnrichInput', () => {
+  it.each([
+    ['Jane Doe <Jane@Acme.com>', { kind: 'email', value: 'jane@acme.com' }],
+    [`https://www.${HOST}/in/Jane-Doe/`, { kind: 'network', value: 'jane-doe' }],
+    ['+1 (201) 555-0123', { kind: 'phone', value: '+12015550123' }],
+    ['tel:2015550123', { kind: 'phone', value: '+12015550123' }],
+    [`https://www.${HOST}/company/acme`, { kind: 'invalid' }],
+    [`https://www.${HOST}/posts/abc`, { kind: 'invalid' }],
+    ['https://other.com/in/jane', { kind: 'invalid' }],
+    ['Jane Doe', { kind: 'invalid' }],
+    ['', { kind: 'invalid' }],
+  ])('%j -> %j', (input, expected) => {
+    expect(classifyEnrichInput(input, HOST)).toEqual(expected);
+  });
+});
+
+describe('hostile inputs never throw', () => {
+  it.each(HOSTILE.map((s) => [s.length > 40 ? `${s.slice(0, 20)}… (${s.length} chars)` : JSON.stringify(s), s]))('%s', (_name, input) => {
+    expect(typeof normalizeCompanyName(input)).toBe('string');
+    expect(typeof emailDomain(input)).toBe('string');
+    for (const result of [
+      normalizeCountry(input),
+      normalizeDomain(input),
+      industrySlug(input),
+      parseEmail(input),
+      normalizePhone(input),
+      parseNetworkUrl(input, HOST),
+    ]) {
+      expect(result).toBeUndefined();
+    }
+    expect(classifyEnrichInput(input, HOST)).toEqual({ kind: 'invalid' });
+  });
+
+  it('a profile URL with a long malformed escape is invalid, its domain still reads', () => {
+    const input = `https://www.${HOST}/in/${'%'.repeat(5_000)}`;
+    expect(parseNetworkUrl(input, HOST)).toBeUndefined();
+    expect(classifyEnrichInput(input, HOST)).toEqual({ kind: 'invalid' });
+    expect(normalizeDomain(input)).toBe(HOST);
+  });
+});
