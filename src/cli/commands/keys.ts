@@ -1,0 +1,43 @@
+import { ensureSecret, loadConfig } from '../../config.js';
+import { systemClock } from '../../domain/clock.js';
+import { openState } from '../../services.js';
+import { parse, UsageError, type CommandSpec } from '../args.js';
+
+export const keysSpec: CommandSpec = {
+  name: 'keys',
+  usage: 'cds keys create --account ID [--name X] [--data DIR]\n       cds keys revoke KEY_ID --account ID [--data DIR]\n       cds keys list --account ID [--data DIR]',
+  summary: 'Manages API keys (one active key per account). `create` prints one JSON line {"key_id":"key_…","api_key":"…"}; the secret is stored only as a hash and shown once.',
+  options: { data: { type: 'string' }, account: { type: 'string' }, name: { type: 'string' } },
+  help: 'Options:\n  --account ID   the account (acc_…)\n  --name X       a label for the key\n  --data DIR     data directory (default ./data)\n',
+};
+
+export async function keys(argv: string[]): Promise<void> {
+  const { values, positionals } = parse(keysSpec, argv);
+  const [action, keyId] = positionals;
+  if (typeof values.account !== 'string') throw new UsageError('--account is required');
+  const config = loadConfig(argv);
+  const state = openState(config, ensureSecret(config));
+  const now = systemClock.now();
+  try {
+    if (!state.getAccount(values.account)) throw new UsageError(`no account ${values.account}`);
+    switch (action) {
+      case 'create': {
+        const { key, secret } = state.createKey(values.account, { name: typeof values.name === 'string' ? values.name : null, now });
+        process.stdout.write(`${JSON.stringify({ key_id: key.id, api_key: secret })}\n`);
+        return;
+      }
+      case 'revoke': {
+        if (!keyId) throw new UsageError('cds keys revoke needs a key id');
+        process.stdout.write(`${JSON.stringify(state.revokeKey(values.account, keyId, now))}\n`);
+        return;
+      }
+      case 'list':
+        for (const k of state.listKeys(values.account)) process.stdout.write(`${JSON.stringify(k)}\n`);
+        return;
+      default:
+        throw new UsageError(`unknown action ${action ?? '(none)'}; use create, revoke or list`);
+    }
+  } finally {
+    state.close();
+  }
+}

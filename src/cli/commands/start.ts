@@ -1,0 +1,82 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureSecret, loadConfig, type Config } from '../../config.js';
+import { systemClock } from '../../domain/clock.js';
+import { currentRelease } from '../../engine/duckdb/release-store.js';
+import { openState } from '../../services.js';
+import { seedRelease } from '../../../loaders/seed.js';
+import { progressReporter } from '../../../loaders/load/progress.js';
+import { BUILD_VERSION } from '../../version.js';
+import { parse, type CommandSpec } from '../args.js';
+import { serve } from './serve.js';
+
+export const startSpec: CommandSpec = {
+  name: 'start',
+  usage: 'cds start [--data DIR] [--port P] [--host H]',
+  summary: 'The zero-setup demo (npm start): on an empty data dir generates and loads a demo release and creates a demo account on the pro plan, then serves and prints the API key, base URLs and curl examples. A second start reuses both.',
+  options: { data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'public-url': { type: 'string' } },
+  help: 'Options: as cds serve. Demo size: CDS_DEMO_CONTACTS (default 200000), CDS_DEMO_COMPANIES (default 20000).\n',
+};
+
+interface DemoAccount {
+  account_id: string;
+  api_key: string;
+}
+
+/**
+ * The demo account's key is kept in DIR/demo-account.json (mode 0600) so every start can print it; the
+ * state store itself holds only its hash. Only the demo account is kept this way.
+ */
+function ensureDemoAccount(config: Config): DemoAccount {
+  const file = join(config.dataDir, 'demo-account.json');
+  const state = openState(config, ensureSecret(config));
+  try {
+    if (existsSync(file)) {
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoAccount;
+      if (state.authenticate(saved.api_key, systemClock.now())) return saved;
+    }
+    const now = systemClock.now();
+    const account = state.createAccount({ name: 'Demo', plan: 'pro', billingDay: null, now });
+    const { secret } = state.createKey(account.id, { name: 'demo', now });
+    const demo = { account_id: account.id, api_key: secret };
+    writeFileSync(file, `${JSON.stringify(demo)}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    return demo;
+  } finally {
+    state.close();
+  }
+}
+
+export async function start(argv: string[]): Promise<void> {
+  parse(startSpec, argv);
+  const config = loadConfig(argv);
+  if (!currentRelease(config.dataDir)) {
+    process.stdout.write(`No data release in ${config.dataDir}: generating the demo release (${config.demoContacts} contacts, ${config.demoCompanies} companies)…\n`);
+    await seedRelease({ dataDir: config.dataDir, contacts: config.demoContacts, companies: config.demoCompanies, seed: 42, networkHost: config.networkHost, onProgress: progressReporter() });
+  }
+  const demo = ensureDemoAccount(config);
+  await serve(argv, (url) => {
+    const rel = currentRelease(config.dataDir);
+    const key = demo.api_key;
+    process.stdout.write(
+      [
+        '',
+        `Contact Data Service ${BUILD_VERSION} (embedded: DuckDB engine + SQLite state)`,
+        `  data      ${config.dataDir}${rel ? ` (release ${rel.id}: ${rel.contacts} contacts, ${rel.companies} companies)` : ''}`,
+        `  account   ${demo.account_id} (plan pro)`,
+        `  API key   ${key}`,
+        `  family A  ${url}/v1      (Authorization: Bearer <key>)`,
+        `  family B  ${url}/api/v1  (X-API-Key: <key>)`,
+        '',
+        'Try:',
+        `  curl -s ${url}/v1/account -H "Authorization: Bearer ${key}"`,
+        `  curl -s ${url}/v1/credits -H "Authorization: Bearer ${key}"`,
+        `  curl -s "${url}/v1/contacts/schema/industries/values?q=soft&limit=5" -H "Authorization: Bearer ${key}"`,
+        `  curl -s ${url}/api/health`,
+        '',
+        'Stop with Ctrl-C.',
+        '',
+      ].join('\n'),
+    );
+  });
+}

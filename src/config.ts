@@ -1,0 +1,114 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import * as v from 'valibot';
+
+/**
+ * Every setting, read once from flags and environment, validated. Flags win over env; env over defaults.
+ * The README's "Configuration" table is the user-facing copy of SETTINGS below.
+ */
+export interface Setting {
+  key: keyof Config;
+  flag?: string;
+  env: string;
+  default: string;
+  doc: string;
+}
+
+export const SETTINGS: readonly Setting[] = [
+  { key: 'dataDir', flag: '--data', env: 'CDS_DATA_DIR', default: './data', doc: 'Data directory: releases, state.sqlite, files, secret.' },
+  { key: 'port', flag: '--port', env: 'PORT', default: '8080', doc: 'HTTP port (0 = any free port).' },
+  { key: 'host', flag: '--host', env: 'HOST', default: '127.0.0.1', doc: 'Interface to bind.' },
+  { key: 'publicUrl', flag: '--public-url', env: 'CDS_PUBLIC_URL', default: '', doc: 'Base URL printed and used in signed links; default http://HOST:PORT.' },
+  { key: 'logLevel', env: 'CDS_LOG_LEVEL', default: 'info', doc: 'pino log level: fatal, error, warn, info, debug, trace, silent.' },
+  { key: 'engine', env: 'CDS_ENGINE', default: 'duckdb', doc: 'Search engine adapter: duckdb (embedded) or elasticsearch.' },
+  { key: 'state', env: 'CDS_STATE', default: 'sqlite', doc: 'State store adapter: sqlite (embedded) or redis.' },
+  { key: 'redisUrl', env: 'REDIS_URL', default: '', doc: 'Redis URL for CDS_STATE=redis.' },
+  { key: 'elasticsearchUrl', env: 'ELASTICSEARCH_URL', default: '', doc: 'Elasticsearch URL for CDS_ENGINE=elasticsearch.' },
+  { key: 'duckdbPool', env: 'CDS_DUCKDB_POOL', default: '4', doc: 'DuckDB connections per release (one query at a time each).' },
+  { key: 'duckdbThreads', env: 'CDS_DUCKDB_THREADS', default: '2', doc: 'DuckDB worker threads.' },
+  { key: 'duckdbMemory', env: 'CDS_DUCKDB_MEMORY', default: '3GB', doc: 'DuckDB memory limit.' },
+  { key: 'countBudgetMs', env: 'CDS_COUNT_BUDGET_MS', default: '3000', doc: 'Count budget; past it the count is null with count_unavailable.' },
+  { key: 'searchBudgetMs', env: 'CDS_SEARCH_BUDGET_MS', default: '10000', doc: 'Search budget; past it 504 query.timeout.' },
+  { key: 'maxBodyBytes', env: 'CDS_MAX_BODY_BYTES', default: '1048576', doc: 'Largest accepted JSON body; larger answers 400 request.invalid.' },
+  { key: 'networkHost', env: 'CDS_NETWORK_HOST', default: 'network.com', doc: 'Host of the professional network in profile, post and company URLs.' },
+  { key: 'adminToken', env: 'CDS_ADMIN_TOKEN', default: '', doc: 'Operator token for /v1/admin routes (the "other sign-in"); empty disables them.' },
+  { key: 'secret', env: 'CDS_SECRET', default: '', doc: 'HMAC secret for cursors, signed links and key hashing; default: generated once into DATA/secret.' },
+  { key: 'demoContacts', env: 'CDS_DEMO_CONTACTS', default: '200000', doc: 'Contacts in the demo release `npm start` creates on an empty data dir.' },
+  { key: 'demoCompanies', env: 'CDS_DEMO_COMPANIES', default: '20000', doc: 'Companies in the demo release.' },
+];
+
+const intIn = (min: number, max: number) => v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max));
+
+const ConfigSchema = v.object({
+  dataDir: v.pipe(v.string(), v.minLength(1)),
+  port: intIn(0, 65535),
+  host: v.pipe(v.string(), v.minLength(1)),
+  publicUrl: v.string(),
+  logLevel: v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  engine: v.picklist(['duckdb', 'elasticsearch']),
+  state: v.picklist(['sqlite', 'redis']),
+  redisUrl: v.string(),
+  elasticsearchUrl: v.string(),
+  duckdbPool: intIn(1, 64),
+  duckdbThreads: intIn(1, 256),
+  duckdbMemory: v.pipe(v.string(), v.regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'like 3GB')),
+  countBudgetMs: intIn(1, 600000),
+  searchBudgetMs: intIn(1, 600000),
+  maxBodyBytes: intIn(1024, 100 * 1024 * 1024),
+  networkHost: v.pipe(v.string(), v.regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'a host name like network.com')),
+  adminToken: v.string(),
+  secret: v.string(),
+  demoContacts: intIn(0, 100_000_000),
+  demoCompanies: intIn(1, 10_000_000),
+});
+
+export type Config = v.InferOutput<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads `--flag value` / `--flag=value` pairs for the known flags; other argv entries are left to the caller. */
+export function flagValues(argv: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const known = new Set(SETTINGS.map((s) => s.flag).filter(Boolean));
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const eq = a.indexOf('=');
+    const name = eq > 0 ? a.slice(0, eq) : a;
+    if (!known.has(name)) continue;
+    const value = eq > 0 ? a.slice(eq + 1) : argv[i + 1];
+    if (value === undefined) throw new ConfigError(`${name} needs a value`);
+    out[name] = value;
+    if (eq < 0) i++;
+  }
+  return out;
+}
+
+export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv = process.env): Config {
+  const flags = flagValues(argv);
+  const raw: Record<string, string> = {};
+  for (const s of SETTINGS) raw[s.key] = (s.flag && flags[s.flag]) ?? env[s.env] ?? s.default;
+  const parsed = v.safeParse(ConfigSchema, raw);
+  if (!parsed.success) {
+    const issues = parsed.issues.map((i) => {
+      const key = i.path?.[0]?.key as keyof Config | undefined;
+      const s = SETTINGS.find((x) => x.key === key);
+      return `${s ? (s.flag ?? s.env) : String(key)} (${s?.env ?? ''}): ${i.message}`;
+    });
+    throw new ConfigError(`invalid configuration: ${issues.join('; ')}`);
+  }
+  const cfg = parsed.output;
+  cfg.dataDir = resolve(cfg.dataDir);
+  if (!cfg.publicUrl) cfg.publicUrl = `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
+  cfg.publicUrl = cfg.publicUrl.replace(/\/+$/, '');
+  return cfg;
+}
+
+/** The service secret: CDS_SECRET, or a random one generated once into DATA/secret (mode 0600). */
+export function ensureSecret(cfg: Config): string {
+  if (cfg.secret) return cfg.secret;
+  mkdirSync(cfg.dataDir, { recursive: true });
+  const file = join(cfg.dataDir, 'secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  return readFileSync(file, 'utf8').trim();
+}

@@ -1,0 +1,33 @@
+import Koa from 'koa';
+import { quotaBlock, type Quota } from '../domain/quota/index.js';
+import { OPERATIONS } from '../operations/index.js';
+import type { Services } from '../operations/types.js';
+import type { Account } from '../state/port.js';
+import { errorHandler } from './middleware/errors.js';
+import { jsonBody } from './middleware/json-body.js';
+import { requestId } from './middleware/request-id.js';
+import { serviceVersion } from './middleware/service-version.js';
+import { buildRestRouter } from './rest-router.js';
+
+/** Builds the whole HTTP app (STYLE: build in one function, listen elsewhere). */
+export function buildApp(services: Services): Koa {
+  const app = new Koa();
+  const quotaFor = (ctx: { state: Record<string, unknown> }): Quota | undefined => {
+    const account = ctx.state.account as Account | undefined;
+    if (!account) return undefined;
+    const now = services.clock.now();
+    return quotaBlock(services.state.snapshot(account.id, now), now, (ctx.state.spent as number | undefined) ?? 0);
+  };
+  app.use(requestId());
+  app.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    await next();
+    services.logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+  });
+  app.use(errorHandler(services.logger, quotaFor));
+  app.use(serviceVersion());
+  app.use(jsonBody(services.config.maxBodyBytes));
+  const router = buildRestRouter(services, OPERATIONS);
+  app.use(router.routes());
+  return app;
+}

@@ -1,0 +1,44 @@
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { AppError, isAppError } from '../../domain/errors/index.js';
+import { errorEnvelope } from '../envelope.js';
+import type { Quota } from '../../domain/quota/index.js';
+
+/**
+ * Turns every failure into the error envelope (ARCHITECTURE rule 4): AppErrors keep their code;
+ * anything else is a 500 with the request id and no stack. Unmatched routes answer 404 route.not_found.
+ */
+export function errorHandler(logger: Logger, quotaFor: (ctx: { state: Record<string, unknown> }) => Quota | undefined): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new AppError('route.not_found', `No route ${ctx.method} ${ctx.path}.`, { hint: 'See GET /openapi.json or the README for the routes.' });
+      }
+    } catch (err) {
+      const appErr = toAppError(err);
+      if (appErr.status >= 500 && appErr.code === 'internal.error') {
+        logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'unexpected error');
+      }
+      let quota: Quota | undefined;
+      try {
+        quota = ctx.state.account ? quotaFor(ctx) : undefined;
+      } catch {
+        quota = undefined;
+      }
+      ctx.status = appErr.status;
+      ctx.body = errorEnvelope({ requestId: ctx.state.requestId as string, release: ctx.state.release as string | undefined, error: appErr, quota });
+      if (appErr.code === 'rate.limited' && appErr.details?.retry_after !== undefined) ctx.set('Retry-After', String(appErr.details.retry_after));
+    }
+  };
+}
+
+function toAppError(err: unknown): AppError {
+  if (isAppError(err)) return err;
+  const e = err as { status?: number; expose?: boolean; message?: string; type?: string };
+  // Koa / body errors that carry a client status are the client's fault, never a 500.
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
+    return new AppError('request.invalid', e.expose && e.message ? e.message : 'The request is malformed.');
+  }
+  return new AppError('internal.error');
+}

@@ -1,0 +1,43 @@
+import type { Middleware } from 'koa';
+import { AppError } from '../../domain/errors/index.js';
+
+/**
+ * Reads a JSON body with a size limit into ctx.state.body. Malformed JSON, a non-JSON content type and
+ * oversize bodies answer 400 request.invalid, never a 500. Reading stops as soon as the limit is passed.
+ */
+export function jsonBody(maxBytes: number): Middleware {
+  return async (ctx, next) => {
+    if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'DELETE' || ctx.method === 'OPTIONS') {
+      ctx.state.body = undefined;
+      return next();
+    }
+    const length = Number(ctx.get('Content-Length') || '0');
+    if (length > maxBytes) throw tooLarge(maxBytes);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of ctx.req) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    if (text.trim() === '') {
+      ctx.state.body = undefined;
+      return next();
+    }
+    const type = ctx.get('Content-Type');
+    if (type && !/json/i.test(type)) {
+      throw new AppError('request.invalid', 'The body must be JSON.', { hint: 'Send Content-Type: application/json.' });
+    }
+    try {
+      ctx.state.body = JSON.parse(text);
+    } catch (e) {
+      throw new AppError('request.invalid', `The body is not valid JSON: ${(e as Error).message}`, { hint: 'Send one JSON object.' });
+    }
+    await next();
+  };
+}
+
+function tooLarge(maxBytes: number): AppError {
+  return new AppError('request.invalid', `The body is larger than ${maxBytes} bytes.`, { hint: 'Send a smaller body, or split the work into several calls.' });
+}

@@ -1,0 +1,82 @@
+import * as v from 'valibot';
+import { AppError } from '../../domain/errors/index.js';
+import type { Account } from '../../state/port.js';
+import { planView } from '../account/get-account.js';
+import { intParam, text } from '../schemas.js';
+import { defineOperation, type OpContext } from '../types.js';
+
+/**
+ * Operator routes (the console's sign-in): create, show, suspend and resume accounts. They take the operator
+ * token (CDS_ADMIN_TOKEN) and answer 403 auth.oauth_required to an API key.
+ */
+function accountView(ctx: OpContext, a: Account) {
+  const plan = ctx.services.state.getPlan(a.plan);
+  return { id: a.id, name: a.name, status: a.status, billing_day: a.billingDay, created_at: a.createdAt, plan: plan ? planView(plan) : { slug: a.plan } };
+}
+
+function mustGet(ctx: OpContext, id: string): Account {
+  const a = ctx.services.state.getAccount(id);
+  if (!a) throw new AppError('column.not_found', `No account ${id}.`, { field: 'id' });
+  return a;
+}
+
+export const adminCreateAccount = defineOperation({
+  name: 'admin.accounts.create',
+  family: 'system',
+  method: 'POST',
+  path: '/v1/admin/accounts',
+  auth: 'operator',
+  spends: false,
+  summary: 'Create account (operator)',
+  description: 'Creates an account on a plan with its first API key, returned once.',
+  cost: 'free',
+  input: v.object({
+    plan: text('Plan slug.', 50),
+    name: v.optional(text('Account name.', 200)),
+    billing_day: v.optional(v.nullable(intParam(1, 28, 'Day of month the billing month starts.'))),
+  }),
+  handler: async (ctx, input) => {
+    if (!ctx.services.state.getPlan(input.plan)) {
+      throw new AppError('request.invalid', `Unknown plan ${input.plan}.`, { field: 'plan', hint: `Plans: ${ctx.services.state.listPlans().map((p) => p.slug).join(', ')}.` });
+    }
+    const account = ctx.services.state.createAccount({ name: input.name ?? 'account', plan: input.plan, billingDay: input.billing_day ?? null, now: ctx.now });
+    const { secret } = ctx.services.state.createKey(account.id, { name: 'default', now: ctx.now });
+    return { status: 201, data: { ...accountView(ctx, account), api_key: secret } };
+  },
+});
+
+export const adminGetAccount = defineOperation({
+  name: 'admin.accounts.get',
+  family: 'system',
+  method: 'GET',
+  path: '/v1/admin/accounts/:id',
+  auth: 'operator',
+  spends: false,
+  summary: 'Show account (operator)',
+  description: 'One account with its plan.',
+  cost: 'free',
+  input: v.object({ id: text('Account id.', 100) }),
+  handler: async (ctx, input) => ({ data: accountView(ctx, mustGet(ctx, input.id)) }),
+});
+
+function statusOperation(action: 'suspend' | 'resume') {
+  return defineOperation({
+    name: `admin.accounts.${action}`,
+    family: 'system',
+    method: 'POST',
+    path: `/v1/admin/accounts/:id/${action}`,
+    auth: 'operator',
+    spends: false,
+    summary: `${action === 'suspend' ? 'Suspend' : 'Resume'} account (operator)`,
+    description: action === 'suspend' ? 'Suspends at once: spending calls answer 403 account.suspended; free reads keep working.' : 'Restores access after a suspension.',
+    cost: 'free',
+    input: v.object({ id: text('Account id.', 100) }),
+    handler: async (ctx, input) => {
+      mustGet(ctx, input.id);
+      return { data: accountView(ctx, ctx.services.state.setAccountStatus(input.id, action === 'suspend' ? 'suspended' : 'active')) };
+    },
+  });
+}
+
+export const adminSuspendAccount = statusOperation('suspend');
+export const adminResumeAccount = statusOperation('resume');

@@ -1,0 +1,42 @@
+import * as v from 'valibot';
+import { parseContactFilter } from '../../domain/query/index.js';
+import { defineOperation } from '../types.js';
+import { resolveColumns } from './columns.js';
+import { columnsMember, cursorMember, excludeIdsMember, filterMember, limitMember, maxPerCompanyMember, SEARCH_LIMIT_DEFAULT } from './inputs.js';
+import { searchPage } from './search-page.js';
+
+export const searchContacts = defineOperation({
+  name: 'contacts.search',
+  family: 'A',
+  method: 'POST',
+  path: '/v1/contacts/search',
+  auth: 'key',
+  spends: true,
+  summary: 'Find contacts',
+  description:
+    'Contacts matching a filter, page by page in a stable order (ascending contact id within a release), with an opaque cursor. One contact credit per returned row; when fewer credits are left than the page size the page is cut to what is left, with none left 402 contact_credits.exhausted. limit defaults to 100, at most 1,000.',
+  cost: 'one contact credit per returned contact',
+  input: v.object({
+    filter: v.optional(filterMember, {}),
+    columns: v.optional(columnsMember),
+    limit: v.optional(limitMember, SEARCH_LIMIT_DEFAULT),
+    cursor: v.optional(cursorMember),
+    max_rows_per_company: v.optional(maxPerCompanyMember),
+    exclude_ids: v.optional(excludeIdsMember),
+  }),
+  mcp: { tool: 'find_contacts', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
+  handler: async (ctx, input) => {
+    const { ir, keysApplied } = parseContactFilter(input);
+    const columns = resolveColumns('contact', input.columns);
+    return searchPage(ctx, {
+      entity: 'contact',
+      ir,
+      keysApplied,
+      columns,
+      limit: input.limit,
+      cursor: input.cursor,
+      maxPerCompany: input.max_rows_per_company,
+      pinned: { filter: input.filter, exclude_ids: input.exclude_ids ?? null, columns: columns.map((c) => c.name), max: input.max_rows_per_company ?? null },
+    });
+  },
+});

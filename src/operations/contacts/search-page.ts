@@ -1,0 +1,84 @@
+import type { ColumnDef, Entity } from '../../domain/catalog/index.js';
+import { decodeCursor, encodeCursor, queryHash } from '../../domain/cursor.js';
+import type { IRNode } from '../../domain/query/ir.js';
+import { withContactCredits } from '../credits.js';
+import type { OpContext, OpResult, Page, Warning } from '../types.js';
+import { countUnavailableWarning, noRowsWarning } from '../warnings.js';
+import { shapeRow } from './columns.js';
+
+export interface SearchPageInput {
+  entity: Entity;
+  ir: IRNode;
+  keysApplied: string[];
+  columns: ColumnDef[];
+  limit: number;
+  cursor: string | null | undefined;
+  /** At most this many rows per `company_domain` in this page (rows beyond it are skipped, not deferred). */
+  maxPerCompany?: number | undefined;
+  /** What the cursor pins besides order and release: the canonical filter, columns and options. */
+  pinned: unknown;
+}
+
+const MAX_SCAN_ROUNDS = 20;
+
+/**
+ * One page of a family A search, keyset-paged in the release's stable order. Credits: the page is cut to
+ * the contact credits left (one per returned row); with none left the call answers 402.
+ */
+export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<OpResult> {
+  const { services } = ctx;
+  const hash = queryHash(p.pinned);
+  const after = p.cursor ? decodeCursor(services.secret, p.cursor, { release: ctx.release, queryHash: hash }).k : null;
+  const names = p.columns.map((c) => c.name);
+  const fetchCols = p.maxPerCompany !== undefined && p.entity === 'contact' && !names.includes('company_domain') ? [...names, 'company_domain'] : names;
+
+  return withContactCredits(ctx, 'search', p.limit, async (granted) => {
+    const want = granted;
+    const kept: Record<string, unknown>[] = [];
+    const perCompany = new Map<string, number>();
+    let cursorKey = after;
+    let total: number | null = null;
+    let countTimedOut = false;
+    let more = false;
+    let releaseId = '';
+    for (let round = 0; round < MAX_SCAN_ROUNDS; round++) {
+      const batch = p.maxPerCompany === undefined ? want + 1 : Math.max(2 * (want - kept.length) + 1, 100);
+      const res = await services.engine.query(p.entity, p.ir, {
+        ...(round === 0 ? { countBudgetMs: services.config.countBudgetMs } : {}),
+        page: { columns: fetchCols, afterSortKey: cursorKey, limit: batch, budgetMs: services.config.searchBudgetMs },
+      });
+      releaseId = res.releaseId;
+      if (round === 0) {
+        total = res.count;
+        countTimedOut = res.countTimedOut;
+      }
+      for (const row of res.rows) {
+        if (kept.length === want) {
+          more = true;
+          break;
+        }
+        cursorKey = Number(row.sort_key);
+        const company = p.entity === 'contact' ? (row.company_domain as string | null) : null;
+        if (p.maxPerCompany !== undefined && company) {
+          const n = perCompany.get(company) ?? 0;
+          if (n >= p.maxPerCompany) continue;
+          perCompany.set(company, n + 1);
+        }
+        kept.push(row);
+      }
+      if (more || res.rows.length < batch) break;
+    }
+    const lastKept = kept[kept.length - 1];
+    const release = `${services.build.version}+${releaseId}`;
+    const page: Page = {
+      returned: kept.length,
+      limit: p.limit,
+      total,
+      next_cursor: more && lastKept ? encodeCursor(services.secret, { r: release, q: hash, k: Number(lastKept.sort_key) }) : null,
+    };
+    const warnings: Warning[] = [];
+    if (countTimedOut) warnings.push(countUnavailableWarning(services.config.countBudgetMs));
+    if (kept.length === 0) warnings.push(noRowsWarning(p.keysApplied));
+    return { result: { data: kept.map((r) => shapeRow(r, p.columns)), page, warnings }, delivered: kept.length };
+  });
+}

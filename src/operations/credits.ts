@@ -1,0 +1,48 @@
+import { AppError } from '../domain/errors/index.js';
+import type { Hold, UsageCategory } from '../state/port.js';
+import type { OpContext } from './types.js';
+
+/**
+ * The one place operations move contact credits (ARCHITECTURE rules 3 and 5): hold what may be delivered,
+ * deliver, then charge exactly what was delivered and return the rest. Any failure in between releases the
+ * hold, so a failed request is never charged.
+ */
+export async function withContactCredits<T>(
+  ctx: OpContext,
+  category: UsageCategory,
+  wanted: number,
+  deliver: (granted: number) => Promise<{ result: T; delivered: number }>,
+  mode: 'up_to' | 'exact' = 'up_to',
+): Promise<T> {
+  const account = ctx.account;
+  if (!account) throw new AppError('auth.invalid_key');
+  const state = ctx.services.state;
+  // exact: all or nothing (the store raises 402 itself); up_to: the store grants what is left.
+  const hold = state.reserve({ accountId: account.id, kind: 'contact', category, amount: wanted, mode, now: ctx.now });
+  if (hold.amount === 0 && wanted > 0) {
+    state.release(hold.id, ctx.now);
+    throw exhaustedError(ctx, category);
+  }
+  let settled = false;
+  try {
+    const { result, delivered } = await deliver(hold.amount);
+    state.commit(hold.id, Math.min(delivered, hold.amount), ctx.now);
+    settled = true;
+    ctx.spent += Math.min(delivered, hold.amount);
+    return result;
+  } finally {
+    if (!settled) state.release(hold.id, ctx.now);
+  }
+}
+
+/** The store's own 402 with binding and resets_at: asking it for one credit in exact mode raises it. */
+function exhaustedError(ctx: OpContext, category: UsageCategory): AppError {
+  let probe: Hold | undefined;
+  try {
+    probe = ctx.services.state.reserve({ accountId: ctx.account!.id, kind: 'contact', category, amount: 1, mode: 'exact', now: ctx.now });
+  } catch (e) {
+    return e as AppError;
+  }
+  ctx.services.state.release(probe.id, ctx.now);
+  return new AppError('contact_credits.exhausted', 'No contact credits are left.');
+}

@@ -1,0 +1,38 @@
+import { getAccount } from './account/get-account.js';
+import { getCredits } from './account/get-credits.js';
+import { adminCreateAccount, adminGetAccount, adminResumeAccount, adminSuspendAccount } from './admin/accounts.js';
+import { sendFeedback } from './feedback/send-feedback.js';
+import { createKey, listKeys, revokeKey } from './keys/keys.js';
+import { getContactValues, getCompanyValues } from './schema/column-values.js';
+import { getCompaniesSchema, getContactsSchema } from './schema/get-schema.js';
+import { getApiHealth, getHealth } from './system/health.js';
+import { countCompanies, searchCompanies } from './companies/company-ops.js';
+import { lookupCompanies } from './companies/lookup-companies.js';
+import { countContacts } from './contacts/count-contacts.js';
+import { searchContacts } from './contacts/search-contacts.js';
+import type { Operation } from './types.js';
+
+/** The operation table (ARCHITECTURE rule 3): REST routes, MCP tools and OpenAPI are generated from it. */
+export const OPERATIONS: readonly Operation[] = [
+  getHealth,
+  getApiHealth,
+  getAccount,
+  getCredits,
+  getContactsSchema,
+  getContactValues,
+  getCompaniesSchema,
+  getCompanyValues,
+  countContacts,
+  searchContacts,
+  countCompanies,
+  searchCompanies,
+  lookupCompanies,
+  listKeys,
+  createKey,
+  revokeKey,
+  sendFeedback,
+  adminCreateAccount,
+  adminGetAccount,
+  adminSuspendAccount,
+  adminResumeAccount,
+] as Operation[];

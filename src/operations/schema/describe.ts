@@ -1,0 +1,58 @@
+import { filterKeysOf, findList, publicColumns, valuesRoute, type ColumnDef, type Entity, type FilterKeyDef } from '../../domain/catalog/index.js';
+
+/** Schema descriptors (spec "Schema descriptors"), read from the catalog only. */
+export function describeColumn(col: ColumnDef) {
+  return {
+    name: col.name,
+    type: col.type,
+    description: col.description,
+    ...(col.format !== undefined ? { format: col.format } : {}),
+    nullable: col.nullable,
+    ...(col.list !== undefined ? { closed_list: true } : {}),
+    values_route: valuesRoute(col),
+  };
+}
+
+export function keyValuesRoute(entity: Entity, key: FilterKeyDef): string | null {
+  if (!key.list) return null;
+  const col = publicColumns(entity).find((c) => c.list === key.list);
+  return col ? valuesRoute(col) : null;
+}
+
+export function describeFilterKey(entity: Entity, key: FilterKeyDef) {
+  return {
+    key: key.key,
+    type: key.type,
+    description: key.description,
+    column: key.column !== null && publicColumns(entity).some((c) => c.name === key.column) ? key.column : null,
+    excludes: key.excludes,
+    values_route: keyValuesRoute(entity, key),
+    aliases: [...key.aliases],
+  };
+}
+
+/** Limits and semantics of the filter language, stated once for both schema routes. */
+export const FILTER_NOTES: readonly string[] = [
+  'Values inside a list key are OR; different keys are AND; an exclude_* key is the NOT of its twin.',
+  'Range keys: _min/_max are inclusive, _after/_before are exclusive.',
+  'A null column never matches a value key, including exclude_* keys and neq/not_in leaves; use has_* keys or where exists to test presence.',
+  'where: depth at most 4 (a leaf directly in the filter is depth 1), at most 25 leaves, at most 50 values in one in/not_in, at most 32 predicates (leaves plus groups).',
+  'Lists: at most 1,000 domains, company names, company_ids or exclude_ids; at most 50 values in any other list.',
+  'A leading wildcard in a where value, or a leading or trailing wildcard in title_query, answers 422 filter.rejected.',
+  'title_query is a case-insensitive whole-word phrase match on the current title; for substrings use where with contains on title.',
+  'Signals are filtered only through where (field "signals").',
+  'Closed-list values accept labels and aliases and fold to slugs; unknown values answer 400 filter.unknown_value.',
+  'Column values routes: q filters by case-insensitive substring; limit defaults to 100, at most 1,000.',
+];
+
+export function describeSchema(entity: Entity) {
+  return {
+    columns: publicColumns(entity).map(describeColumn),
+    filter_keys: filterKeysOf(entity).map((k) => describeFilterKey(entity, k)),
+    notes: [...FILTER_NOTES, ...(entity === 'contact' ? [] : ['Company search charges one contact credit per returned company.'])],
+  };
+}
+
+export function listIsFromData(col: ColumnDef): boolean {
+  return col.list !== undefined && findList(col.list)?.fromData === true;
+}

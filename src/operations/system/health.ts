@@ -1,0 +1,54 @@
+import * as v from 'valibot';
+import { defineOperation, type Services } from '../types.js';
+
+export async function healthReport(services: Services) {
+  const engine = await services.engine.health();
+  let stateOk = false;
+  try {
+    stateOk = services.state.ping();
+  } catch {
+    stateOk = false;
+  }
+  const ok = engine.ok && stateOk;
+  return {
+    status: ok ? 'ok' : 'degraded',
+    version: services.build.version,
+    engine: { ok: engine.ok, release: engine.release?.id ?? null, contacts: engine.release?.contacts ?? null, companies: engine.release?.companies ?? null, ...(engine.error ? { error: engine.error } : {}) },
+    state: { ok: stateOk },
+  };
+}
+
+/** GET /v1/health (also /health): needs no key; with a key the envelope also carries that account's quota. */
+export const getHealth = defineOperation({
+  name: 'health.get',
+  family: 'A',
+  method: 'GET',
+  path: '/v1/health',
+  aliases: ['/health'],
+  auth: 'optional',
+  spends: false,
+  summary: 'Health check',
+  description: 'Reports whether the search engine (with its data release) and the state store answer. Needs no API key.',
+  cost: 'free',
+  input: v.object({}),
+  handler: async (ctx) => ({ data: await healthReport(ctx.services) }),
+});
+
+/** GET /api/health (family B): no key; `ok`, `service`, `version`. */
+export const getApiHealth = defineOperation({
+  name: 'service.health',
+  family: 'B',
+  method: 'GET',
+  path: '/api/health',
+  auth: 'none',
+  spends: false,
+  summary: 'Service health',
+  description: 'Pings the service; answers ok, service and version. Needs no API key; costs nothing.',
+  cost: 'free',
+  input: v.object({}),
+  mcp: { tool: 'service_health', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
+  handler: async (ctx) => {
+    const report = await healthReport(ctx.services);
+    return { body: { service: 'contact-data-service', version: ctx.services.build.version, status: report.status } };
+  },
+});

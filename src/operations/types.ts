@@ -1,0 +1,93 @@
+import type * as v from 'valibot';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Clock } from '../domain/clock.js';
+import type { WarningCode } from '../domain/errors/index.js';
+import type { SearchEngine } from '../engine/port.js';
+import type { Account, ApiKeyRecord, StateStore } from '../state/port.js';
+
+/** Everything an operation may use, chosen once in the composition root (src/services.ts). */
+export interface Services {
+  config: Config;
+  engine: SearchEngine;
+  state: StateStore;
+  clock: Clock;
+  logger: Logger;
+  secret: string;
+  build: { version: string };
+}
+
+export type Family = 'A' | 'B' | 'system';
+export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'PATCH';
+
+export interface Warning {
+  code: WarningCode;
+  message: string;
+  hint?: string;
+  keys_applied?: string[];
+  resets_at?: string;
+}
+
+export interface Page {
+  returned: number;
+  limit: number;
+  total: number | null;
+  next_cursor: string | null;
+}
+
+export interface OpContext {
+  services: Services;
+  requestId: string;
+  now: Date;
+  /** Set for operations with auth 'key'. */
+  account?: Account;
+  key?: ApiKeyRecord;
+  /** The response release id (build + data release). */
+  release: string;
+  /** Contact credits this request spent; the quota block reports it. */
+  spent: number;
+}
+
+export interface OpResult<D = unknown> {
+  status?: number;
+  data?: D;
+  page?: Page;
+  warnings?: Warning[];
+  /** Family B: top-level body fields instead of the family A envelope's `data`. */
+  body?: Record<string, unknown>;
+}
+
+export interface McpSpec {
+  tool: string;
+  annotations: { readOnlyHint: boolean; idempotentHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
+}
+
+/**
+ * One operation (ARCHITECTURE rule 3): REST routes and MCP tools are generated from these.
+ * `input` validates the merged path params, query string (GET/DELETE) or JSON body (POST/PATCH).
+ */
+export interface Operation<S extends v.GenericSchema = v.GenericSchema> {
+  name: string;
+  family: Family;
+  method: HttpMethod;
+  /** Koa-router path, e.g. `/v1/keys/:id`. */
+  path: string;
+  /** Other paths serving the same operation (e.g. `/health` beside `/v1/health`). */
+  aliases?: string[];
+  /** key: API key required; optional: used when sent (health); operator: the operator token; none. */
+  auth: 'none' | 'key' | 'optional' | 'operator';
+  /** Spending operations are refused for suspended accounts (403 account.suspended). */
+  spends: boolean;
+  summary: string;
+  /** What it does, what it costs, its limits (used in OpenAPI and MCP tool descriptions). */
+  description: string;
+  cost: string;
+  input: S;
+  mcp?: McpSpec;
+  handler(ctx: OpContext, input: v.InferOutput<S>): Promise<OpResult>;
+}
+
+/** Helps TypeScript infer the handler input from the schema. */
+export function defineOperation<S extends v.GenericSchema>(op: Operation<S>): Operation<S> {
+  return op;
+}

@@ -1,0 +1,138 @@
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ env: { CDS_ADMIN_TOKEN: 'operator-secret-token' } });
+});
+afterAll(async () => app.close());
+
+describe('authentication', () => {
+  it('a missing key answers 401 auth.invalid_key without a quota block', async () => {
+    const res = await app.request('GET', '/v1/account');
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('auth.invalid_key');
+    expect(res.body.quota).toBeUndefined();
+    expect(res.body.error.hint).toMatch(/Bearer/);
+  });
+
+  it('an unknown key answers 401 without a quota block', async () => {
+    const res = await app.request('GET', '/v1/account', { key: 'cds_' + 'x'.repeat(40) });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('auth.invalid_key');
+    expect(res.body.quota).toBeUndefined();
+  });
+
+  it('family A takes Bearer only; X-API-Key there is a missing key', async () => {
+    const { apiKey } = app.createAccount('starter');
+    expect((await app.request('GET', '/v1/account', { key: apiKey })).status).toBe(200);
+    expect((await app.request('GET', '/v1/account', { key: apiKey, keyHeader: 'x-api-key' })).status).toBe(401);
+  });
+
+  it('a revoked key answers 401', async () => {
+    const { apiKey } = app.createAccount('starter');
+    const list = await app.request('GET', '/v1/keys', { key: apiKey });
+    const id = list.body.data[0].id;
+    const del = await app.request('DELETE', `/v1/keys/${id}`, { key: apiKey });
+    expect(del.status).toBe(200);
+    expect(del.body.data.active).toBe(false);
+    const after = await app.request('GET', '/v1/account', { key: apiKey });
+    expect(after.status).toBe(401);
+    expect(after.body.error.code).toBe('auth.invalid_key');
+  });
+});
+
+describe('keys routes', () => {
+  it('lists keys without secrets', async () => {
+    const { apiKey } = app.createAccount('pro');
+    const res = await app.request('GET', '/v1/keys', { key: apiKey });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(1);
+    expect(res.body.data[0]).toMatchObject({ active: true, revoked_at: null });
+    expect(res.body.data[0].id).toMatch(/^key_/);
+    expect(JSON.stringify(res.body)).not.toContain(apiKey);
+    expect(apiKey.startsWith(`cds_${res.body.data[0].prefix}`)).toBe(true);
+  });
+
+  it('a second active key answers 409 key.limit_reached with a hint', async () => {
+    const { apiKey } = app.createAccount('pro');
+    const res = await app.request('POST', '/v1/keys', { key: apiKey, body: { name: 'second' } });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('key.limit_reached');
+    expect(res.body.error.hint).toBeTruthy();
+    expect(res.body.quota.plan).toBe('pro');
+  });
+
+  it('revoking an unknown key, or another account key, answers 404 key.not_found', async () => {
+    const a = app.createAccount('pro');
+    const b = app.createAccount('pro');
+    const bKeyId = (await app.request('GET', '/v1/keys', { key: b.apiKey })).body.data[0].id;
+    const other = await app.request('DELETE', `/v1/keys/${bKeyId}`, { key: a.apiKey });
+    expect(other.status).toBe(404);
+    expect(other.body.error.code).toBe('key.not_found');
+    expect((await app.request('GET', '/v1/account', { key: b.apiKey })).status).toBe(200);
+    const unknown = await app.request('DELETE', '/v1/keys/key_doesnotexist', { key: a.apiKey });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('key.not_found');
+  });
+
+  it('after revoking, a new key can be created for the account and works', async () => {
+    const { accountId, apiKey } = app.createAccount('pro');
+    const id = (await app.request('GET', '/v1/keys', { key: apiKey })).body.data[0].id;
+    await app.request('DELETE', `/v1/keys/${id}`, { key: apiKey });
+    const { secret } = app.services.state.createKey(accountId, { name: 'rotated', now: app.clock.now() });
+    const res = await app.request('GET', '/v1/keys', { key: secret });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((k: { active: boolean }) => k.active).sort()).toEqual([false, true]);
+  });
+});
+
+describe('operator routes and auth.oauth_required', () => {
+  const op = { Authorization: 'Bearer operator-secret-token' };
+
+  it('an API key on an operator route answers 403 auth.oauth_required', async () => {
+    const { apiKey } = app.createAccount('pro');
+    const res = await app.request('POST', '/v1/admin/accounts', { key: apiKey, body: { plan: 'pro' } });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('auth.oauth_required');
+  });
+
+  it('the operator creates an account whose key works, suspends and resumes it', async () => {
+    const created = await app.request('POST', '/v1/admin/accounts', { headers: op, body: { plan: 'starter', name: 'Acme', billing_day: 15 } });
+    expect(created.status).toBe(201);
+    const key = created.body.data.api_key as string;
+    expect(created.body.data.billing_day).toBe(15);
+    expect((await app.request('GET', '/v1/account', { key })).body.data.plan.slug).toBe('starter');
+
+    const susp = await app.request('POST', `/v1/admin/accounts/${created.body.data.id}/suspend`, { headers: op });
+    expect(susp.body.data.status).toBe('suspended');
+    // Reads that spend nothing keep working while suspended.
+    const read = await app.request('GET', '/v1/account', { key });
+    expect(read.status).toBe(200);
+    expect(read.body.data.status).toBe('suspended');
+
+    const res = await app.request('POST', `/v1/admin/accounts/${created.body.data.id}/resume`, { headers: op });
+    expect(res.body.data.status).toBe('active');
+  });
+
+  it('a wrong operator token answers 401', async () => {
+    const res = await app.request('GET', '/v1/admin/accounts/acc_x', { headers: { Authorization: 'Bearer wrong' } });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('feedback', () => {
+  it('stores feedback and answers its id', async () => {
+    const { apiKey } = app.createAccount('free');
+    const res = await app.request('POST', '/v1/feedback', { key: apiKey, body: { message: 'Phone of per_x is wrong', category: 'data_quality' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data.id).toMatch(/^fbk_/);
+  });
+
+  it('rejects a blank message and unknown fields', async () => {
+    const { apiKey } = app.createAccount('free');
+    expect((await app.request('POST', '/v1/feedback', { key: apiKey, body: { message: '   ' } })).body.error.code).toBe('request.invalid');
+    const unknown = await app.request('POST', '/v1/feedback', { key: apiKey, body: { message: 'x', colour: 'red' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.field).toBe('colour');
+  });
+});

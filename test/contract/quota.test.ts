@@ -1,0 +1,102 @@
+import type { UsageCategory } from '../../src/state/port.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ now: '2026-11-10T12:00:00.000Z' });
+});
+afterAll(async () => app.close());
+afterEach(() => app.clock.set('2026-11-10T12:00:00.000Z'));
+
+/** Spends through the one credits module (reserve -> commit), as a spending route does. */
+function spend(accountId: string, amount: number, at: string, category: UsageCategory | null = 'search'): void {
+  const now = new Date(at);
+  const hold = app.services.state.reserve({ accountId, kind: 'contact', category, amount, mode: 'exact', now });
+  app.services.state.commit(hold.id, amount, now);
+}
+
+async function quota(key: string) {
+  const res = await app.request('GET', '/v1/account', { key });
+  expect(res.status).toBe(200);
+  return res.body.quota as { plan: string; contact_credits_used: number; month_remaining: number; today_remaining: number; binding: string; resets_at: string };
+}
+
+describe('quota block per plan kind (clock set by the test)', () => {
+  it('free plan: lifetime pool, equal remaining, binding month, far-future reset', async () => {
+    const { accountId, apiKey } = app.createAccount('free');
+    expect(await quota(apiKey)).toEqual({ plan: 'free', contact_credits_used: 0, month_remaining: 100, today_remaining: 100, binding: 'month', resets_at: '9999-12-31T23:59:59.000Z' });
+    spend(accountId, 30, '2026-09-01T10:00:00Z');
+    spend(accountId, 20, '2026-11-10T11:00:00Z');
+    const q = await quota(apiKey);
+    expect(q.month_remaining).toBe(50);
+    expect(q.today_remaining).toBe(50);
+    expect(q.resets_at).toBe('9999-12-31T23:59:59.000Z');
+  });
+
+  it('paid plan without a subscription: UTC calendar month and UTC day', async () => {
+    const { accountId, apiKey } = app.createAccount('starter');
+    spend(accountId, 3000, '2026-11-03T09:00:00Z');
+    spend(accountId, 250, '2026-11-10T08:00:00Z');
+    spend(accountId, 999, '2026-10-31T23:59:00Z'); // previous month: not counted
+    const q = await quota(apiKey);
+    expect(q.month_remaining).toBe(10_000 - 3250);
+    expect(q.today_remaining).toBe(1000 - 250);
+    // Today's pace (250 by noon) does not spend the day; the month pace does not spend the month: the smaller remaining binds.
+    expect(q.binding).toBe('day');
+    expect(q.resets_at).toBe('2026-11-11T00:00:00.000Z');
+  });
+
+  it('billing day 15: the month runs from the 15th; a spent day cap binds the day', async () => {
+    const { accountId, apiKey } = app.createAccount('starter', { billingDay: 15 });
+    spend(accountId, 500, '2026-10-14T12:00:00Z'); // before this billing month
+    spend(accountId, 1000, '2026-10-15T00:00:00Z');
+    spend(accountId, 1000, '2026-11-10T10:00:00Z');
+    const q = await quota(apiKey);
+    expect(q.month_remaining).toBe(10_000 - 2000);
+    expect(q.today_remaining).toBe(0);
+    expect(q.binding).toBe('day');
+    expect(q.resets_at).toBe('2026-11-11T00:00:00.000Z');
+  });
+
+  it('the month binds when it has less left than the day', async () => {
+    const { accountId, apiKey } = app.createAccount('pro', { billingDay: 15 });
+    for (let d = 16; d <= 31; d++) spend(accountId, 6000, `2026-10-${String(d).padStart(2, '0')}T10:00:00Z`);
+    const q = await quota(apiKey);
+    expect(q.month_remaining).toBe(100_000 - 96_000);
+    expect(q.today_remaining).toBe(10_000);
+    expect(q.binding).toBe('month');
+    expect(q.resets_at).toBe('2026-11-15T00:00:00.000Z');
+  });
+
+  it('a new billing month starts with a full month', async () => {
+    const { accountId, apiKey } = app.createAccount('starter', { billingDay: 15 });
+    spend(accountId, 900, '2026-11-14T10:00:00Z');
+    app.clock.set('2026-11-15T00:00:01.000Z');
+    const q = await quota(apiKey);
+    expect(q.month_remaining).toBe(10_000);
+    expect(q.today_remaining).toBe(1000);
+  });
+
+  it('unlimited: remaining is the smallest fair-use budget', async () => {
+    const { accountId, apiKey } = app.createAccount('unlimited');
+    spend(accountId, 700, '2026-11-10T09:00:00Z', 'export');
+    const q = await quota(apiKey);
+    expect(q.plan).toBe('unlimited');
+    expect(q.today_remaining).toBe(50_000 - 700);
+    expect(q.month_remaining).toBe(1_000_000 - 700);
+  });
+
+  it('GET /v1/credits shows caps, used, held and premium credits', async () => {
+    const { accountId, apiKey } = app.createAccount('pro');
+    const hold = app.services.state.reserve({ accountId, kind: 'contact', category: 'export', amount: 40, mode: 'exact', now: app.clock.now() });
+    spend(accountId, 10, '2026-11-10T09:00:00Z');
+    const res = await app.request('GET', '/v1/credits', { key: apiKey });
+    expect(res.status).toBe(200);
+    const text = JSON.stringify(res.body.data);
+    expect(text).toContain('"held":40');
+    expect(text).toContain('"used":10');
+    expect(text).toContain('10000');
+    app.services.state.release(hold.id, app.clock.now());
+    expect(JSON.stringify((await app.request('GET', '/v1/credits', { key: apiKey })).body.data)).toContain('"held":0');
+  });
+});

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../../src/config.js';
+import { SettableClock } from '../../src/domain/clock.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
+import type { Services } from '../../src/operations/types.js';
+import { closeServices, openServices } from '../../src/services.js';
+import { seedRelease } from '../../loaders/seed.js';
+import { pino } from 'pino';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface TestApp {
+  url: string;
+  dataDir: string;
+  clock: SettableClock;
+  services: Services;
+  config: Config;
+  createAccount(plan: string, opts?: { billingDay?: number | null; name?: string }): { accountId: string; apiKey: string };
+  request<T = any>(method: string, path: string, opts?: { key?: string; keyHeader?: 'bearer' | 'x-api-key'; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  contacts?: number;
+  companies?: number;
+  seed?: number;
+  now?: string;
+  env?: Record<string, string>;
+  /** Reuse a data dir (for restart tests); default a fresh temp dir. */
+  dataDir?: string;
+  /** Skip seeding (e.g. a restart over an existing data dir). */
+  noSeed?: boolean;
+}
+
+/** The real app on an ephemeral loopback port over a real data dir with a small seeded release. */
+export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cds-test-'));
+  const ownsDir = opts.dataDir === undefined;
+  if (!opts.noSeed) {
+    await seedRelease({ dataDir, contacts: opts.contacts ?? 2000, companies: opts.companies ?? 300, seed: opts.seed ?? 7, asOf: new Date('2026-11-01T00:00:00Z') });
+  }
+  const config = loadConfig(['--data', dataDir, '--port', '0'], { ...opts.env, CDS_LOG_LEVEL: 'silent', CDS_DUCKDB_THREADS: '1', CDS_DUCKDB_POOL: '2' });
+  const clock = new SettableClock(opts.now ?? '2026-11-10T12:00:00.000Z');
+  const services = await openServices(config, { clock, logger: pino({ level: 'silent' }) });
+  const server: RunningServer = await startServer(services, '127.0.0.1', 0);
+  services.config.publicUrl = server.url;
+  return {
+    url: server.url,
+    dataDir,
+    clock,
+    services,
+    config,
+    createAccount(plan, o = {}) {
+      const now = clock.now();
+      const account = services.state.createAccount({ name: o.name ?? 'test', plan, billingDay: o.billingDay ?? null, now });
+      const { secret } = services.state.createKey(account.id, { name: 'test', now });
+      return { accountId: account.id, apiKey: secret };
+    },
+    async request(method, path, o = {}) {
+      const headers: Record<string, string> = { ...(o.headers ?? {}) };
+      if (o.key) {
+        if (o.keyHeader === 'x-api-key') headers['X-API-Key'] = o.key;
+        else headers.Authorization = `Bearer ${o.key}`;
+      }
+      let body: string | undefined = o.rawBody;
+      if (o.body !== undefined) {
+        body = JSON.stringify(o.body);
+        headers['Content-Type'] ??= 'application/json';
+      }
+      const res = await fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+      return { status: res.status, headers: res.headers, body: parsed as any };
+    },
+    async close() {
+      await server.close();
+      await closeServices(services);
+      if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
