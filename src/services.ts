@@ -8,6 +8,7 @@ import type { SearchEngine } from './engine/port.js';
 import type { Services } from './operations/types.js';
 import { openSqliteStore } from './state/sqlite/index.js';
 import type { StateStore } from './state/port.js';
+import { MemoryRateLimiter } from './state/memory/rate-limiter.js';
 import { BUILD_VERSION } from './version.js';
 
 export function stateFile(dataDir: string): string {
@@ -40,6 +41,7 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
     config,
     engine,
     state,
+    rateLimiter: new MemoryRateLimiter(config.ratePerMinute, config.rateConcurrent),
     clock: opts.clock ?? systemClock,
     logger: opts.logger ?? makeLogger(config.logLevel),
     secret,

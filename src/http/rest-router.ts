@@ -5,6 +5,7 @@ import type { Operation, Services } from '../operations/types.js';
 import type { Account, ApiKeyRecord } from '../state/port.js';
 import { authenticateKey, authenticateOperator, credentialOf } from './auth.js';
 import { successEnvelope } from './envelope.js';
+import { withRateLimit } from './rate-limit.js';
 
 export { releaseName };
 
@@ -31,7 +32,9 @@ async function runRest(services: Services, op: Operation, ctx: Context): Promise
   }
   const source: unknown = op.method === 'GET' || op.method === 'DELETE' ? { ...ctx.query } : (ctx.state.body ?? {});
   const input = source && typeof source === 'object' && !Array.isArray(source) ? { ...(source as Record<string, unknown>), ...ctx.params } : source;
-  const { ctx: opCtx, result, quota } = await invokeOperation(services, op, { requestId: ctx.state.requestId as string, account, key, input });
+  const invoke = () => invokeOperation(services, op, { requestId: ctx.state.requestId as string, account, key, input });
+  // Every route that took a key counts against that key's limits; keyless calls (health) do not.
+  const { ctx: opCtx, result, quota } = key ? await withRateLimit(services.rateLimiter, ctx, key.id, invoke) : await invoke();
   ctx.state.spent = opCtx.spent;
   ctx.status = result.status ?? 200;
   if (op.family === 'B') {

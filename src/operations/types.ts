@@ -5,12 +5,14 @@ import type { Clock } from '../domain/clock.js';
 import type { WarningCode } from '../domain/errors/index.js';
 import type { SearchEngine } from '../engine/port.js';
 import type { Account, ApiKeyRecord, StateStore } from '../state/port.js';
+import type { RateLimiter } from '../state/rate-limiter.js';
 
 /** Everything an operation may use, chosen once in the composition root (src/services.ts). */
 export interface Services {
   config: Config;
   engine: SearchEngine;
   state: StateStore;
+  rateLimiter: RateLimiter;
   clock: Clock;
   logger: Logger;
   secret: string;
