@@ -39,7 +39,7 @@ export interface Account {
 export interface ApiKeyRecord {
   id: string;
   accountId: string;
-  /** First characters of the secret, for display. */
+  /** The 8 characters after `cds_`, for display (`cds_AbCd1234…`); the secret itself is never stored. */
   prefix: string;
   name: string | null;
   createdAt: string;
@@ -77,6 +77,8 @@ export interface Hold {
   status: 'held' | 'committed' | 'released';
   charged: number;
   createdAt: string;
+  /** When the hold was committed or released; null while held. */
+  settledAt: string | null;
 }
 
 export interface ReserveRequest {
@@ -101,25 +103,31 @@ export interface StateStore {
   // plans
   listPlans(): Plan[];
   getPlan(slug: string): Plan | undefined;
-  // accounts
+  // accounts (bad input and unknown account ids throw AppError request.invalid with `field`)
   createAccount(input: { name: string; plan: string; billingDay: number | null; now: Date }): Account;
   getAccount(id: string): Account | undefined;
   listAccounts(): Account[];
   setAccountStatus(id: string, status: AccountStatus): Account;
-  // keys: the secret is returned once and stored only as a keyed hash
+  /** Moves the account to another plan / billing day; usage already counted stays in its windows. */
+  setAccountPlan(id: string, input: { plan: string; billingDay: number | null }): Account;
+  // keys: the secret is returned once and stored only as a keyed hash.
+  // createKey throws key.limit_reached while an active key exists; revokeKey throws key.not_found for an
+  // unknown, already revoked or other account's key. authenticate never accepts a revoked key but does
+  // accept a suspended account's key (the HTTP layer decides 403 vs allowed).
   createKey(accountId: string, input: { name?: string | null; now: Date }): { key: ApiKeyRecord; secret: string };
   revokeKey(accountId: string, keyId: string, now: Date): ApiKeyRecord;
   listKeys(accountId: string): ApiKeyRecord[];
   authenticate(secret: string, now: Date): { account: Account; key: ApiKeyRecord } | undefined;
-  // credits
+  // credits (reserve throws contact_credits.exhausted / premium_credits.exhausted in mode exact)
   snapshot(accountId: string, now: Date): CreditSnapshot;
   reserve(req: ReserveRequest): Hold;
-  /** Charges `charged` (<= amount) and returns the rest; idempotent on an already settled hold. */
+  /** Charges min(charged, amount) and returns the rest; a no-op returning the hold once it is settled. */
   commit(holdId: string, charged: number, now: Date): Hold;
   release(holdId: string, now: Date): Hold;
   getHold(holdId: string): Hold | undefined;
   // feedback
   addFeedback(accountId: string, body: Record<string, unknown>, now: Date): Feedback;
+  listFeedback(accountId: string): Feedback[];
   // health
   ping(): boolean;
   close(): void;

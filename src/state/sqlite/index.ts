@@ -1,0 +1,1 @@
+export { DEFAULT_UPGRADE_URL, openSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';

@@ -1,0 +1,93 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Schema migrations: entry i brings the file to version i + 1. Append only; never edit a shipped entry.
+ * Timestamps are RFC 3339 UTC strings with milliseconds, so text order is time order.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    plan TEXT NOT NULL,
+    billing_day INTEGER CHECK (billing_day IS NULL OR billing_day BETWEEN 1 AND 28),
+    status TEXT NOT NULL CHECK (status IN ('active', 'suspended')),
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    prefix TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    name TEXT,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT,
+    last_used_at TEXT
+  );
+  -- The spec's one active key per account, enforced by the file itself as well as by createKey.
+  CREATE UNIQUE INDEX api_keys_one_active ON api_keys(account_id) WHERE revoked_at IS NULL;
+  CREATE INDEX api_keys_by_account ON api_keys(account_id, created_at);
+
+  CREATE TABLE holds (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    kind TEXT NOT NULL CHECK (kind IN ('contact', 'premium')),
+    category TEXT CHECK (category IS NULL OR category IN ('search', 'export', 'enrich')),
+    amount INTEGER NOT NULL CHECK (amount >= 0),
+    charged INTEGER NOT NULL DEFAULT 0 CHECK (charged >= 0 AND charged <= amount),
+    status TEXT NOT NULL CHECK (status IN ('held', 'committed', 'released')),
+    created_at TEXT NOT NULL,
+    settled_at TEXT
+  );
+  CREATE INDEX holds_by_account ON holds(account_id, status);
+
+  -- The windows a hold was taken from, captured at reserve time: settling charges those windows even
+  -- when the hold outlives them (an export started before midnight is charged to the day it started).
+  CREATE TABLE hold_windows (
+    hold_id TEXT NOT NULL REFERENCES holds(id),
+    window_kind TEXT NOT NULL CHECK (window_kind IN ('pool', 'day', 'month')),
+    window_start TEXT NOT NULL,
+    PRIMARY KEY (hold_id, window_kind)
+  ) WITHOUT ROWID;
+
+  -- Counters per window: category '*' is plan-wide, a category name is its fair-use counter. Every hold
+  -- moves both, so switching plans keeps the history meaningful. window_start is '' for the pool.
+  CREATE TABLE usage (
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    kind TEXT NOT NULL CHECK (kind IN ('contact', 'premium')),
+    category TEXT NOT NULL,
+    window_kind TEXT NOT NULL CHECK (window_kind IN ('pool', 'day', 'month')),
+    window_start TEXT NOT NULL,
+    used INTEGER NOT NULL DEFAULT 0 CHECK (used >= 0),
+    held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0),
+    PRIMARY KEY (account_id, kind, category, window_kind, window_start)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE feedback (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX feedback_by_account ON feedback(account_id, created_at);
+  `,
+];
+
+/** Brings the file to the latest version; safe when several processes open it at once (immediate lock). */
+export function migrate(db: Database): number {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
+  return db
+    .transaction(() => {
+      const row = db.prepare<[], { version: number }>('SELECT version FROM schema_version').get();
+      const current = row?.version ?? 0;
+      if (current > MIGRATIONS.length) {
+        throw new Error(`state file is at schema version ${current}; this build knows up to ${MIGRATIONS.length}. Upgrade the service.`);
+      }
+      for (let v = current; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
+      if (row) db.prepare('UPDATE schema_version SET version = ?').run(MIGRATIONS.length);
+      else db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(MIGRATIONS.length);
+      return MIGRATIONS.length;
+    })
+    .immediate();
+}

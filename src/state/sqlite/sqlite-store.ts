@@ -1,0 +1,81 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { DEFAULT_PLANS, PlanBook, loadPlans } from '../plans.js';
+import type { Plan, StateStore } from '../port.js';
+import { SqliteAccounts } from './accounts.js';
+import { SqliteCredits } from './credits.js';
+import { SqliteFeedback } from './feedback.js';
+import { SqliteKeys } from './keys.js';
+import { migrate } from './schema.js';
+
+/** Where `premium_credits.exhausted` sends the user to buy more. */
+export const DEFAULT_UPGRADE_URL = 'https://contact-data-service.local/billing';
+
+export interface SqliteStoreOptions {
+  /** Path of the SQLite file (created with its folder when missing). */
+  file: string;
+  /** HMAC key for API key hashes; keep it outside the state file. */
+  keyPepper: string;
+  /** Plans to serve; default: DEFAULT_PLANS with `<dataDir>/plans.json` applied when dataDir is given. */
+  plans?: readonly Plan[];
+  dataDir?: string;
+  upgradeUrl?: string;
+  /** How long a writer waits for another process's lock before failing. */
+  busyTimeoutMs?: number;
+}
+
+/** The embedded StateStore: one SQLite file, synchronous better-sqlite3, safe to open from several processes. */
+export function openSqliteStore(options: SqliteStoreOptions): StateStore {
+  if (!options.keyPepper) throw new Error('openSqliteStore needs a non-empty keyPepper');
+  // Plans first: a bad plans.json fails before the file is opened.
+  const plans = new PlanBook(options.plans ?? (options.dataDir !== undefined ? loadPlans(options.dataDir) : DEFAULT_PLANS));
+  if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
+  const db = new Database(options.file);
+  try {
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    db.pragma('journal_mode = WAL');
+    // WAL + NORMAL survives process crashes; a power cut may lose the last commits, never corrupt the file.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  const accounts = new SqliteAccounts(db, plans);
+  const keys = new SqliteKeys(db, options.keyPepper, accounts);
+  const credits = new SqliteCredits(db, accounts, options.upgradeUrl ?? DEFAULT_UPGRADE_URL);
+  const feedback = new SqliteFeedback(db, accounts);
+
+  return {
+    listPlans: () => plans.list(),
+    getPlan: (slug) => plans.get(slug),
+    createAccount: (input) => accounts.create(input),
+    getAccount: (id) => accounts.get(id),
+    listAccounts: () => accounts.list(),
+    setAccountStatus: (id, status) => accounts.setStatus(id, status),
+    setAccountPlan: (id, input) => accounts.setPlan(id, input),
+    createKey: (accountId, input) => keys.create(accountId, input),
+    revokeKey: (accountId, keyId, now) => keys.revoke(accountId, keyId, now),
+    listKeys: (accountId) => keys.list(accountId),
+    authenticate: (secret, now) => keys.authenticate(secret, now),
+    snapshot: (accountId, now) => credits.snapshot(accountId, now),
+    reserve: (req) => credits.reserve(req),
+    commit: (holdId, charged, now) => credits.commit(holdId, charged, now),
+    release: (holdId, now) => credits.release(holdId, now),
+    getHold: (holdId) => credits.getHold(holdId),
+    addFeedback: (accountId, body, now) => feedback.add(accountId, body, now),
+    listFeedback: (accountId) => feedback.list(accountId),
+    ping: () => {
+      try {
+        return db.prepare<[], { ok: number }>('SELECT 1 AS ok').get()?.ok === 1;
+      } catch {
+        return false;
+      }
+    },
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
+}
