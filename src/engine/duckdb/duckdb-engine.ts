@@ -1,0 +1,167 @@
+import type { DuckDBValue } from '@duckdb/node-api';
+import type { Entity } from '../../domain/catalog/index.js';
+import { AppError } from '../../domain/errors/index.js';
+import type { IRNode } from '../../domain/query/ir.js';
+import type { EngineHealth, QueryRequest, QueryResult, ReleaseInfo, SearchEngine, ValueCount } from '../port.js';
+import { distinctValuesSql } from './distinct-values.js';
+import { OpenRelease, type ReleaseSession, type RunOptions } from './open-release.js';
+import { runQuery } from './queries.js';
+import { currentStamp, pointerFile, readCurrent, type CurrentPointer } from './release-store.js';
+
+export interface DuckDBEngineOptions {
+  dataDir: string;
+  /** Connections per release; each runs one query at a time. */
+  poolSize?: number;
+  /** DuckDB worker threads per release instance. */
+  threads?: number;
+  memoryLimit?: string;
+  /** Budget of a query that names none (ms). */
+  queryBudgetMs?: number;
+  /** How often CURRENT is checked for a new release (ms). */
+  pollMs?: number;
+}
+
+const DEFAULT_BUDGET_MS = 30_000;
+
+/**
+ * The embedded search engine: the release CURRENT names, opened READ_ONLY, behind a connection pool.
+ *
+ * Each running query holds one libuv worker thread (the driver runs statements on the thread pool), so
+ * the process needs UV_THREADPOOL_SIZE >= poolSize + 4 or file and crypto work stalls behind queries;
+ * libuv reads it once at start-up, which is why the CLI sets it before anything else runs.
+ *
+ * A new release is picked up by polling CURRENT (cheap `stat`, and fs events are unreliable across
+ * renames and network filesystems): new queries go to the new release at once, the old one closes when
+ * its in-flight queries finish.
+ */
+export class DuckDBEngine implements SearchEngine {
+  private current: OpenRelease | null = null;
+  private lastError: string | undefined;
+  private stamp: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private checking: Promise<void> | null = null;
+  private closed = false;
+  private readonly retiring = new Set<Promise<void>>();
+
+  constructor(private readonly opts: Required<DuckDBEngineOptions>) {}
+
+  release(): ReleaseInfo | null {
+    return this.current?.info ?? null;
+  }
+
+  async health(): Promise<EngineHealth> {
+    const release = this.release();
+    if (!release) return { ok: false, release: null, error: this.lastError ?? 'No data release is loaded.' };
+    return { ok: true, release, ...(this.lastError ? { error: this.lastError } : {}) };
+  }
+
+  /** Runs one query on the serving release; rows are plain JS values (BIGINT as number, lists as arrays). */
+  run(sql: string, params: DuckDBValue[] = [], opts: RunOptions = {}): Promise<Record<string, unknown>[]> {
+    return this.withRelease((r) => r.run(sql, params, opts));
+  }
+
+  /** Pins the serving release for several queries (count + page, export batches) so they agree. */
+  withRelease<T>(fn: (r: ReleaseSession) => Promise<T>): Promise<T> {
+    const rel = this.current;
+    if (!rel || this.closed) {
+      return Promise.reject(new AppError('data.unavailable', this.lastError ? `Data is unavailable: ${this.lastError}` : undefined));
+    }
+    return rel.use(fn);
+  }
+
+  async distinctValues(entity: Entity, column: string, q: string | null, limit: number): Promise<ValueCount[]> {
+    const { sql, params } = distinctValuesSql(entity, column, q, limit);
+    const rows = await this.run(sql, params);
+    return rows.map((r) => ({ value: String(r.value), count: Number(r.count) }));
+  }
+
+  /** Count and/or one keyset page of a compiled IR query, both on one pinned release. */
+  query(entity: Entity, where: IRNode, req: QueryRequest): Promise<QueryResult> {
+    return this.withRelease((s) => runQuery(s, s.info.id, entity, where, req));
+  }
+
+  /** Checks CURRENT now and swaps when it names another release; the poller calls this too. */
+  refresh(): Promise<void> {
+    if (!this.checking) {
+      this.checking = this.check().finally(() => (this.checking = null));
+    }
+    return this.checking;
+  }
+
+  private async check(): Promise<void> {
+    const stamp = await currentStamp(this.opts.dataDir);
+    // Retry on an unchanged pointer only while nothing serves (the file may appear later).
+    if (stamp === this.stamp && this.current) return;
+    let pointer: CurrentPointer | null;
+    try {
+      pointer = await readCurrent(this.opts.dataDir);
+    } catch (e) {
+      this.lastError = (e as Error).message;
+      return;
+    }
+    this.stamp = stamp;
+    if (!pointer) {
+      if (!this.current) this.lastError = 'No data release has been loaded yet (releases/CURRENT is missing).';
+      return;
+    }
+    if (this.current?.info.id === pointer.id) return;
+    let next: OpenRelease;
+    try {
+      next = await OpenRelease.open(
+        pointerFile(this.opts.dataDir, pointer),
+        { id: pointer.id, createdAt: pointer.createdAt, contacts: pointer.contacts, companies: pointer.companies, source: pointer.source },
+        { poolSize: this.opts.poolSize, threads: this.opts.threads, memoryLimit: this.opts.memoryLimit },
+        this.opts.queryBudgetMs,
+      );
+    } catch (e) {
+      // Keep serving the previous release when there is one; the pointer is retried only when it changes.
+      this.lastError = `Release ${pointer.id} could not be opened: ${(e as Error).message}`;
+      if (!this.current) this.stamp = null;
+      return;
+    }
+    if (this.closed) {
+      await next.retire();
+      return;
+    }
+    const old = this.current;
+    this.current = next;
+    this.lastError = undefined;
+    if (old) {
+      const p = old.retire();
+      this.retiring.add(p);
+      void p.finally(() => this.retiring.delete(p));
+    }
+  }
+
+  startWatching(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setInterval(() => void this.refresh(), this.opts.pollMs);
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.checking;
+    const cur = this.current;
+    this.current = null;
+    if (cur) this.retiring.add(cur.retire());
+    await Promise.all([...this.retiring]);
+  }
+}
+
+/** Opens the release CURRENT names (or starts unavailable, never throwing for missing data) and watches for new ones. */
+export async function openDuckDBEngine(options: DuckDBEngineOptions): Promise<DuckDBEngine> {
+  const engine = new DuckDBEngine({
+    dataDir: options.dataDir,
+    poolSize: options.poolSize ?? 4,
+    threads: options.threads ?? 2,
+    memoryLimit: options.memoryLimit ?? '3GB',
+    queryBudgetMs: options.queryBudgetMs ?? DEFAULT_BUDGET_MS,
+    pollMs: options.pollMs ?? 500,
+  });
+  await engine.refresh();
+  engine.startWatching();
+  return engine;
+}

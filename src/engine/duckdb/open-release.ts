@@ -1,0 +1,122 @@
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { AppError } from '../../domain/errors/index.js';
+import type { ReleaseInfo } from '../port.js';
+import { ConnectionPool } from './connection-pool.js';
+import { plainRows } from './rows.js';
+
+export interface InstanceOptions {
+  poolSize: number;
+  threads: number;
+  memoryLimit: string;
+}
+
+export interface RunOptions {
+  /** Time budget in ms for waiting on a connection plus running; past it the query is interrupted. */
+  budgetMs?: number;
+}
+
+/** One release pinned for several queries (`withRelease`): every query sees the same data. */
+export interface ReleaseSession {
+  readonly info: ReleaseInfo;
+  run(sql: string, params?: DuckDBValue[], opts?: RunOptions): Promise<Record<string, unknown>[]>;
+}
+
+/**
+ * An opened release file: a READ_ONLY DuckDB instance with its connection pool, and a count of the
+ * callers using it. After a swap it is retired and closes when the last in-flight caller leaves, so a
+ * query never has its database closed under it.
+ */
+export class OpenRelease {
+  private refs = 0;
+  private retired = false;
+  private closedPromise: Promise<void> | null = null;
+  private resolveClosed: (() => void) | null = null;
+
+  private constructor(
+    readonly info: ReleaseInfo,
+    readonly file: string,
+    private readonly instance: DuckDBInstance,
+    private readonly pool: ConnectionPool,
+    private readonly defaultBudgetMs: number,
+  ) {}
+
+  static async open(file: string, info: ReleaseInfo, opts: InstanceOptions, defaultBudgetMs: number): Promise<OpenRelease> {
+    const instance = await DuckDBInstance.create(file, {
+      access_mode: 'READ_ONLY',
+      threads: String(opts.threads),
+      memory_limit: opts.memoryLimit,
+      // Queries come from compiled IR only; a served release never needs to read other files.
+      enable_external_access: 'false',
+    });
+    const conns: DuckDBConnection[] = [];
+    try {
+      for (let i = 0; i < opts.poolSize; i++) conns.push(await instance.connect());
+      // Fail here, not on the first user query, when the file is not a release.
+      await conns[0]!.run('SELECT count(*) FROM meta');
+    } catch (e) {
+      for (const c of conns) c.closeSync();
+      instance.closeSync();
+      throw e;
+    }
+    return new OpenRelease(info, file, instance, new ConnectionPool(conns), defaultBudgetMs);
+  }
+
+  get inFlight(): number {
+    return this.refs;
+  }
+
+  /** Runs `fn` with this release pinned open. */
+  async use<T>(fn: (s: ReleaseSession) => Promise<T>): Promise<T> {
+    if (this.retired && this.refs === 0) throw new AppError('data.unavailable', 'The release closed.');
+    this.refs++;
+    try {
+      return await fn({ info: this.info, run: (sql, params, opts) => this.run(sql, params ?? [], opts ?? {}) });
+    } finally {
+      this.refs--;
+      if (this.retired && this.refs === 0) this.closeNow();
+    }
+  }
+
+  private async run(sql: string, params: DuckDBValue[], opts: RunOptions): Promise<Record<string, unknown>[]> {
+    const budget = opts.budgetMs ?? this.defaultBudgetMs;
+    const deadline = Date.now() + budget;
+    const conn = await this.pool.acquire(deadline);
+    let timedOut = false;
+    // interrupt() stops the statement running on this connection; the driver then rejects with an
+    // INTERRUPT error, which becomes the spec's query.timeout.
+    const timer = setTimeout(() => {
+      timedOut = true;
+      conn.interrupt();
+    }, Math.max(0, deadline - Date.now()));
+    try {
+      const reader = await conn.runAndReadAll(sql, params);
+      if (timedOut) throw new AppError('query.timeout');
+      return plainRows(reader);
+    } catch (e) {
+      if (timedOut || /interrupt/i.test((e as Error).message)) throw new AppError('query.timeout');
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      this.pool.release(conn);
+    }
+  }
+
+  /** Stops taking new callers; resolves once the in-flight ones finished and the file is closed. */
+  retire(): Promise<void> {
+    if (!this.closedPromise) {
+      this.retired = true;
+      this.closedPromise = new Promise((resolve) => (this.resolveClosed = resolve));
+      if (this.refs === 0) this.closeNow();
+    }
+    return this.closedPromise;
+  }
+
+  private closeNow(): void {
+    if (!this.resolveClosed) return;
+    const done = this.resolveClosed;
+    this.resolveClosed = null;
+    this.pool.close();
+    this.instance.closeSync();
+    done();
+  }
+}

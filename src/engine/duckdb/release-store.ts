@@ -1,0 +1,165 @@
+import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomToken } from '../../domain/ids.js';
+
+/**
+ * Where releases live: `<dataDir>/releases/<releaseId>.duckdb`, plus the `CURRENT` pointer naming the one
+ * that serves. The pointer is replaced atomically (write tmp, fsync, rename), so a reader sees the old or
+ * the new release and never a half-written pointer.
+ */
+
+/** The JSON body of `releases/CURRENT`. */
+export interface CurrentPointer {
+  id: string;
+  /** File name inside the releases folder (relative, so a data dir can be moved). */
+  file: string;
+  createdAt: string;
+  contacts: number;
+  companies: number;
+  source: Record<string, unknown>;
+}
+
+/** Release files kept on disk; older ones are deleted after a publish (an open file survives on Linux). */
+export const KEEP_RELEASES = 3;
+
+const RELEASE_ID = /^r\d{8}T\d{6}-[0-9A-Za-z]{4}$/;
+
+export function releasesDir(dataDir: string): string {
+  return join(dataDir, 'releases');
+}
+
+export function currentPath(dataDir: string): string {
+  return join(releasesDir(dataDir), 'CURRENT');
+}
+
+export function releaseFile(dataDir: string, id: string): string {
+  return join(releasesDir(dataDir), `${id}.duckdb`);
+}
+
+export function rejectsFile(dataDir: string, id: string): string {
+  return join(releasesDir(dataDir), `${id}.rejects.jsonl`);
+}
+
+/** `r` + UTC `YYYYMMDDTHHMMSS` + `-` + 4 random chars: ids sort by creation time. */
+export function newReleaseId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').slice(0, 15);
+  return `r${stamp}-${randomToken(4)}`;
+}
+
+export function isReleaseId(s: string): boolean {
+  return RELEASE_ID.test(s);
+}
+
+/** The pointer, or null when no release was ever published. A corrupt pointer throws (the caller reports it). */
+export async function readCurrent(dataDir: string): Promise<CurrentPointer | null> {
+  let text: string;
+  try {
+    text = await readFile(currentPath(dataDir), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  return parsePointer(text);
+}
+
+/** Synchronous read for start-up decisions (is there any release?); null when missing or unreadable. */
+export function currentRelease(dataDir: string): CurrentPointer | null {
+  try {
+    return parsePointer(readFileSync(currentPath(dataDir), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function parsePointer(text: string): CurrentPointer {
+  const p = JSON.parse(text) as Partial<CurrentPointer>;
+  if (typeof p.id !== 'string' || typeof p.file !== 'string') throw new Error(`releases/CURRENT is malformed: ${text.slice(0, 200)}`);
+  return {
+    id: p.id,
+    file: p.file,
+    createdAt: String(p.createdAt ?? ''),
+    contacts: Number(p.contacts ?? 0),
+    companies: Number(p.companies ?? 0),
+    source: (p.source as Record<string, unknown>) ?? {},
+  };
+}
+
+/** Absolute path of the release file a pointer names. */
+export function pointerFile(dataDir: string, p: CurrentPointer): string {
+  return join(releasesDir(dataDir), p.file);
+}
+
+/** Writes `path` durably and atomically: tmp file, fsync, rename over, fsync the folder. */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${randomToken(6)}.tmp`;
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  await rename(tmp, path);
+  fsyncDir(join(path, '..'));
+}
+
+function fsyncDir(dir: string): void {
+  // A rename is durable only once its folder entry is flushed; some filesystems refuse, which is harmless.
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    /* not supported here */
+  }
+}
+
+export async function publishCurrent(dataDir: string, p: CurrentPointer): Promise<void> {
+  await mkdir(releasesDir(dataDir), { recursive: true });
+  await writeFileAtomic(currentPath(dataDir), `${JSON.stringify(p, null, 2)}\n`);
+}
+
+/** Release ids with a finished file on disk, oldest first. */
+export async function listReleases(dataDir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(releasesDir(dataDir));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.endsWith('.duckdb'))
+    .map((n) => n.slice(0, -'.duckdb'.length))
+    .filter(isReleaseId)
+    .sort();
+}
+
+/**
+ * Deletes all but the newest `keep` release files (and their rejects files), never the one CURRENT names.
+ * A server still reading a deleted file keeps its open handle: Linux frees the blocks only on close.
+ */
+export async function pruneReleases(dataDir: string, keep = KEEP_RELEASES): Promise<string[]> {
+  const current = await readCurrent(dataDir).catch(() => null);
+  const ids = await listReleases(dataDir);
+  const doomed = ids.slice(0, Math.max(0, ids.length - keep)).filter((id) => id !== current?.id);
+  for (const id of doomed) {
+    await rm(releaseFile(dataDir, id), { force: true });
+    await rm(`${releaseFile(dataDir, id)}.wal`, { force: true });
+    await rm(rejectsFile(dataDir, id), { force: true });
+  }
+  return doomed;
+}
+
+/** Identity of the pointer file: a rename creates a new inode, so (ino, mtime, size) changes on every publish. */
+export async function currentStamp(dataDir: string): Promise<string | null> {
+  try {
+    const s = await stat(currentPath(dataDir));
+    return `${s.ino}:${s.mtimeMs}:${s.size}`;
+  } catch {
+    return null;
+  }
+}
