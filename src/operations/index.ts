@@ -10,6 +10,7 @@ import { countCompanies, searchCompanies } from './companies/company-ops.js';
 import { lookupCompanies } from './companies/lookup-companies.js';
 import { countContacts } from './contacts/count-contacts.js';
 import { searchContacts } from './contacts/search-contacts.js';
+import { enrichContacts } from './enrichment/enrich-contacts.js';
 import type { Operation } from './types.js';
 
 /** The operation table (ARCHITECTURE rule 3): REST routes, MCP tools and OpenAPI are generated from it. */
@@ -27,6 +28,7 @@ export const OPERATIONS: readonly Operation[] = [
   countCompanies,
   searchCompanies,
   lookupCompanies,
+  enrichContacts,
   listKeys,
   createKey,
   revokeKey,

@@ -5,12 +5,15 @@
  *
  * Semantics, identical on every engine:
  * - a null / empty column never matches a value leaf (eq, in, gt, contains, words, prefix, ...);
- *   `neq` and `not_in` also require a value (SQL three-valued logic), so only `exists false` finds empties;
+ *   `neq` and `not_in` also require a value, so only `exists false` finds empties;
+ * - `not` is the complement of its child, nulls included: `not (country in [us])` keeps rows without a
+ *   country (family A `exclude_*` keys compile to it: "the NOT of its twin");
  * - on list columns: eq = the list holds the value; neq = it does not; in = holds any; not_in = holds none;
  *   contains / prefix = any element contains / starts with the text; gt/gte/lt/lte are not used;
  * - on record columns (JSON): contains = the record's text contains the value, case-insensitive;
  * - text comparisons of eq / in are exact (values are stored normalized); contains is case-insensitive;
- * - `words`: case-insensitive whole-word phrase match, punctuation between words allowed;
+ * - `words`: case-insensitive whole-word phrase match, punctuation between words allowed; on a list
+ *   column, any element matches the phrase;
  * - `exists` true: the column has a value (non-null, non-empty string or list); false: it has none.
  */
 

@@ -35,7 +35,7 @@ export function describeFilterKey(entity: Entity, key: FilterKeyDef) {
 export const FILTER_NOTES: readonly string[] = [
   'Values inside a list key are OR; different keys are AND; an exclude_* key is the NOT of its twin.',
   'Range keys: _min/_max are inclusive, _after/_before are exclusive.',
-  'A null column never matches a value key, including exclude_* keys and neq/not_in leaves; use has_* keys or where exists to test presence.',
+  'A null column never matches a value key or a neq/not_in leaf; an exclude_* key is the NOT of its twin, so it keeps rows where the column is empty. Use has_* keys or where exists to test presence.',
   'where: depth at most 4 (a leaf directly in the filter is depth 1), at most 25 leaves, at most 50 values in one in/not_in, at most 32 predicates (leaves plus groups).',
   'Lists: at most 1,000 domains, company names, company_ids or exclude_ids; at most 50 values in any other list.',
   'A leading wildcard in a where value, or a leading or trailing wildcard in title_query, answers 422 filter.rejected.',

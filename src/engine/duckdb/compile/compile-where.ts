@@ -9,11 +9,15 @@ import { phrasePattern } from './words.js';
  * domain/query/ir.ts; every value is a bound parameter. Unknown fields are a programming error here:
  * the parsers check fields against the catalog before the IR reaches an engine.
  */
-export function compileWhere(entity: Entity, node: IRNode, params: Params): string {
-  if (isLeaf(node)) return compileLeaf(entity, node, params);
-  if ('and' in node) return node.and.length === 0 ? 'TRUE' : `(${node.and.map((n) => compileWhere(entity, n, params)).join(' AND ')})`;
-  if ('or' in node) return node.or.length === 0 ? 'FALSE' : `(${node.or.map((n) => compileWhere(entity, n, params)).join(' OR ')})`;
-  return `(NOT ${compileWhere(entity, node.not, params)})`;
+export function compileWhere(entity: Entity, node: IRNode, params: Params, nullSafe = false): string {
+  if (isLeaf(node)) {
+    const sql = compileLeaf(entity, node, params);
+    // Under a `not`, a leaf on a null column must be false (not SQL NULL) so that `not` keeps that row.
+    return nullSafe ? `coalesce(${sql}, FALSE)` : sql;
+  }
+  if ('and' in node) return node.and.length === 0 ? 'TRUE' : `(${node.and.map((n) => compileWhere(entity, n, params, nullSafe)).join(' AND ')})`;
+  if ('or' in node) return node.or.length === 0 ? 'FALSE' : `(${node.or.map((n) => compileWhere(entity, n, params, nullSafe)).join(' OR ')})`;
+  return `(NOT ${compileWhere(entity, node.not, params, true)})`;
 }
 
 function column(entity: Entity, field: string): ColumnDef {
