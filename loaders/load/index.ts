@@ -1,0 +1,94 @@
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  newReleaseId,
+  publishCurrent,
+  pruneReleases,
+  rejectsFile as rejectsPath,
+  releaseFile,
+  releasesDir,
+} from '../../src/engine/duckdb/release-store.js';
+import { readPeople, readCompanies } from './read-dumps.js';
+import { RejectLog } from './rejects.js';
+import { DEFAULT_NETWORK_HOST, type LoadOptions, type LoadReport } from './types.js';
+import { ReleaseWriter } from './writer.js';
+
+export type { LoadOptions, LoadReport, ProgressEvent, ProgressFn, Reject } from './types.js';
+
+/**
+ * Loads a people dump and a companies dump as a new release: read, validate, normalize, classify,
+ * compute signals, stage in bulk, join the employer onto each contact, then publish atomically. The
+ * database is written as `<id>.duckdb.tmp`, checkpointed and closed, renamed to `<id>.duckdb`, and
+ * only then named by CURRENT; any failure before that leaves the previous release serving.
+ */
+export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
+  const started = Date.now();
+  const asOf = opts.asOf ?? new Date();
+  const networkHost = opts.networkHost ?? DEFAULT_NETWORK_HOST;
+  const progress = opts.onProgress ?? (() => undefined);
+  for (const f of [opts.peopleFile, opts.companiesFile]) {
+    const s = await stat(f).catch(() => null);
+    if (!s?.isFile()) throw new Error(`${f}: no such dump file`);
+  }
+
+  await mkdir(releasesDir(opts.dataDir), { recursive: true });
+  const releaseId = newReleaseId();
+  const finalFile = releaseFile(opts.dataDir, releaseId);
+  const tmpFile = `${finalFile}.tmp`;
+  const stagingDir = join(releasesDir(opts.dataDir), `${releaseId}.staging`);
+  await mkdir(stagingDir, { recursive: true });
+  const rejects = new RejectLog(rejectsPath(opts.dataDir, releaseId), opts.strict === true);
+  let writer: ReleaseWriter | null = null;
+  try {
+    writer = await ReleaseWriter.create(tmpFile, stagingDir);
+    const companies = await readCompanies(opts.companiesFile, { writer, rejects, networkHost, progress });
+    const people = await readPeople(opts.peopleFile, { writer, rejects, networkHost, asOf, companies: companies.employers, progress });
+    await writer.dropPeople(people.dropped);
+    const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
+    const createdAt = new Date().toISOString();
+    const source = {
+      peopleFile: opts.peopleFile,
+      companiesFile: opts.companiesFile,
+      skipped: { people: rejects.count('people'), companies: rejects.count('companies') },
+      asOf: asOf.toISOString(),
+      networkHost,
+    };
+    await writer.writeMeta({
+      release_id: releaseId,
+      created_at: createdAt,
+      as_of: source.asOf,
+      network_host: networkHost,
+      contacts: String(counts.contacts),
+      companies: String(counts.companies),
+      source: JSON.stringify(source),
+    });
+    progress({ phase: 'build', done: 3, total: 3 });
+    await writer.finish();
+    writer = null;
+    await rejects.close();
+    await rename(tmpFile, finalFile);
+    await publishCurrent(opts.dataDir, { id: releaseId, file: `${releaseId}.duckdb`, createdAt, contacts: counts.contacts, companies: counts.companies, source });
+    await pruneReleases(opts.dataDir);
+    return {
+      releaseId,
+      contacts: counts.contacts,
+      companies: counts.companies,
+      skipped: source.skipped,
+      rejects: rejects.first,
+      rejectsFile: rejects.file,
+      dropped: { industries: companies.unknownIndustries },
+      ms: Date.now() - started,
+    };
+  } catch (e) {
+    try {
+      writer?.close();
+    } catch {
+      /* already failing; the original error matters */
+    }
+    await rejects.close().catch(() => undefined);
+    await Promise.all([tmpFile, `${tmpFile}.wal`, rejects.file].map((f) => rm(f, { force: true })));
+    throw e;
+  } finally {
+    await rm(stagingDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,45 @@
+/** Public shapes of the loader: options, progress events and the report `cds load` prints. */
+
+export interface ProgressEvent {
+  /** `companies` / `people`: reading dumps (done/total in bytes); `build`, `write`: steps of the release. */
+  phase: string;
+  done: number;
+  total: number;
+}
+
+export type ProgressFn = (e: ProgressEvent) => void;
+
+export interface LoadOptions {
+  dataDir: string;
+  peopleFile: string;
+  companiesFile: string;
+  /** Throw on the first bad row instead of skipping it; the previous release keeps serving. */
+  strict?: boolean;
+  /** Reference time of the computed signals (default now). */
+  asOf?: Date;
+  /** Host of the professional network in profile URLs (default network.com). */
+  networkHost?: string;
+  onProgress?: ProgressFn;
+}
+
+export interface Reject {
+  file: string;
+  /** 1-based line of the row in its file (first line of a multi-line CSV record). */
+  line: number;
+  reason: string;
+}
+
+export interface LoadReport {
+  releaseId: string;
+  contacts: number;
+  companies: number;
+  skipped: { people: number; companies: number };
+  /** The first 100 rejects; all of them are in `rejectsFile`. */
+  rejects: Reject[];
+  rejectsFile: string;
+  /** Values dropped during normalization (not row rejects): unknown industry labels and the like. */
+  dropped: { industries: number };
+  ms: number;
+}
+
+export const DEFAULT_NETWORK_HOST = 'network.com';
