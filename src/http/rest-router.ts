@@ -5,6 +5,7 @@ import type { Operation, Services } from '../operations/types.js';
 import type { Account, ApiKeyRecord } from '../state/port.js';
 import { authenticateKey, authenticateOperator, credentialOf } from './auth.js';
 import { successEnvelope } from './envelope.js';
+import { withIdempotency, type Rendered } from './idempotency.js';
 import { withRateLimit } from './rate-limit.js';
 
 export { releaseName };
@@ -32,24 +33,24 @@ async function runRest(services: Services, op: Operation, ctx: Context): Promise
   }
   const source: unknown = op.method === 'GET' || op.method === 'DELETE' ? { ...ctx.query } : (ctx.state.body ?? {});
   const input = source && typeof source === 'object' && !Array.isArray(source) ? { ...(source as Record<string, unknown>), ...ctx.params } : source;
-  const invoke = () => invokeOperation(services, op, { requestId: ctx.state.requestId as string, account, key, input });
+  const render = async (): Promise<Rendered> => {
+    const { ctx: opCtx, result, quota } = await invokeOperation(services, op, { requestId: ctx.state.requestId as string, account, key, input });
+    ctx.state.spent = opCtx.spent;
+    if (op.family === 'B') return { status: result.status ?? 200, body: { ok: true, request_id: opCtx.requestId, release: opCtx.release, ...(result.body ?? {}) } };
+    const envelope = successEnvelope({
+      requestId: opCtx.requestId,
+      release: opCtx.release,
+      data: result.data,
+      ...(result.page ? { page: result.page } : {}),
+      quota: quota as never,
+      warnings: result.warnings ?? [],
+    });
+    // Routes that need no key (health) carry no quota when no key was sent: there is no account to describe.
+    if (!quota) delete envelope.quota;
+    return { status: result.status ?? 200, body: envelope };
+  };
   // Every route that took a key counts against that key's limits; keyless calls (health) do not.
-  const { ctx: opCtx, result, quota } = key ? await withRateLimit(services.rateLimiter, ctx, key.id, invoke) : await invoke();
-  ctx.state.spent = opCtx.spent;
-  ctx.status = result.status ?? 200;
-  if (op.family === 'B') {
-    ctx.body = { ok: true, request_id: opCtx.requestId, release: opCtx.release, ...(result.body ?? {}) };
-    return;
-  }
-  const envelope = successEnvelope({
-    requestId: opCtx.requestId,
-    release: opCtx.release,
-    data: result.data,
-    ...(result.page ? { page: result.page } : {}),
-    quota: quota as never,
-    warnings: result.warnings ?? [],
-  });
-  // Routes that need no key (health) carry no quota when no key was sent: there is no account to describe.
-  if (!quota) delete envelope.quota;
-  ctx.body = envelope;
+  const out = account && key ? await withRateLimit(services.rateLimiter, ctx, key.id, () => withIdempotency(services, ctx, op, account!.id, input, render)) : await render();
+  ctx.status = out.status;
+  ctx.body = out.body;
 }

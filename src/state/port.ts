@@ -99,6 +99,13 @@ export interface Feedback {
   createdAt: string;
 }
 
+/** What `beginIdempotent` found for an Idempotency-Key (records live 24 hours). */
+export type IdempotencyBegin =
+  | { state: 'new' }
+  | { state: 'replay'; status: number; body: unknown }
+  | { state: 'running' }
+  | { state: 'mismatch' };
+
 export interface StateStore {
   // plans
   listPlans(): Plan[];
@@ -128,6 +135,10 @@ export interface StateStore {
   // feedback
   addFeedback(accountId: string, body: Record<string, unknown>, now: Date): Feedback;
   listFeedback(accountId: string): Feedback[];
+  // idempotency: claim a key for a request hash; finish stores the answer; abandon frees the key
+  beginIdempotent(accountId: string, key: string, requestHash: string, now: Date): IdempotencyBegin;
+  finishIdempotent(accountId: string, key: string, status: number, body: unknown): void;
+  abandonIdempotent(accountId: string, key: string): void;
   // health
   ping(): boolean;
   close(): void;

@@ -1,2 +1,2 @@
 export { AppError, isAppError, type AppErrorOptions } from './app-error.js';
-export { ERROR_CATALOG, SPEC_ERROR_CODES, WARNING_CODES, statusOf, type ErrorCode, type WarningCode } from './catalog.js';
+export { ADDED_ERROR_CODES, ERROR_CATALOG, SPEC_ERROR_CODES, WARNING_CODES, statusOf, type ErrorCode, type WarningCode } from './catalog.js';

@@ -72,6 +72,20 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX feedback_by_account ON feedback(account_id, created_at);
   `,
+  `
+  -- Idempotency-Key records of spending POSTs: the first answer, replayed for 24 hours.
+  CREATE TABLE idempotency (
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('running', 'done')),
+    status INTEGER,
+    body TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (account_id, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_by_age ON idempotency(created_at);
+  `,
 ];
 
 /** Brings the file to the latest version; safe when several processes open it at once (immediate lock). */

@@ -6,6 +6,7 @@ import type { Plan, StateStore } from '../port.js';
 import { SqliteAccounts } from './accounts.js';
 import { SqliteCredits } from './credits.js';
 import { SqliteFeedback } from './feedback.js';
+import { SqliteIdempotency } from './idempotency.js';
 import { SqliteKeys } from './keys.js';
 import { migrate } from './schema.js';
 
@@ -47,6 +48,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   const keys = new SqliteKeys(db, options.keyPepper, accounts);
   const credits = new SqliteCredits(db, accounts, options.upgradeUrl ?? DEFAULT_UPGRADE_URL);
   const feedback = new SqliteFeedback(db, accounts);
+  const idempotency = new SqliteIdempotency(db);
 
   return {
     listPlans: () => plans.list(),
@@ -67,6 +69,9 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     getHold: (holdId) => credits.getHold(holdId),
     addFeedback: (accountId, body, now) => feedback.add(accountId, body, now),
     listFeedback: (accountId) => feedback.list(accountId),
+    beginIdempotent: (accountId, key, hash, now) => idempotency.begin(accountId, key, hash, now),
+    finishIdempotent: (accountId, key, status, body) => idempotency.finish(accountId, key, status, body),
+    abandonIdempotent: (accountId, key) => idempotency.abandon(accountId, key),
     ping: () => {
       try {
         return db.prepare<[], { ok: number }>('SELECT 1 AS ok').get()?.ok === 1;

@@ -1,0 +1,38 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type { Operation } from '../../operations/types.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * The JSON Schema of an operation's input, made from the same valibot schema REST validates with; OpenAPI
+ * and the MCP tools both read it. Path params are plain properties. Actions JSON Schema cannot express
+ * (transforms, custom checks) are left out: the valibot schema stays the one that decides.
+ */
+export function inputJsonSchema(op: Operation): JsonSchema {
+  const schema = toJsonSchema(op.input, { target: 'draft-2020-12', errorMode: 'ignore' }) as JsonSchema;
+  delete schema.$schema;
+  return tidy(schema) as JsonSchema;
+}
+
+/** The properties of an input schema (path, query or body members). */
+export function propertiesOf(schema: JsonSchema): Record<string, JsonSchema> {
+  return (schema.properties ?? {}) as Record<string, JsonSchema>;
+}
+
+/**
+ * `intParam` accepts a digit string (query strings) or a number and pipes it to an integer; as JSON Schema
+ * that reads `anyOf: [string, number]` next to `type: integer`. Clients should see just the integer.
+ */
+function tidy(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tidy);
+  if (!node || typeof node !== 'object') return node;
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(node as JsonSchema)) out[k] = tidy(v);
+  if (out.type === 'integer' && Array.isArray(out.anyOf) && out.anyOf.every(isDigitStringOrNumber)) delete out.anyOf;
+  return out;
+}
+
+function isDigitStringOrNumber(s: unknown): boolean {
+  const o = s as JsonSchema;
+  return o?.type === 'number' || (o?.type === 'string' && typeof o.pattern === 'string' && o.pattern.includes('\\d'));
+}

@@ -1,0 +1,82 @@
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ env: { CDS_RATE_PER_MINUTE: '20' } });
+});
+afterAll(async () => app.close());
+
+const search = (key: string, body: unknown, headers: Record<string, string> = {}) => app.request('POST', '/v1/contacts/search', { key, body, headers });
+
+describe('Idempotency-Key on spending POSTs', () => {
+  it('a retry with the same key and body returns the first answer and spends nothing again', async () => {
+    const { apiKey } = app.createAccount('pro');
+    const body = { filter: { countries: ['us'] }, limit: 5 };
+    const first = await search(apiKey, body, { 'Idempotency-Key': 'retry-1' });
+    expect(first.status).toBe(200);
+    expect(first.body.quota.contact_credits_used).toBe(5);
+    const again = await search(apiKey, body, { 'Idempotency-Key': 'retry-1' });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const account = await app.request('GET', '/v1/account', { key: apiKey });
+    expect(account.body.quota.today_remaining).toBe(10_000 - 5);
+  });
+
+  it('the same key with another body answers 409 idempotency.mismatch', async () => {
+    const { apiKey } = app.createAccount('pro');
+    await search(apiKey, { filter: {}, limit: 1 }, { 'Idempotency-Key': 'k' });
+    const res = await search(apiKey, { filter: {}, limit: 2 }, { 'Idempotency-Key': 'k' });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('idempotency.mismatch');
+  });
+
+  it('a failed call is not stored: its retry runs again', async () => {
+    const { apiKey } = app.createAccount('pro');
+    const bad = await search(apiKey, { filter: { seniority: ['boss'] } }, { 'Idempotency-Key': 'f' });
+    expect(bad.status).toBe(400);
+    const again = await search(apiKey, { filter: { seniority: ['boss'] } }, { 'Idempotency-Key': 'f' });
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.status).toBe(400);
+  });
+});
+
+describe('rate limits', () => {
+  it('sets RateLimit headers on keyed responses and answers 429 rate.limited with Retry-After past the window', async () => {
+    const { apiKey } = app.createAccount('pro');
+    let last;
+    for (let i = 0; i < 20; i++) {
+      last = await app.request('GET', '/v1/account', { key: apiKey });
+      expect(last.status).toBe(200);
+    }
+    expect(last!.headers.get('ratelimit-policy')).toBe('"default";q=20;w=60');
+    expect(last!.headers.get('ratelimit')).toMatch(/^"default";r=0;t=\d+$/);
+    const refused = await app.request('GET', '/v1/account', { key: apiKey });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('rate.limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body.quota.plan).toBe('pro');
+    // Another key of another account is not affected.
+    expect((await app.request('GET', '/v1/account', { key: app.createAccount('pro').apiKey })).status).toBe(200);
+  });
+
+  it('at most 2 concurrent requests per key; slots free when requests end or fail', async () => {
+    const { apiKey } = app.createAccount('unlimited');
+    // Twelve arrive together; each waits on the engine, so more than two are in flight at once.
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => search(apiKey, i % 3 === 0 ? { filter: { seniority: ['boss'] } } : { filter: {}, limit: 1000, columns: ['*'] })));
+    const refused = results.filter((r) => r.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(results.filter((r) => r.status !== 429).length).toBeGreaterThanOrEqual(2);
+    for (const r of refused) {
+      expect(r.body.error.code).toBe('rate.limited');
+      expect(r.body.error.message).toMatch(/concurrent/);
+    }
+    // Every slot came back, including those of the requests that failed with 400.
+    const after = await Promise.all([app.request('GET', '/v1/account', { key: apiKey }), app.request('GET', '/v1/credits', { key: apiKey })]);
+    expect(after.map((r) => r.status)).toEqual([200, 200]);
+  });
+
+  it('keyless routes are not limited', async () => {
+    for (let i = 0; i < 25; i++) expect((await app.request('GET', '/api/health')).status).toBe(200);
+  });
+});

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStore } from '../../src/state/sqlite/index.js';
+import type { StateStore } from '../../src/state/port.js';
+
+let dir: string;
+let a: StateStore;
+let b: StateStore;
+let accountId: string;
+const t0 = new Date('2026-11-10T12:00:00Z');
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cds-idem-'));
+  a = openSqliteStore({ file: join(dir, 'state.sqlite'), keyPepper: 'p' });
+  b = openSqliteStore({ file: join(dir, 'state.sqlite'), keyPepper: 'p' });
+  accountId = a.createAccount({ name: 'x', plan: 'pro', billingDay: null, now: t0 }).id;
+});
+afterAll(() => {
+  a.close();
+  b.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('idempotency records (SQLite)', () => {
+  it('claims a key once; a second claimer sees it running, even from another connection', () => {
+    expect(a.beginIdempotent(accountId, 'k1', 'h1', t0)).toEqual({ state: 'new' });
+    expect(b.beginIdempotent(accountId, 'k1', 'h1', t0)).toEqual({ state: 'running' });
+  });
+
+  it('replays the stored answer for the same hash, refuses another hash', () => {
+    a.finishIdempotent(accountId, 'k1', 201, { ok: true, n: 3 });
+    expect(b.beginIdempotent(accountId, 'k1', 'h1', t0)).toEqual({ state: 'replay', status: 201, body: { ok: true, n: 3 } });
+    expect(b.beginIdempotent(accountId, 'k1', 'h2', t0)).toEqual({ state: 'mismatch' });
+  });
+
+  it('forgets a key after 24 hours', () => {
+    const later = new Date(t0.getTime() + 24 * 3600 * 1000 + 1);
+    expect(a.beginIdempotent(accountId, 'k1', 'h2', later)).toEqual({ state: 'new' });
+  });
+
+  it('an abandoned key can be claimed again', () => {
+    expect(a.beginIdempotent(accountId, 'k2', 'h', t0)).toEqual({ state: 'new' });
+    a.abandonIdempotent(accountId, 'k2');
+    expect(b.beginIdempotent(accountId, 'k2', 'h', t0)).toEqual({ state: 'new' });
+  });
+
+  it('keys are per account', () => {
+    const other = a.createAccount({ name: 'y', plan: 'pro', billingDay: null, now: t0 }).id;
+    expect(a.beginIdempotent(other, 'k2', 'zzz', t0)).toEqual({ state: 'new' });
+  });
+});
