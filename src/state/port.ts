@@ -1,3 +1,5 @@
+import type { JobStore } from '../jobs/port.js';
+
 /**
  * StateStore port: accounts, plans, API keys, credits, feedback (and later jobs, idempotency, signals).
  * Implemented by state/sqlite (embedded default) and state/redis (scale-out); both pass test/state.
@@ -106,7 +108,7 @@ export type IdempotencyBegin =
   | { state: 'running' }
   | { state: 'mismatch' };
 
-export interface StateStore {
+export interface StateStore extends JobStore {
   // plans
   listPlans(): Plan[];
   getPlan(slug: string): Plan | undefined;
