@@ -36,6 +36,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'networkHost', env: 'CDS_NETWORK_HOST', default: 'network.com', doc: 'Host of the professional network in profile, post and company URLs.' },
   { key: 'adminToken', env: 'CDS_ADMIN_TOKEN', default: '', doc: 'Operator token for /v1/admin routes (the "other sign-in"); empty disables them.' },
   { key: 'secret', env: 'CDS_SECRET', default: '', doc: 'HMAC secret for cursors, signed links and key hashing; default: generated once into DATA/secret.' },
+  { key: 'mcpAllowedOrigins', env: 'CDS_MCP_ORIGINS', default: '', doc: 'Origins (comma-separated, e.g. https://app.example.org) allowed to call /mcp; empty = only loopback origins. Requests without Origin are always accepted.' },
   { key: 'demoContacts', env: 'CDS_DEMO_CONTACTS', default: '200000', doc: 'Contacts in the demo release `npm start` creates on an empty data dir.' },
   { key: 'demoCompanies', env: 'CDS_DEMO_COMPANIES', default: '20000', doc: 'Companies in the demo release.' },
 ];
@@ -65,6 +66,11 @@ const ConfigSchema = v.object({
   secret: v.string(),
   demoContacts: intIn(0, 100_000_000),
   demoCompanies: intIn(1, 10_000_000),
+  mcpAllowedOrigins: v.pipe(
+    v.string(),
+    v.transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
+    v.check((list) => list.every((o) => /^https?:\/\/[^/\s]+$/i.test(o)), 'each origin like https://host[:port]'),
+  ),
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;
