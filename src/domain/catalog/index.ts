@@ -12,6 +12,7 @@ import type { ClosedList, ColumnDef, Entity, FilterKeyDef, ListValue } from './t
 
 export type { ClosedList, ColumnDef, ColumnKind, ColumnType, Entity, FilterKeyDef, FilterKeyType, FilterMatch, ListValue, StorageType } from './types.js';
 export { CONTACT_COLUMNS, COMPANY_COLUMNS, CONTACT_FILTER_KEYS, COMPANY_FILTER_KEYS, BIG_LIST_MAX, LIST_MAX, SIZE_BANDS, REVENUE_BANDS };
+export { FAMILY_B_EMAIL_STATUSES, FAMILY_B_NON_FILTER_MEMBERS, FAMILY_B_PARAMS, FAMILY_B_SENIORITY, FAMILY_B_MATCH_SEMANTICS, findFamilyBParam, type FamilyBMatch, type FamilyBParamDef, type FamilyBType, type FamilyBValue } from './family-b-params.js';
 
 /** Every closed list by name. */
 export const LISTS: Readonly<Record<string, ClosedList>> = Object.fromEntries(
