@@ -9,6 +9,7 @@ import type { Services } from './operations/types.js';
 import { openSqliteStore } from './state/sqlite/index.js';
 import type { StateStore } from './state/port.js';
 import { MemoryRateLimiter } from './state/memory/rate-limiter.js';
+import { SqlParser } from './engine/duckdb/sql-parser.js';
 import { BUILD_VERSION } from './version.js';
 
 export function stateFile(dataDir: string): string {
@@ -42,6 +43,7 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
     engine,
     state,
     rateLimiter: new MemoryRateLimiter(config.ratePerMinute, config.rateConcurrent),
+    sqlParser: new SqlParser(),
     clock: opts.clock ?? systemClock,
     logger: opts.logger ?? makeLogger(config.logLevel),
     secret,
@@ -51,5 +53,6 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
 
 export async function closeServices(services: Services): Promise<void> {
   await services.engine.close();
+  await services.sqlParser.close();
   services.state.close();
 }

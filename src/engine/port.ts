@@ -26,7 +26,7 @@ export interface QueryRequest {
   /** Count the matches within this budget (ms); past it `count` is null. Omit to skip counting. */
   countBudgetMs?: number;
   /** Fetch a page in the stable order (sort_key ascending) after `afterSortKey`. */
-  page?: { columns: readonly string[]; afterSortKey: number | null; limit: number; budgetMs: number };
+  page?: { columns: readonly string[]; afterSortKey: number | null; limit: number; budgetMs: number; offset?: number };
 }
 
 export interface QueryResult {

@@ -11,6 +11,10 @@ import { lookupCompanies } from './companies/lookup-companies.js';
 import { countContacts } from './contacts/count-contacts.js';
 import { searchContacts } from './contacts/search-contacts.js';
 import { enrichContacts } from './enrichment/enrich-contacts.js';
+import { countContactsB } from './family-b/count.js';
+import { filterValuesB } from './family-b/filter-values.js';
+import { contactsHealthB, fairUseB } from './family-b/health-usage.js';
+import { searchContactsB } from './family-b/search.js';
 import type { Operation } from './types.js';
 
 /** The operation table (ARCHITECTURE rule 3): REST routes, MCP tools and OpenAPI are generated from it. */
@@ -29,6 +33,11 @@ export const OPERATIONS: readonly Operation[] = [
   searchCompanies,
   lookupCompanies,
   enrichContacts,
+  searchContactsB,
+  countContactsB,
+  filterValuesB,
+  contactsHealthB,
+  fairUseB,
   listKeys,
   createKey,
   revokeKey,

@@ -15,6 +15,7 @@ export interface Invocation {
   key?: ApiKeyRecord;
   /** Raw input: merged path params and query string or body (REST), or tool arguments (MCP). */
   input: unknown;
+  face?: 'rest' | 'mcp';
 }
 
 export interface InvocationResult {
@@ -30,7 +31,7 @@ export interface InvocationResult {
  */
 export async function invokeOperation(services: Services, op: Operation, inv: Invocation): Promise<InvocationResult> {
   const now = services.clock.now();
-  const ctx: OpContext = { services, requestId: inv.requestId, now, release: releaseName(services), spent: 0 };
+  const ctx: OpContext = { services, requestId: inv.requestId, now, release: releaseName(services), spent: 0, face: inv.face ?? 'rest' };
   if (inv.account) ctx.account = inv.account;
   if (inv.key) ctx.key = inv.key;
   if (op.spends && inv.account?.status === 'suspended') {

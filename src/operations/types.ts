@@ -6,6 +6,7 @@ import type { WarningCode } from '../domain/errors/index.js';
 import type { SearchEngine } from '../engine/port.js';
 import type { Account, ApiKeyRecord, StateStore } from '../state/port.js';
 import type { RateLimiter } from '../state/rate-limiter.js';
+import type { SqlParser } from '../engine/duckdb/sql-parser.js';
 
 /** Everything an operation may use, chosen once in the composition root (src/services.ts). */
 export interface Services {
@@ -13,6 +14,8 @@ export interface Services {
   engine: SearchEngine;
   state: StateStore;
   rateLimiter: RateLimiter;
+  /** DuckDB's parser for family B where_sql (never executes client text). */
+  sqlParser: SqlParser;
   clock: Clock;
   logger: Logger;
   secret: string;
@@ -48,6 +51,8 @@ export interface OpContext {
   release: string;
   /** Contact credits this request spent; the quota block reports it. */
   spent: number;
+  /** Which face called: MCP answers are bounded for an agent's context (e.g. 100 rows per search). */
+  face: 'rest' | 'mcp';
 }
 
 export interface OpResult<D = unknown> {

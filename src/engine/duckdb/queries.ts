@@ -25,8 +25,8 @@ export async function runQuery(session: ReleaseSession, releaseId: string, entit
         })();
   const paging = req.page
     ? (async () => {
-        const { columns, afterSortKey, limit, budgetMs } = req.page!;
-        const q = pageQuery(entity, where, columns, afterSortKey, limit);
+        const { columns, afterSortKey, limit, budgetMs, offset } = req.page!;
+        const q = pageQuery(entity, where, columns, afterSortKey, limit, offset ?? 0);
         return session.run(q.sql, q.params, { budgetMs });
       })()
     : Promise.resolve([] as Record<string, unknown>[]);

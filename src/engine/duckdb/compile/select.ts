@@ -21,11 +21,12 @@ export function countQuery(entity: Entity, where: IRNode): CompiledQuery {
  * rows after `afterSortKey`. Tables are written physically in sort_key order and DuckDB preserves insertion
  * order, so LIMIT stops the scan early instead of sorting every match; the outer ORDER BY only orders the page.
  */
-export function pageQuery(entity: Entity, where: IRNode, columns: readonly string[], afterSortKey: number | null, limit: number): CompiledQuery {
+export function pageQuery(entity: Entity, where: IRNode, columns: readonly string[], afterSortKey: number | null, limit: number, offset = 0): CompiledQuery {
   const p = new Params();
   const pred = compileWhere(entity, where, p);
   const after = afterSortKey === null ? '' : ` AND sort_key > ${p.add(afterSortKey)}`;
   const cols = [...new Set([...columns, 'sort_key'])].map(ident).join(', ');
-  const inner = `SELECT ${cols} FROM ${ident(TABLE[entity])} WHERE ${pred}${after} LIMIT ${p.add(limit)}`;
+  const skip = offset > 0 ? ` OFFSET ${p.add(offset)}` : '';
+  const inner = `SELECT ${cols} FROM ${ident(TABLE[entity])} WHERE ${pred}${after} LIMIT ${p.add(limit)}${skip}`;
   return { sql: `SELECT * FROM (${inner}) ORDER BY sort_key`, params: p.values };
 }

@@ -1,0 +1,27 @@
+import { parseFamilyBFilters, parseWhereSql } from '../../domain/family-b/index.js';
+import { and, isLeaf, type IRNode } from '../../domain/query/ir.js';
+import type { OpContext } from '../types.js';
+
+export interface FamilyBQuery {
+  ir: IRNode;
+  keysApplied: string[];
+}
+
+/** Flat filters (nested `filters` or top level) AND `where_sql`, parsed into the one Query IR. */
+export async function familyBQuery(ctx: OpContext, body: Record<string, unknown>): Promise<FamilyBQuery> {
+  const parsed = parseFamilyBFilters(body, { networkHost: ctx.services.config.networkHost });
+  const whereSql = body.where_sql;
+  if (whereSql === undefined || whereSql === null || whereSql === '') return parsed;
+  const tree = await parseWhereSql(whereSql as string, ctx.services.sqlParser.run);
+  return { ir: and(parsed.ir, tree), keysApplied: [...parsed.keysApplied, 'where_sql'] };
+}
+
+/** Public columns a query reads, in first-seen order (family B adds them to the default output set). */
+export function fieldsOf(node: IRNode, out: string[] = []): string[] {
+  if (isLeaf(node)) {
+    if (!out.includes(node.field)) out.push(node.field);
+  } else if ('and' in node) node.and.forEach((n) => fieldsOf(n, out));
+  else if ('or' in node) node.or.forEach((n) => fieldsOf(n, out));
+  else fieldsOf(node.not, out);
+  return out;
+}

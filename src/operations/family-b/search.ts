@@ -1,0 +1,108 @@
+import * as v from 'valibot';
+import { AppError } from '../../domain/errors/index.js';
+import { shapeRow } from '../contacts/columns.js';
+import { withContactCredits } from '../credits.js';
+import { intParam } from '../schemas.js';
+import { defineOperation, type OpContext } from '../types.js';
+import { familyBColumns } from './columns.js';
+import { creditsRemaining } from './credits-remaining.js';
+import { familyBInput } from './input-schema.js';
+import { familyBQuery, fieldsOf } from './query.js';
+
+export const B_LIMIT_DEFAULT = 1000;
+export const B_LIMIT_MAX = 5000;
+/** Rows per MCP search call (spec "Limits"). */
+export const MCP_ROWS_MAX = 100;
+/** Paging walks at most this many matches; beyond it, size the audience with count or export it. */
+export const B_PAGING_WINDOW = 50_000;
+
+export interface BSearchOptions {
+  /** Largest page this face allows (REST 5,000; MCP 100). */
+  maxLimit: number;
+}
+
+/**
+ * Family B search: offset paging in the release's stable order (ascending contact id). The records array
+ * is `contacts`. `total_available` counts matches only up to the end of the requested window (it is a
+ * paging hint, not a count); `total_available_is_minimum: true` says more rows match.
+ */
+export async function familyBSearch(ctx: OpContext, input: Record<string, unknown>, opts: BSearchOptions) {
+  const { ir, keysApplied } = await familyBQuery(ctx, input);
+  const asked = (input.limit as number | undefined) ?? B_LIMIT_DEFAULT;
+  const limit = Math.min(asked, opts.maxLimit);
+  const offset = (input.offset as number | undefined) ?? 0;
+  if (offset >= B_PAGING_WINDOW) {
+    throw new AppError('request.invalid', `Paging walks at most ${B_PAGING_WINDOW} matches; offset ${offset} is beyond it.`, {
+      field: 'offset',
+      hint: 'Narrow the query (size it with POST /api/v1/contacts/search/count) or export the audience with POST /api/v1/contacts/search/export.',
+    });
+  }
+  const window = Math.min(limit, B_PAGING_WINDOW - offset);
+  const columns = familyBColumns(input.columns, fieldsOf(ir));
+  const maxPer = input.max_per_company as number | undefined;
+  const names = columns.map((c) => c.name);
+  const fetchCols = maxPer !== undefined && !names.includes('company_domain') ? [...names, 'company_domain'] : names;
+
+  return withContactCredits(ctx, 'search', window, async (granted) => {
+    const res = await ctx.services.engine.query('contact', ir, {
+      page: { columns: fetchCols, afterSortKey: null, offset, limit: granted + 1, budgetMs: ctx.services.config.searchBudgetMs },
+    });
+    let rows = res.rows;
+    const more = rows.length > granted;
+    rows = rows.slice(0, granted);
+    if (maxPer !== undefined) {
+      const seen = new Map<string, number>();
+      rows = rows.filter((r) => {
+        const d = r.company_domain as string | null;
+        if (!d) return true;
+        const n = (seen.get(d) ?? 0) + 1;
+        seen.set(d, n);
+        return n <= maxPer;
+      });
+    }
+    const end = offset + granted;
+    const beyondWindow = more && end >= B_PAGING_WINDOW;
+    const body = {
+      contacts: rows.map((r) => shapeRow(r, columns)),
+      limit,
+      offset,
+      returned: rows.length,
+      next_offset: more && !beyondWindow ? end : null,
+      has_more: more && !beyondWindow,
+      total_available: more ? end : offset + res.rows.length,
+      total_available_is_minimum: more,
+      ...(beyondWindow ? { paging_note: `Paging stops at ${B_PAGING_WINDOW} matches; narrow the query or export the audience.` } : {}),
+      ...(asked > opts.maxLimit ? { limit_clamped_from: asked } : {}),
+      ...(rows.length === 0 ? { note: keysApplied.length ? `No contacts match; remove a filter such as ${keysApplied[keysApplied.length - 1]}.` : 'No contacts match.' } : {}),
+    };
+    return { result: body, delivered: rows.length };
+  }).then((body) => ({ ...body, creditsRemaining: creditsRemaining(ctx) }));
+}
+
+export const searchContactsB = defineOperation({
+  name: 'b.contacts.search',
+  family: 'B',
+  method: 'POST',
+  path: '/api/v1/contacts/search',
+  auth: 'key',
+  spends: true,
+  summary: 'Search contacts (family B)',
+  description:
+    'Contacts matching flat filters (nested in `filters` or at the top level, all AND) and an optional where_sql, offset-paged in a stable order. Records are in `contacts`. limit defaults to 1000; values above 5,000 are clamped and the effective limit is echoed. Paging walks up to 50,000 matches; beyond that narrow the query or export. One contact credit per returned row.',
+  cost: 'one contact credit per returned contact',
+  input: familyBInput({
+    limit: v.optional(v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.description('Rows per page (default 1000; above 5,000 clamped).'))),
+    offset: v.optional(intParam(0, 10_000_000, 'Rows to skip; use next_offset from the previous answer.')),
+    max_per_company: v.optional(intParam(1, 50, 'At most this many rows per company domain in the page.')),
+    columns: v.optional(v.pipe(v.union([v.array(v.string()), v.string()]), v.description('Output columns by display label or internal name; default set plus filtered columns when omitted.'))),
+  }),
+  mcp: { tool: 'search_contacts', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
+  handler: async (ctx, input) => {
+    // MCP: at most 100 rows per call, and an offer to export when more match.
+    const body = await familyBSearch(ctx, input as Record<string, unknown>, { maxLimit: ctx.face === 'mcp' ? MCP_ROWS_MAX : B_LIMIT_MAX });
+    if (ctx.face === 'mcp' && body.has_more) {
+      return { body: { ...body, export_offer: { tool: 'export_contacts', message: 'More contacts match than one call returns; export them as a CSV (one credit per exported row, up to 50,000).', arguments: { ...(input as Record<string, unknown>), limit: undefined, offset: undefined } } } };
+    }
+    return { body };
+  },
+});
