@@ -15,6 +15,8 @@ import { countContactsB } from './family-b/count.js';
 import { filterValuesB } from './family-b/filter-values.js';
 import { contactsHealthB, fairUseB } from './family-b/health-usage.js';
 import { searchContactsB } from './family-b/search.js';
+import { enrichFromEmail, enrichFromNetwork, enrichFromPerson } from './family-b/enrich.js';
+import { lookupColleagues, lookupDecisionMakers, lookupPhone, lookupPhonesBatch } from './family-b/lookups.js';
 import type { Operation } from './types.js';
 
 /** The operation table (ARCHITECTURE rule 3): REST routes, MCP tools and OpenAPI are generated from it. */
@@ -38,6 +40,13 @@ export const OPERATIONS: readonly Operation[] = [
   filterValuesB,
   contactsHealthB,
   fairUseB,
+  enrichFromNetwork,
+  enrichFromEmail,
+  enrichFromPerson,
+  lookupPhone,
+  lookupPhonesBatch,
+  lookupColleagues,
+  lookupDecisionMakers,
   listKeys,
   createKey,
   revokeKey,
