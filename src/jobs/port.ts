@@ -7,6 +7,7 @@ import type { CreditKind, Hold, UsageCategory } from '../state/port.js';
  */
 export type JobKind = 'export' | 'collect' | 'alert_run' | 'enrich_run';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type JobEndStatus = 'completed' | 'failed' | 'cancelled';
 
 export interface Job<P = Record<string, unknown>, R = Record<string, unknown>> {
   id: string;
@@ -18,12 +19,15 @@ export interface Job<P = Record<string, unknown>, R = Record<string, unknown>> {
   result: R;
   holdId: string | null;
   error: string | null;
+  /** Runs started so far (each claim counts one); a worker passes its attempt back to prove it still owns the job. */
   attempts: number;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
   /** Last sign of life of the worker running it; a stale one means its process died. */
   heartbeatAt: string | null;
+  /** Who runs it now (`host/pid/nonce` of the runner), null while queued. */
+  worker: string | null;
 }
 
 export interface NewJob<P> {
@@ -31,12 +35,27 @@ export interface NewJob<P> {
   id: string;
   accountId: string;
   kind: JobKind;
-  payload: P;
-  /** The credit hold taken in the same transaction; `mode: 'up_to'` may grant less than asked. */
-  hold?: { kind: CreditKind; category: UsageCategory | null; amount: number; mode: 'exact' | 'up_to' };
+  /** The payload, or a function of the hold granted in the same transaction (an `up_to` hold may be smaller than asked). */
+  payload: P | ((hold: Hold | null) => P);
+  /**
+   * The credit hold taken in the same transaction; `mode: 'up_to'` may grant less than asked. With `minimum`,
+   * a grant below it refuses the whole job with the store's own *.exhausted error (nothing is written).
+   */
+  hold?: { kind: CreditKind; category: UsageCategory | null; amount: number; mode: 'exact' | 'up_to'; minimum?: number };
   /** Refuse (throw the given error) when the account already has a queued or running job matching this. */
   exclusive?: { kinds: JobKind[]; error: () => Error; sameAlertId?: string };
   now: Date;
+}
+
+export interface JobEnd {
+  status: JobEndStatus;
+  /** Merged into the job's result. */
+  result?: Record<string, unknown>;
+  error?: string | null;
+  /** Credits charged from the hold (at most its amount); the rest is returned. 0 releases the hold. */
+  charge: number;
+  /** When given, the job ends only if it is still on this attempt (a worker that lost the job cannot end it). */
+  attempt?: number;
 }
 
 export interface JobStore {
@@ -44,15 +63,29 @@ export interface JobStore {
   getJob(id: string): Job | undefined;
   /** Jobs of an account, newest first, optionally one kind. */
   listJobs(accountId: string, kind?: JobKind, limit?: number): Job[];
-  /** Atomically moves the oldest queued job of these kinds to running for this worker. */
-  claimJob(kinds: JobKind[], now: Date): Job | undefined;
-  /** Saves progress (merged into result) and refreshes the heartbeat. */
-  progressJob(id: string, result: Record<string, unknown>, now: Date): void;
+  /**
+   * Atomically moves the oldest queued job of these kinds to running for `worker`, counting one attempt
+   * and setting started_at and the heartbeat. Undefined when none is queued.
+   */
+  claimJob(kinds: JobKind[], now: Date, worker?: string): Job | undefined;
+  /**
+   * Saves progress (merged into result) and refreshes the heartbeat. Returns false, changing nothing, when
+   * the job is no longer running (or, with `attempt`, was claimed again since): the worker should stop.
+   */
+  progressJob(id: string, result: Record<string, unknown>, now: Date, attempt?: number): boolean;
   /**
    * Ends a job and settles its hold in one transaction: `charge` credits are charged, the rest returned.
    * A job already ended is left as it is (returns false): settling never happens twice.
    */
-  finishJob(id: string, end: { status: 'completed' | 'failed' | 'cancelled'; result?: Record<string, unknown>; error?: string | null; charge: number }, now: Date): boolean;
-  /** Running jobs whose heartbeat is older than `staleBefore`: their process died. Back to queued (resume). */
-  requeueStale(staleBefore: Date, now: Date): Job[];
+  finishJob(id: string, end: JobEnd, now: Date): boolean;
+  /**
+   * Puts a running job back in the queue without counting the attempt (a runner stopping cleanly hands its
+   * jobs back). False when the job is not running on that attempt.
+   */
+  yieldJob(id: string, attempt: number, now: Date): boolean;
+  /**
+   * Running jobs whose heartbeat is older than `staleBefore` (or whose worker `isDead` says is gone): their
+   * process died. Back to queued, to be resumed from the start; returns them.
+   */
+  requeueStale(staleBefore: Date, now: Date, isDead?: (worker: string) => boolean): Job[];
 }

@@ -86,6 +86,81 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX idempotency_by_age ON idempotency(created_at);
   `,
+  `
+  -- Durable jobs (exports, collects, alert runs, enrichment runs) with the credit hold they settle.
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    kind TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'failed', 'cancelled')),
+    payload TEXT NOT NULL,
+    result TEXT NOT NULL DEFAULT '{}',
+    hold_id TEXT REFERENCES holds(id),
+    error TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    worker TEXT,
+    created_at TEXT NOT NULL,
+    started_at TEXT,
+    finished_at TEXT,
+    heartbeat_at TEXT
+  );
+  CREATE INDEX jobs_by_account ON jobs(account_id, kind, created_at);
+  -- Claims read the oldest queued job of a kind; stale checks read running ones.
+  CREATE INDEX jobs_by_status ON jobs(status, kind, created_at);
+  `,
+  `
+  -- Signal rows written by collect jobs and alert runs (source_id = the collect job or the alert; run_id =
+  -- the job that wrote the row). (run_id, position) makes a batch replayed after a restart a no-op.
+  CREATE TABLE signals (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    source_type TEXT NOT NULL CHECK (source_type IN ('collect', 'alert')),
+    source_id TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    position INTEGER NOT NULL CHECK (position >= 0),
+    name TEXT NOT NULL,
+    headline TEXT,
+    profile_url TEXT NOT NULL,
+    engagement TEXT NOT NULL CHECK (engagement IN ('reaction', 'comment', 'follow')),
+    post_url TEXT,
+    at TEXT NOT NULL,
+    lead INTEGER NOT NULL CHECK (lead IN (0, 1)),
+    contact TEXT,
+    created_at TEXT NOT NULL,
+    UNIQUE (run_id, position)
+  );
+  CREATE INDEX signals_by_source ON signals(account_id, source_id, seq);
+  CREATE INDEX signals_by_account ON signals(account_id, seq);
+
+  -- People already seen per source: the first sighting (by profile slug) is a lead of the run that saw it.
+  CREATE TABLE signal_people (
+    source_id TEXT NOT NULL,
+    person_key TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    PRIMARY KEY (source_id, person_key)
+  ) WITHOUT ROWID;
+  CREATE INDEX signal_people_by_run ON signal_people(run_id);
+
+  CREATE TABLE alerts (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    kind TEXT NOT NULL CHECK (kind IN ('network_profile', 'network_post', 'network_company')),
+    target TEXT NOT NULL,
+    interval_minutes INTEGER NOT NULL CHECK (interval_minutes >= 60),
+    max_followers INTEGER,
+    active INTEGER NOT NULL CHECK (active IN (0, 1)),
+    next_run_at TEXT,
+    last_run_id TEXT,
+    last_run_at TEXT,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    deleted_at TEXT
+  );
+  CREATE INDEX alerts_by_account ON alerts(account_id, created_at);
+  CREATE INDEX alerts_due ON alerts(next_run_at) WHERE active = 1 AND deleted_at IS NULL;
+  `,
 ];
 
 /** Brings the file to the latest version; safe when several processes open it at once (immediate lock). */

@@ -7,7 +7,9 @@ import { SqliteAccounts } from './accounts.js';
 import { SqliteCredits } from './credits.js';
 import { SqliteFeedback } from './feedback.js';
 import { SqliteIdempotency } from './idempotency.js';
+import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
+import { SqliteSignals } from './signals.js';
 import { migrate } from './schema.js';
 
 /** Where `premium_credits.exhausted` sends the user to buy more. */
@@ -49,6 +51,8 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   const credits = new SqliteCredits(db, accounts, options.upgradeUrl ?? DEFAULT_UPGRADE_URL);
   const feedback = new SqliteFeedback(db, accounts);
   const idempotency = new SqliteIdempotency(db);
+  const jobs = new SqliteJobs(db, accounts, credits);
+  const signals = new SqliteSignals(db);
 
   return {
     listPlans: () => plans.list(),
@@ -72,6 +76,25 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     beginIdempotent: (accountId, key, hash, now) => idempotency.begin(accountId, key, hash, now),
     finishIdempotent: (accountId, key, status, body) => idempotency.finish(accountId, key, status, body),
     abandonIdempotent: (accountId, key) => idempotency.abandon(accountId, key),
+    createJob: (job) => jobs.create(job),
+    getJob: (id) => jobs.get(id),
+    listJobs: (accountId, kind, limit) => jobs.list(accountId, kind, limit),
+    claimJob: (kinds, now, worker) => jobs.claimNext(kinds, now, worker),
+    progressJob: (id, result, now, attempt) => jobs.saveProgress(id, result, now, attempt),
+    finishJob: (id, end, now) => jobs.finish(id, end, now),
+    yieldJob: (id, attempt) => jobs.yield(id, attempt),
+    requeueStale: (staleBefore, _now, isDead) => jobs.requeueStale(staleBefore, isDead),
+    addSignals: (run, rows, now, maxNewLeads) => signals.addSignals(run, rows, now, maxNewLeads),
+    runStats: (runId) => signals.runStats(runId),
+    forgetRunLeads: (runId) => signals.forgetRunLeads(runId),
+    listSignals: (q) => signals.listSignals(q),
+    countSignals: (q) => signals.countSignals(q),
+    createAlert: (input, maxActive) => signals.createAlert(input, maxActive),
+    getAlert: (id) => signals.getAlert(id),
+    listAlerts: (accountId) => signals.listAlerts(accountId),
+    updateAlert: (id, patch, now, maxActive) => signals.updateAlert(id, patch, now, maxActive),
+    deleteAlert: (id, now) => signals.deleteAlert(id, now),
+    dueAlerts: (now, limit) => signals.dueAlerts(now, limit),
     ping: () => {
       try {
         return db.prepare<[], { ok: number }>('SELECT 1 AS ok').get()?.ok === 1;
