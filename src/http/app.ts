@@ -8,6 +8,8 @@ import { jsonBody } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
 import { serviceVersion } from './middleware/service-version.js';
 import { buildRestRouter } from './rest-router.js';
+import { openApiRoutes } from './openapi/index.js';
+import { mcpEndpoint } from '../mcp/index.js';
 
 /** Builds the whole HTTP app (STYLE: build in one function, listen elsewhere). */
 export function buildApp(services: Services): Koa {
@@ -27,6 +29,8 @@ export function buildApp(services: Services): Koa {
   app.use(errorHandler(services.logger, quotaFor));
   app.use(serviceVersion());
   app.use(jsonBody(services.config.maxBodyBytes));
+  app.use(openApiRoutes(services, OPERATIONS));
+  app.use(mcpEndpoint(services, OPERATIONS));
   const router = buildRestRouter(services, OPERATIONS);
   app.use(router.routes());
   return app;

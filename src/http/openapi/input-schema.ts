@@ -20,8 +20,9 @@ export function propertiesOf(schema: JsonSchema): Record<string, JsonSchema> {
 }
 
 /**
- * `intParam` accepts a digit string (query strings) or a number and pipes it to an integer; as JSON Schema
- * that reads `anyOf: [string, number]` next to `type: integer`. Clients should see just the integer.
+ * Plain JSON Schema for clients. `intParam` accepts a digit string (query strings) or a number and pipes it
+ * to an integer; as JSON Schema that reads `anyOf: [string, number]` next to `type: integer`: clients see
+ * just the integer.
  */
 function tidy(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(tidy);
@@ -29,7 +30,14 @@ function tidy(node: unknown): unknown {
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(node as JsonSchema)) out[k] = tidy(v);
   if (out.type === 'integer' && Array.isArray(out.anyOf) && out.anyOf.every(isDigitStringOrNumber)) delete out.anyOf;
+  // A record of unknown values: JSON object keys are strings anyway, and `{}` reads as "constrains nothing".
+  if (isEmpty(out.additionalProperties)) out.additionalProperties = true;
+  if (JSON.stringify(out.propertyNames) === '{"type":"string"}') delete out.propertyNames;
   return out;
+}
+
+function isEmpty(v: unknown): boolean {
+  return !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 }
 
 function isDigitStringOrNumber(s: unknown): boolean {

@@ -1,0 +1,32 @@
+import type { Middleware } from 'koa';
+import type { Operation, Services } from '../../operations/types.js';
+import { buildOpenApi, type OpenApiDocument } from './document.js';
+import { renderDocsPage } from './docs-page.js';
+
+/** GET /openapi.json and GET /docs: no key; built once from the operation table and cached. */
+export function openApiRoutes(services: Services, operations: readonly Operation[]): Middleware {
+  let cached: { url: string; doc: OpenApiDocument; html: string } | undefined;
+  const current = () => {
+    // The public URL may be set after start (tests, `--public-url`); rebuild when it changes.
+    const url = services.config.publicUrl;
+    if (cached?.url !== url) {
+      const doc = buildOpenApi(operations, { version: services.build.version, serverUrl: url });
+      cached = { url, doc, html: renderDocsPage(doc) };
+    }
+    return cached;
+  };
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path === '/openapi.json') {
+      ctx.body = current().doc;
+      return;
+    }
+    if (ctx.path === '/docs') {
+      ctx.type = 'html';
+      ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+      ctx.body = current().html;
+      return;
+    }
+    return next();
+  };
+}

@@ -1,0 +1,57 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from 'koa';
+import { AppError, isAppError } from '../domain/errors/index.js';
+import { newId } from '../domain/ids.js';
+import { withRateLimit } from '../http/rate-limit.js';
+import { invokeOperation } from '../operations/invoke.js';
+import type { Services } from '../operations/types.js';
+import type { Account, ApiKeyRecord } from '../state/port.js';
+import { columnName, labelPayload } from './labels.js';
+import type { ToolEntry } from './tools.js';
+
+export interface Caller {
+  account: Account;
+  key: ApiKeyRecord;
+}
+
+/**
+ * Runs one tool call through the operation it was generated from, exactly as REST runs it (same
+ * invokeOperation, same credits, same per-key rate limit). A failure becomes a tool result with
+ * `isError: true` carrying the REST error body; protocol errors stay for protocol faults.
+ */
+export async function callTool(services: Services, http: Context, entry: ToolEntry, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
+  const requestId = newId('request');
+  try {
+    const input = toolInput(entry, args);
+    const run = () => invokeOperation(services, entry.op, { requestId, account: caller.account, key: caller.key, input, face: 'mcp' });
+    const { ctx, result, quota } = await withRateLimit(services.rateLimiter, http, caller.key.id, run);
+    const payload: Record<string, unknown> =
+      entry.op.family === 'B'
+        ? { ...(result.body ?? {}) }
+        : { data: result.data, ...(result.page ? { page: result.page } : {}), warnings: result.warnings ?? [], ...(quota ? { quota } : {}) };
+    const shown = labelPayload(payload) as Record<string, unknown>;
+    return { content: [{ type: 'text', text: JSON.stringify(shown) }], structuredContent: shown, _meta: { request_id: requestId, release: ctx.release } };
+  } catch (err) {
+    const appErr = isAppError(err) ? err : unexpected(services, err, requestId, entry);
+    const body = appErr.toBody() as unknown as Record<string, unknown>;
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, _meta: { request_id: requestId } };
+  }
+}
+
+/** Tool arguments as the operation's input: `limit` clamped on row-capped tools, `columns` labels read as names. */
+export function toolInput(entry: ToolEntry, args: Record<string, unknown>): Record<string, unknown> {
+  const input: Record<string, unknown> = { ...args };
+  if (entry.clampLimit && entry.rowCap !== undefined) {
+    const raw = input.limit;
+    const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+    if (typeof n === 'number' && n > entry.rowCap) input.limit = entry.rowCap;
+    else if (raw === undefined && entry.defaultLimit !== undefined) input.limit = entry.defaultLimit;
+  }
+  if (Array.isArray(input.columns)) input.columns = input.columns.map((c) => (typeof c === 'string' ? columnName(entry.entity, c) : c));
+  return input;
+}
+
+function unexpected(services: Services, err: unknown, requestId: string, entry: ToolEntry): AppError {
+  services.logger.error({ err, requestId, tool: entry.tool.name }, 'unexpected error in MCP tool');
+  return new AppError('internal.error');
+}

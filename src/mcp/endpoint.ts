@@ -1,0 +1,47 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Context, Middleware } from 'koa';
+import { authenticateKey } from '../http/auth.js';
+import { releaseName } from '../operations/invoke.js';
+import type { Operation, Services } from '../operations/types.js';
+import { callTool } from './call-tool.js';
+import { checkOrigin } from './origin.js';
+import { createMcpServer } from './server.js';
+import { buildTools } from './tools.js';
+
+export const MCP_PATH = '/mcp';
+
+/**
+ * The MCP server at /mcp (streamable HTTP, stateless) on the app's own port. Before the MCP layer: the
+ * Origin check (403 request.origin_refused) and the API key (401 auth.invalid_key), both answered with the
+ * error envelope. Then a fresh server and transport serve this one request and are closed with it.
+ */
+export function mcpEndpoint(services: Services, operations: readonly Operation[]): Middleware {
+  const tools = buildTools(operations);
+  const info = { name: 'contact-data-service', version: services.build.version };
+  return async (ctx, next) => {
+    if (ctx.path !== MCP_PATH) return next();
+    ctx.state.release = releaseName(services);
+    checkOrigin(ctx, services.config.mcpAllowedOrigins);
+    const caller = authenticateKey(services, ctx, 'mcp');
+    ctx.state.account = caller.account;
+    if (ctx.method !== 'POST') return jsonRpcError(ctx, 405, -32000, 'Method not allowed: this stateless MCP server takes POST only.', { Allow: 'POST' });
+    if (ctx.state.body === undefined) return jsonRpcError(ctx, 400, -32700, 'Parse error: the body must hold a JSON-RPC message.');
+
+    const server = createMcpServer(info, tools, (entry, args) => callTool(services, ctx, entry, args, caller));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    ctx.res.once('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    // The transport writes the response itself; Koa stays out of it.
+    ctx.respond = false;
+    await transport.handleRequest(ctx.req, ctx.res, ctx.state.body);
+  };
+}
+
+function jsonRpcError(ctx: Context, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  ctx.status = status;
+  ctx.set(headers);
+  ctx.body = { jsonrpc: '2.0', error: { code, message }, id: null };
+}

@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OPERATIONS } from '../../src/operations/index.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+/** Pinned so the lint result does not move under us; npx serves it from its cache once fetched. */
+const REDOCLY = '@redocly/cli@2.77.0';
+
+let app: TestApp;
+let doc: any;
+beforeAll(async () => {
+  app = await startTestApp({ contacts: 300, companies: 50 });
+  const res = await app.request('GET', '/openapi.json');
+  expect(res.status).toBe(200);
+  doc = res.body;
+});
+afterAll(async () => app.close());
+
+const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z_]\w*)/g, '{$1}');
+
+describe('GET /openapi.json', () => {
+  it('is OpenAPI 3.1 served without a key, with the envelopes as components', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers[0].url).toBe(app.url);
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['SuccessEnvelope', 'ErrorEnvelope', 'Error', 'Quota', 'Page', 'Warning']));
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('has every operation with its method, path, security and parameters', () => {
+    for (const op of OPERATIONS) {
+      const path = toOpenApiPath(op.path);
+      const o = doc.paths[path]?.[op.method.toLowerCase()];
+      expect({ op: op.name, found: o !== undefined }).toEqual({ op: op.name, found: true });
+      expect(o.operationId).toBe(op.name);
+      expect(o.summary).toBe(op.summary);
+      expect(o['x-cost']).toBe(op.cost);
+      const schemes = (o.security as Record<string, unknown>[]).flatMap((s) => Object.keys(s));
+      if (op.auth === 'none') expect(o.security).toEqual([]);
+      else if (op.auth === 'operator') expect(schemes).toEqual(['operatorToken']);
+      else if (op.family === 'A') expect(schemes).toEqual(['bearerAuth']);
+      else expect(schemes).toEqual(['apiKeyHeader', 'bearerAuth']);
+      if (op.auth === 'optional') expect(o.security).toContainEqual({});
+      for (const name of [...op.path.matchAll(/:(\w+)/g)].map((m) => m[1])) {
+        expect(o.parameters).toContainEqual(expect.objectContaining({ name, in: 'path', required: true }));
+      }
+      if (op.method === 'GET') expect(o.requestBody).toBeUndefined();
+      if (op.mcp) expect(o['x-mcp-tool']).toBe(op.mcp.tool);
+      expect(o.responses['401'] !== undefined).toBe(op.auth !== 'none');
+    }
+    const count = Object.values(doc.paths).reduce((n: number, item: any) => n + Object.keys(item).length, 0);
+    expect(count).toBe(OPERATIONS.length);
+  });
+
+  it('GET inputs are query parameters; POST bodies carry the valibot schema', () => {
+    const values = doc.paths['/v1/contacts/schema/{column}/values'].get;
+    expect(values.parameters).toContainEqual(expect.objectContaining({ name: 'limit', in: 'query', required: false, schema: expect.objectContaining({ type: 'integer', maximum: 1000 }) }));
+    const search = doc.paths['/v1/contacts/search'].post;
+    expect(search.requestBody.content['application/json'].schema.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: 100 });
+    expect(search.responses['402']['x-error-codes']).toEqual(['contact_credits.exhausted']);
+    expect(search.responses['2XX'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SuccessEnvelope' });
+  });
+
+  it('passes the Redocly linter with no errors', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cds-openapi-'));
+    try {
+      writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
+      const run = spawnSync('npx', ['--yes', REDOCLY, 'lint', '--format', 'json', 'openapi.json'], { cwd: dir, encoding: 'utf8', timeout: 180_000 });
+      const out = `${run.stdout}`;
+      const start = out.indexOf('{');
+      if (run.error || start < 0) {
+        console.warn(`SKIPPED: Redocly lint (${REDOCLY}) could not run here: ${run.error?.message ?? run.stderr.split('\n').filter(Boolean).slice(-2).join(' ')}`);
+        return;
+      }
+      const report = JSON.parse(out.slice(start)) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string; message: string }[] };
+      expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);
+      expect(report.totals.errors).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('GET /docs', () => {
+  it('is a self-contained page listing every route by family, with costs and error codes', async () => {
+    const res = await fetch(`${app.url}/docs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await res.text();
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/(src|href)="https?:/i);
+    for (const op of OPERATIONS) {
+      expect(html).toContain(`id="${op.name}"`);
+      expect(html).toContain(`<code>${toOpenApiPath(op.path)}</code>`);
+    }
+    expect(html).toContain('Family A (v1)');
+    expect(html).toContain('<code>contact_credits.exhausted</code>');
+    expect(html).toContain('one contact credit per returned contact');
+  });
+});
