@@ -118,7 +118,7 @@ describe('authentication and Origin before the MCP layer', () => {
     }
   });
 
-  it('GET and DELETE answer 405 with a JSON-RPC error (stateless server)', async () => {
+  it('GET and DELETE answer 405 and an empty POST a parse error, as JSON-RPC errors (stateless server)', async () => {
     const { apiKey } = app.createAccount('pro');
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(`${app.url}/mcp`, { method, headers: { 'X-API-Key': apiKey, Accept: 'text/event-stream' } });
@@ -126,6 +126,9 @@ describe('authentication and Origin before the MCP layer', () => {
       expect(res.headers.get('allow')).toBe('POST');
       expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
     }
+    const empty = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
   });
 });
 
