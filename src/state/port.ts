@@ -1,4 +1,5 @@
 import type { JobStore } from '../jobs/port.js';
+import type { SignalStore } from '../signals/port.js';
 
 /**
  * StateStore port: accounts, plans, API keys, credits, feedback (and later jobs, idempotency, signals).
@@ -108,7 +109,7 @@ export type IdempotencyBegin =
   | { state: 'running' }
   | { state: 'mismatch' };
 
-export interface StateStore extends JobStore {
+export interface StateStore extends JobStore, SignalStore {
   // plans
   listPlans(): Plan[];
   getPlan(slug: string): Plan | undefined;
