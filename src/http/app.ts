@@ -3,6 +3,7 @@ import { quotaBlock, type Quota } from '../domain/quota/index.js';
 import { OPERATIONS } from '../operations/index.js';
 import type { Services } from '../operations/types.js';
 import type { Account } from '../state/port.js';
+import { credentialOf } from './auth.js';
 import { errorHandler } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
@@ -14,8 +15,10 @@ import { mcpEndpoint } from '../mcp/index.js';
 /** Builds the whole HTTP app (STYLE: build in one function, listen elsewhere). */
 export function buildApp(services: Services): Koa {
   const app = new Koa();
-  const quotaFor = (ctx: { state: Record<string, unknown> }): Quota | undefined => {
-    const account = ctx.state.account as Account | undefined;
+  const quotaFor = (ctx: { state: Record<string, unknown>; get(h: string): string }): Quota | undefined => {
+    // A failure before routing (a malformed body, a bad version header) still names the account when the key is valid.
+    const secret = credentialOf(ctx, 'B');
+    const account = (ctx.state.account as Account | undefined) ?? (secret ? services.state.authenticate(secret, services.clock.now())?.account : undefined);
     if (!account) return undefined;
     const now = services.clock.now();
     return quotaBlock(services.state.snapshot(account.id, now), now, (ctx.state.spent as number | undefined) ?? 0);

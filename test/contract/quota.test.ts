@@ -35,7 +35,7 @@ describe('quota block per plan kind (clock set by the test)', () => {
 
   it('paid plan without a subscription: UTC calendar month and UTC day', async () => {
     const { accountId, apiKey } = app.createAccount('starter');
-    spend(accountId, 3000, '2026-11-03T09:00:00Z');
+    for (const day of ['03', '04', '05']) spend(accountId, 1000, `2026-11-${day}T09:00:00Z`);
     spend(accountId, 250, '2026-11-10T08:00:00Z');
     spend(accountId, 999, '2026-10-31T23:59:00Z'); // previous month: not counted
     const q = await quota(apiKey);
@@ -63,7 +63,8 @@ describe('quota block per plan kind (clock set by the test)', () => {
     for (let d = 16; d <= 31; d++) spend(accountId, 6000, `2026-10-${String(d).padStart(2, '0')}T10:00:00Z`);
     const q = await quota(apiKey);
     expect(q.month_remaining).toBe(100_000 - 96_000);
-    expect(q.today_remaining).toBe(10_000);
+    // Today can spend no more than the month has left.
+    expect(q.today_remaining).toBe(4000);
     expect(q.binding).toBe('month');
     expect(q.resets_at).toBe('2026-11-15T00:00:00.000Z');
   });

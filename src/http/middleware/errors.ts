@@ -8,7 +8,7 @@ import type { Quota } from '../../domain/quota/index.js';
  * Turns every failure into the error envelope (ARCHITECTURE rule 4): AppErrors keep their code;
  * anything else is a 500 with the request id and no stack. Unmatched routes answer 404 route.not_found.
  */
-export function errorHandler(logger: Logger, quotaFor: (ctx: { state: Record<string, unknown> }) => Quota | undefined): Middleware {
+export function errorHandler(logger: Logger, quotaFor: (ctx: { state: Record<string, unknown>; get(h: string): string }) => Quota | undefined): Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -22,7 +22,7 @@ export function errorHandler(logger: Logger, quotaFor: (ctx: { state: Record<str
       }
       let quota: Quota | undefined;
       try {
-        quota = ctx.state.account ? quotaFor(ctx) : undefined;
+        quota = appErr.code === 'auth.invalid_key' ? undefined : quotaFor(ctx);
       } catch {
         quota = undefined;
       }
