@@ -1,6 +1,7 @@
 import { ConfigError } from '../config.js';
 import { helpText, UsageError, type CommandSpec } from './args.js';
 import { accounts, accountsSpec } from './commands/accounts.js';
+import { docs, docsSpec } from './commands/docs.js';
 import { keys, keysSpec } from './commands/keys.js';
 import { load, loadSpec } from './commands/load.js';
 import { plans, plansSpec } from './commands/plans.js';
@@ -16,6 +17,7 @@ const COMMANDS: ReadonlyArray<{ spec: CommandSpec; run: (argv: string[]) => Prom
   { spec: accountsSpec, run: accounts },
   { spec: keysSpec, run: keys },
   { spec: plansSpec, run: plans },
+  { spec: docsSpec, run: docs },
 ];
 
 function overview(): string {
