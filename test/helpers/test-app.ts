@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -36,6 +36,8 @@ export interface TestAppOptions {
   dataDir?: string;
   /** Skip seeding (e.g. a restart over an existing data dir). */
   noSeed?: boolean;
+  /** Plans written to DATA/plans.json before the services open. */
+  plans?: Record<string, unknown>;
 }
 
 /** The real app on an ephemeral loopback port over a real data dir with a small seeded release. */
@@ -45,6 +47,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   if (!opts.noSeed) {
     await seedRelease({ dataDir, contacts: opts.contacts ?? 2000, companies: opts.companies ?? 300, seed: opts.seed ?? 7, asOf: new Date('2026-11-01T00:00:00Z') });
   }
+  if (opts.plans) writeFileSync(join(dataDir, 'plans.json'), JSON.stringify(opts.plans));
   const config = loadConfig(['--data', dataDir, '--port', '0'], { ...opts.env, CDS_LOG_LEVEL: 'silent', CDS_DUCKDB_THREADS: '1', CDS_DUCKDB_POOL: '2' });
   const clock = new SettableClock(opts.now ?? '2026-11-10T12:00:00.000Z');
   const services = await openServices(config, { clock, logger: pino({ level: 'silent' }) });
