@@ -5,10 +5,13 @@ import { ensureSecret, type Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { openDuckDBEngine } from './engine/duckdb/duckdb-engine.js';
 import type { SearchEngine } from './engine/port.js';
+import { exportJobKind } from './jobs/export/worker.js';
+import { JobRunner } from './jobs/runner.js';
 import type { Services } from './operations/types.js';
 import { openSqliteStore } from './state/sqlite/index.js';
 import type { StateStore } from './state/port.js';
 import { MemoryRateLimiter } from './state/memory/rate-limiter.js';
+import { unavailableStateStore } from './state/unavailable-store.js';
 import { SqlParser } from './engine/duckdb/sql-parser.js';
 import { BUILD_VERSION } from './version.js';
 
@@ -27,6 +30,16 @@ export function openState(config: Config, secret: string): StateStore {
   return openSqliteStore({ file: stateFile(config.dataDir), keyPepper: secret, dataDir: config.dataDir });
 }
 
+/** For the server: a state file that cannot be opened degrades the service (503, health false) instead of crashing it. */
+function openStateForServer(config: Config, secret: string, logger: Logger): StateStore {
+  try {
+    return openState(config, secret);
+  } catch (e) {
+    logger.error({ err: e }, 'state store unavailable');
+    return unavailableStateStore((e as Error).message);
+  }
+}
+
 /** Opens the search engine chosen by configuration (CDS_ENGINE). */
 export async function openEngine(config: Config): Promise<SearchEngine> {
   if (config.engine !== 'duckdb') throw new Error(`CDS_ENGINE=${config.engine} is not available in this build; use duckdb.`);
@@ -36,22 +49,44 @@ export async function openEngine(config: Config): Promise<SearchEngine> {
 /** The composition root: every adapter is chosen here once and handed to the app as one Services object. */
 export async function openServices(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<Services> {
   const secret = ensureSecret(config);
-  const state = openState(config, secret);
+  const clock = opts.clock ?? systemClock;
+  const logger = opts.logger ?? makeLogger(config.logLevel);
+  const state = openStateForServer(config, secret, logger);
+  // Holds of requests that were in flight when a previous process died go back to their accounts.
+  const orphans = state.releaseOrphanHolds(clock.now());
+  if (orphans > 0) logger.warn({ orphans }, 'released credit holds left by a stopped process');
   const engine = await openEngine(config);
-  return {
+  const jobs = new JobRunner({ store: state, clock, logger, maxRunning: Math.max(1, config.workers), heartbeatMs: config.jobHeartbeatMs, staleMs: config.jobStaleMs });
+  jobs.register(
+    exportJobKind({
+      engine,
+      dataDir: config.dataDir,
+      concurrency: config.exportConcurrency,
+      batchRows: config.exportBatchRows,
+      batchBudgetMs: config.exportBatchBudgetMs,
+      batchDelayMs: config.exportBatchDelayMs,
+    }),
+  );
+  const services: Services = {
     config,
     engine,
     state,
+    jobs,
     rateLimiter: new MemoryRateLimiter(config.ratePerMinute, config.rateConcurrent),
     sqlParser: new SqlParser(),
-    clock: opts.clock ?? systemClock,
-    logger: opts.logger ?? makeLogger(config.logLevel),
+    clock,
+    logger,
     secret,
     build: { version: BUILD_VERSION },
   };
+  // CDS_WORKERS=0: this process only queues jobs; another process on the same data dir runs them.
+  if (config.workers > 0) jobs.start();
+  return services;
 }
 
+/** Stops the job runner first (running jobs reach a safe point or go back to the queue), then the adapters. */
 export async function closeServices(services: Services): Promise<void> {
+  await services.jobs.stop();
   await services.engine.close();
   await services.sqlParser.close();
   services.state.close();

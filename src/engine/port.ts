@@ -39,6 +39,39 @@ export interface QueryResult {
   rows: Record<string, unknown>[];
 }
 
+/** What an export would hold (`exportCount`). */
+export interface ExportCount {
+  releaseId: string;
+  /** Rows matching the query. */
+  matches: number;
+  /** Rows left after the per-company cap (equal to `matches` without one). */
+  capped: number;
+}
+
+/** One bulk CSV export (`exportCsv`): RFC 4180, UTF-8, CRLF, header row, in the release's stable order. */
+export interface CsvExportRequest {
+  /** Output columns in order, with the header text of each (column names for family A, labels for B). */
+  columns: ReadonlyArray<{ name: string; header: string }>;
+  /** At most this many rows. */
+  maxRows: number;
+  /** At most this many rows per `company_domain` (rows without one are not capped); null = no cap. */
+  maxPerCompany: number | null;
+  /** File to create or replace; on failure it may be left behind for the caller to delete. */
+  file: string;
+  /** Rows fetched and written per engine query. */
+  batchRows: number;
+  /** Time budget of each batch query (ms). */
+  budgetMs: number;
+  /** Called after each batch is on disk with the rows written so far; a throw stops the export. */
+  onBatch?(rowsWritten: number): void | Promise<void>;
+}
+
+export interface CsvExportResult {
+  releaseId: string;
+  rows: number;
+  bytes: number;
+}
+
 /**
  * SearchEngine port (ARCHITECTURE rule 2: engines compile the Query IR; nothing else builds SQL/DSL).
  * Implemented by engine/duckdb (embedded default) and engine/elasticsearch (scale-out).
@@ -51,5 +84,12 @@ export interface SearchEngine {
   distinctValues(entity: Entity, column: string, q: string | null, limit: number): Promise<ValueCount[]>;
   /** Count and/or one keyset page of a query, both on the same release. */
   query(entity: Entity, where: IRNode, req: QueryRequest): Promise<QueryResult>;
+  /** Counts an export's rows (matches, and what a per-company cap keeps) within `budgetMs` (query.timeout past it). */
+  exportCount(entity: Entity, where: IRNode, req: { maxPerCompany: number | null; budgetMs: number }): Promise<ExportCount>;
+  /**
+   * Writes the matching rows to a CSV file in bulk, on one pinned release. Text, list and record cells are
+   * neutralized against spreadsheet formula injection (a leading `'` before `=`, `+`, `-`, `@`, tab or CR).
+   */
+  exportCsv(entity: Entity, where: IRNode, req: CsvExportRequest): Promise<CsvExportResult>;
   close(): Promise<void>;
 }

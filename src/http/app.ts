@@ -11,6 +11,7 @@ import { serviceVersion } from './middleware/service-version.js';
 import { buildRestRouter } from './rest-router.js';
 import { openApiRoutes } from './openapi/index.js';
 import { mcpEndpoint } from '../mcp/index.js';
+import { fileRoutes } from './files.js';
 
 /** Builds the whole HTTP app (STYLE: build in one function, listen elsewhere). */
 export function buildApp(services: Services): Koa {
@@ -34,6 +35,7 @@ export function buildApp(services: Services): Koa {
   app.use(jsonBody(services.config.maxBodyBytes));
   app.use(openApiRoutes(services, OPERATIONS));
   app.use(mcpEndpoint(services, OPERATIONS));
+  app.use(fileRoutes(services));
   const router = buildRestRouter(services, OPERATIONS);
   app.use(router.routes());
   return app;

@@ -79,10 +79,11 @@ export interface JobStore {
    */
   finishJob(id: string, end: JobEnd, now: Date): boolean;
   /**
-   * Puts a running job back in the queue without counting the attempt (a runner stopping cleanly hands its
-   * jobs back). False when the job is not running on that attempt.
+   * Puts a running job back in the queue. A runner stopping cleanly hands its jobs back without counting
+   * the attempt; `spent: true` keeps it counted (a failed run to be retried). False when the job is not
+   * running on that attempt.
    */
-  yieldJob(id: string, attempt: number, now: Date): boolean;
+  yieldJob(id: string, attempt: number, now: Date, spent?: boolean): boolean;
   /**
    * Running jobs whose heartbeat is older than `staleBefore` (or whose worker `isDead` says is gone): their
    * process died. Back to queued, to be resumed from the start; returns them.

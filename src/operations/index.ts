@@ -11,6 +11,8 @@ import { lookupCompanies } from './companies/lookup-companies.js';
 import { countContacts } from './contacts/count-contacts.js';
 import { searchContacts } from './contacts/search-contacts.js';
 import { enrichContacts } from './enrichment/enrich-contacts.js';
+import { createExport, getExport } from './exports/family-a.js';
+import { createExportB, getExportB } from './exports/family-b.js';
 import { countContactsB } from './family-b/count.js';
 import { filterValuesB } from './family-b/filter-values.js';
 import { contactsHealthB, fairUseB } from './family-b/health-usage.js';
@@ -35,8 +37,12 @@ export const OPERATIONS: readonly Operation[] = [
   searchCompanies,
   lookupCompanies,
   enrichContacts,
+  createExport,
+  getExport,
   searchContactsB,
   countContactsB,
+  createExportB,
+  getExportB,
   filterValuesB,
   contactsHealthB,
   fairUseB,

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../domain/clock.js';
 import type { WarningCode } from '../domain/errors/index.js';
 import type { SearchEngine } from '../engine/port.js';
+import type { JobRunner } from '../jobs/runner.js';
 import type { Account, ApiKeyRecord, StateStore } from '../state/port.js';
 import type { RateLimiter } from '../state/rate-limiter.js';
 import type { SqlParser } from '../engine/duckdb/sql-parser.js';
@@ -13,6 +14,8 @@ export interface Services {
   config: Config;
   engine: SearchEngine;
   state: StateStore;
+  /** Background jobs: `jobs.enqueue(...)` creates a job with its hold and wakes the runner. */
+  jobs: JobRunner;
   rateLimiter: RateLimiter;
   /** DuckDB's parser for family B where_sql (never executes client text). */
   sqlParser: SqlParser;

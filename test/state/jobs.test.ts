@@ -1,7 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hostname } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { pino } from 'pino';
+import { SettableClock } from '../../src/domain/clock.js';
+import type { Job } from '../../src/jobs/port.js';
+import { FatalJobError, JobRunner, sleep, type JobKindDef, type JobRunnerOptions } from '../../src/jobs/runner.js';
 import { AppError } from '../../src/domain/errors/index.js';
 import { DEFAULT_PLANS } from '../../src/state/plans.js';
 import type { Plan, StateStore } from '../../src/state/port.js';
@@ -217,6 +222,159 @@ describe('SQLite JobStore', () => {
     expect(b.listJobs(acc).map((j) => j.id)).toEqual([second.id, first.id]);
     expect(b.listJobs(acc, 'collect').map((j) => j.id)).toEqual([first.id]);
     expect(b.listJobs(acc, undefined, 1)).toHaveLength(1);
+  });
+});
+
+describe('JobRunner over the SQLite JobStore', () => {
+  const clock = new SettableClock(T0);
+  const runners: JobRunner[] = [];
+  const runner = (o: Partial<JobRunnerOptions> = {}) => {
+    const r = new JobRunner({ store: a, clock, logger: pino({ level: 'silent' }), pollMs: 20, heartbeatMs: 50, retryDelayMs: 5, stopGraceMs: 2000, ...o });
+    runners.push(r);
+    return r;
+  };
+  afterEach(async () => {
+    for (const r of runners.splice(0)) await r.stop();
+  });
+  const until = async (pred: () => boolean, what: string) => {
+    const deadline = Date.now() + 10_000;
+    while (!pred()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await sleep(10);
+    }
+  };
+  const ended = (id: string) => () => ['completed', 'failed', 'cancelled'].includes(a.getJob(id)!.status);
+  type P = { rows: number };
+  const enqueueOn = (r: JobRunner, accountId: string, rows = 4) =>
+    r.enqueue<P>({ id: `exp_run${++seq}`, accountId, kind: 'export', payload: { rows }, hold: { kind: 'contact', category: 'export', amount: rows, mode: 'exact' }, now: T0 }).job;
+
+  it('runs a job: progress is saved, the outcome ends it and settles the hold', async () => {
+    const acc = account();
+    const r = runner();
+    const seen: number[] = [];
+    r.register<P>({
+      kind: 'export',
+      run: async (job, ctx) => {
+        for (let i = 1; i <= job.payload.rows; i++) {
+          ctx.progress({ rows_exported: i });
+          seen.push(b.getJob(job.id)!.result.rows_exported as number);
+        }
+        return { status: 'completed', result: { done: true }, charge: 3 };
+      },
+    });
+    r.start();
+    const job = enqueueOn(r, acc);
+    await until(ended(job.id), 'the job');
+    expect(seen).toEqual([1, 2, 3, 4]);
+    expect(a.getJob(job.id)).toMatchObject({ status: 'completed', attempts: 1, result: { rows_exported: 4, done: true } });
+    expect(dayOf(a, acc)).toMatchObject({ used: 3, held: 0 });
+  });
+
+  it('retries a failing run and gives up after 3 runs: failed, hold released, the kind names the error', async () => {
+    const acc = account();
+    const r = runner();
+    let runs = 0;
+    r.register<P>({
+      kind: 'export',
+      run: async () => {
+        runs++;
+        throw new Error('engine unavailable');
+      },
+      giveUp: (_job, e) => ({ error: `gave up: ${(e as Error).message}` }),
+    });
+    r.start();
+    const job = enqueueOn(r, acc);
+    await until(ended(job.id), 'the job');
+    expect(runs).toBe(3);
+    expect(a.getJob(job.id)).toMatchObject({ status: 'failed', attempts: 3, error: 'gave up: engine unavailable' });
+    expect(dayOf(a, acc)).toMatchObject({ used: 0, held: 0 });
+  });
+
+  it('a FatalJobError fails the job at once', async () => {
+    const r = runner();
+    r.register<P>({ kind: 'export', run: async () => { throw new FatalJobError('bad payload'); } });
+    r.start();
+    const job = enqueueOn(r, account());
+    await until(ended(job.id), 'the job');
+    expect(a.getJob(job.id)).toMatchObject({ status: 'failed', attempts: 1, error: 'bad payload' });
+  });
+
+  it('runs at most `concurrency` jobs of a kind at once', async () => {
+    const r = runner();
+    let now = 0;
+    let peak = 0;
+    r.register<P>({
+      kind: 'export',
+      concurrency: 2,
+      run: async () => {
+        peak = Math.max(peak, ++now);
+        await sleep(60);
+        now--;
+        return { status: 'completed', charge: 0 };
+      },
+    });
+    r.start();
+    const jobs = [0, 1, 2, 3, 4].map(() => enqueueOn(r, account(), 1));
+    await until(() => jobs.every((j) => ended(j.id)()), 'every job');
+    expect(peak).toBe(2);
+  });
+
+  it('stop() hands a running job back at its safe point; the next runner resumes it from the start', async () => {
+    const acc = account();
+    const first = runner();
+    const starts: number[] = [];
+    const def = (mark: number): JobKindDef<P> => ({
+      kind: 'export',
+      run: async (job, ctx) => {
+        starts.push(mark);
+        for (let i = 0; i < 50; i++) {
+          ctx.progress({ step: i });
+          await sleep(mark === 1 ? 20 : 0, ctx.signal);
+        }
+        return { status: 'completed', charge: job.payload.rows };
+      },
+    });
+    first.register(def(1));
+    first.start();
+    const job = enqueueOn(first, acc, 2);
+    await until(() => (a.getJob(job.id)!.result.step as number | undefined ?? 0) > 2, 'progress');
+    await first.stop();
+    expect(a.getJob(job.id)).toMatchObject({ status: 'queued', attempts: 0, worker: null });
+    expect(dayOf(a, acc).held).toBe(2);
+    const second = runner();
+    second.register(def(2));
+    second.start();
+    await until(ended(job.id), 'the resumed job');
+    expect(starts).toEqual([1, 2]);
+    expect(a.getJob(job.id)).toMatchObject({ status: 'completed', attempts: 1 });
+    expect(dayOf(a, acc)).toMatchObject({ used: 2, held: 0 });
+  });
+
+  it('at start, requeues a job whose worker is gone (a dead pid, or a stopped runner of this process) and runs it', async () => {
+    const acc = account();
+    const gone = enqueueOn(runner(), acc, 1); // runner never started: the job just sits queued
+    a.claimJob(['export'], T0, `${hostname()}/${process.pid}/deadbeef`);
+    const other = exportJob(a, account(), 1, { exclusive: false }).job;
+    a.claimJob(['export'], T0, `${hostname()}/999999999/cafe`);
+    const r = runner();
+    r.register<P>({ kind: 'export', run: async () => ({ status: 'completed', charge: 1 }) });
+    r.start();
+    await until(() => ended(gone.id)() && ended(other.id)(), 'both orphans');
+    expect(a.getJob(gone.id)).toMatchObject({ status: 'completed', attempts: 2 });
+    expect(a.getJob(other.id)).toMatchObject({ status: 'completed', attempts: 2 });
+  });
+
+  it('leaves nothing running after stop: no claims, and a stopped runner ignores nudges', async () => {
+    const r = runner();
+    let runs = 0;
+    r.register<P>({ kind: 'export', run: async () => ({ status: 'completed', charge: (runs++, 0) }) });
+    r.start();
+    await r.stop();
+    const job = r.enqueue<P>({ id: `exp_idle${++seq}`, accountId: account(), kind: 'export', payload: { rows: 1 }, now: T0 }).job;
+    await sleep(100);
+    expect(runs).toBe(0);
+    expect(a.getJob(job.id)?.status).toBe('queued');
+    expect(r.isRunning).toBe(false);
   });
 });
 

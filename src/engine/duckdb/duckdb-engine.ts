@@ -2,8 +2,9 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { Entity } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
-import type { EngineHealth, QueryRequest, QueryResult, ReleaseInfo, SearchEngine, ValueCount } from '../port.js';
+import type { CsvExportRequest, CsvExportResult, EngineHealth, ExportCount, QueryRequest, QueryResult, ReleaseInfo, SearchEngine, ValueCount } from '../port.js';
 import { distinctValuesSql } from './distinct-values.js';
+import { exportCount, exportCsv } from './export-csv.js';
 import { OpenRelease, type ReleaseSession, type RunOptions } from './open-release.js';
 import { runQuery } from './queries.js';
 import { currentStamp, pointerFile, readCurrent, type CurrentPointer } from './release-store.js';
@@ -78,6 +79,14 @@ export class DuckDBEngine implements SearchEngine {
   /** Count and/or one keyset page of a compiled IR query, both on one pinned release. */
   query(entity: Entity, where: IRNode, req: QueryRequest): Promise<QueryResult> {
     return this.withRelease((s) => runQuery(s, s.info.id, entity, where, req));
+  }
+
+  exportCount(entity: Entity, where: IRNode, req: { maxPerCompany: number | null; budgetMs: number }): Promise<ExportCount> {
+    return this.withRelease((s) => exportCount(s, entity, where, req));
+  }
+
+  exportCsv(entity: Entity, where: IRNode, req: CsvExportRequest): Promise<CsvExportResult> {
+    return this.withRelease((s) => exportCsv(s, entity, where, req));
   }
 
   /** Checks CURRENT now and swaps when it names another release; the poller calls this too. */

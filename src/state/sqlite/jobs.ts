@@ -59,7 +59,7 @@ export class SqliteJobs {
   private readonly running: Statement<[], JobRow>;
   private readonly createTx: Transaction<(job: NewJob<unknown>) => { job: Job; hold: Hold | null }>;
   private readonly finishTx: Transaction<(id: string, end: JobEnd, now: Date) => boolean>;
-  private readonly yieldTx: Transaction<(id: string, attempt: number) => boolean>;
+  private readonly yieldTx: Transaction<(id: string, attempt: number, spent: boolean) => boolean>;
   private readonly requeueTx: Transaction<(staleBefore: Date, isDead: (worker: string) => boolean) => Job[]>;
 
   constructor(
@@ -94,10 +94,10 @@ export class SqliteJobs {
     this.running = db.prepare("SELECT * FROM jobs WHERE status = 'running'");
     this.createTx = db.transaction((job) => this.createIn(job));
     this.finishTx = db.transaction((id, end, now) => this.finishIn(id, end, now));
-    this.yieldTx = db.transaction((id, attempt) => {
+    this.yieldTx = db.transaction((id, attempt, spent) => {
       const row = this.byId.get(id);
       if (!row || row.status !== 'running' || row.attempts !== attempt) return false;
-      this.requeue.run({ id, back: 1 });
+      this.requeue.run({ id, back: spent ? 0 : 1 });
       return true;
     });
     this.requeueTx = db.transaction((staleBefore, isDead) => {
@@ -138,8 +138,8 @@ export class SqliteJobs {
     return this.finishTx.immediate(id, end, now);
   }
 
-  yield(id: string, attempt: number): boolean {
-    return this.yieldTx.immediate(id, attempt);
+  yield(id: string, attempt: number, spent = false): boolean {
+    return this.yieldTx.immediate(id, attempt, spent);
   }
 
   requeueStale(staleBefore: Date, isDead: (worker: string) => boolean = () => false): Job[] {

@@ -82,7 +82,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     claimJob: (kinds, now, worker) => jobs.claimNext(kinds, now, worker),
     progressJob: (id, result, now, attempt) => jobs.saveProgress(id, result, now, attempt),
     finishJob: (id, end, now) => jobs.finish(id, end, now),
-    yieldJob: (id, attempt) => jobs.yield(id, attempt),
+    yieldJob: (id, attempt, _now, spent) => jobs.yield(id, attempt, spent),
     requeueStale: (staleBefore, _now, isDead) => jobs.requeueStale(staleBefore, isDead),
     addSignals: (run, rows, now, maxNewLeads) => signals.addSignals(run, rows, now, maxNewLeads),
     runStats: (runId) => signals.runStats(runId),

@@ -1,0 +1,41 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Middleware } from 'koa';
+import { AppError } from '../domain/errors/index.js';
+import { checkLink, EXPORT_FILE_NAME, exportsDir } from '../jobs/export/links.js';
+import type { Services } from '../operations/types.js';
+import { join } from 'node:path';
+
+const ROUTE = /^\/files\/exports\/([^/]+)$/;
+
+/**
+ * GET /files/exports/<export_id>.csv?expires=…&sig=…: the signed download link of a completed export
+ * (jobs/export/links.ts). No API key: the signature is the credential. The signature is checked in constant
+ * time before anything else; a bad or missing one answers 403 link.invalid, whatever the file. A valid
+ * link past its expiry, or whose file is gone, answers 410 export.expired. Only `exp_….csv` names are
+ * served, from the exports folder of the data dir.
+ */
+export function fileRoutes(services: Services): Middleware {
+  return async (ctx, next) => {
+    const m = ROUTE.exec(ctx.path);
+    if (!m || ctx.method !== 'GET') return next();
+    const name = m[1]!;
+    const invalid = () =>
+      new AppError('link.invalid', 'The download link is invalid or was altered.', { hint: 'Use the url exactly as GET /v1/exports/{export_id} returns it; poll that route for a fresh link.' });
+    if (!EXPORT_FILE_NAME.test(name)) throw invalid();
+    const check = checkLink(services.secret, `exports/${name}`, ctx.query.expires, ctx.query.sig, services.clock.now());
+    if (!check.ok && check.reason === 'invalid') throw invalid();
+    const gone = () => new AppError('export.expired', 'The export file expired or is no longer available.', { hint: 'Start the export again.' });
+    if (!check.ok) throw gone();
+    const file = join(exportsDir(services.config.dataDir), name);
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile()) throw gone();
+    ctx.status = 200;
+    ctx.set('Content-Type', 'text/csv; charset=utf-8');
+    ctx.set('Content-Disposition', `attachment; filename="${name}"`);
+    ctx.set('Content-Length', String(info.size));
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = createReadStream(file);
+  };
+}

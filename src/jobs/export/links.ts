@@ -1,0 +1,51 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
+
+/**
+ * Export files and their signed links. A file lives at `<dataDir>/files/exports/<export_id>.csv`; its link
+ * is `<public_url>/files/exports/<export_id>.csv?expires=<epoch seconds>&sig=<signature>`, where the
+ * signature is base64url HMAC-SHA256, keyed with the service secret, over the file path and the expiry.
+ * Anyone holding the link can download until it expires (the link is the credential, as with S3 presigned
+ * URLs); changing the id or the expiry breaks the signature.
+ */
+
+/** Export ids as newId('export') mints them; nothing else is ever served (no path traversal). */
+export const EXPORT_FILE_NAME = /^exp_[0-9A-Za-z]{1,64}\.csv$/;
+
+export function exportsDir(dataDir: string): string {
+  return join(dataDir, 'files', 'exports');
+}
+
+export function exportFile(dataDir: string, exportId: string): string {
+  return join(exportsDir(dataDir), `${exportId}.csv`);
+}
+
+/** The link expiry: completion plus the family's lifetime, to whole seconds. */
+export function linkExpiry(completedAt: string, ttlMs: number): Date {
+  return new Date(Math.floor((Date.parse(completedAt) + ttlMs) / 1000) * 1000);
+}
+
+function signature(secret: string, path: string, expires: number): Buffer {
+  return createHmac('sha256', secret).update(`cds-file-link\n${path}\n${expires}`).digest();
+}
+
+/** The signed download link of an export file. */
+export function exportLink(publicUrl: string, secret: string, exportId: string, expiresAt: Date): string {
+  const path = `exports/${exportId}.csv`;
+  const expires = Math.floor(expiresAt.getTime() / 1000);
+  return `${publicUrl}/files/${path}?expires=${expires}&sig=${signature(secret, path, expires).toString('base64url')}`;
+}
+
+export type LinkCheck = { ok: true; expiresAt: Date } | { ok: false; reason: 'invalid' | 'expired' };
+
+/** Checks a link's signature (constant time) and then its expiry against `now`. */
+export function checkLink(secret: string, path: string, expiresParam: unknown, sigParam: unknown, now: Date): LinkCheck {
+  if (typeof expiresParam !== 'string' || !/^\d{1,12}$/.test(expiresParam) || typeof sigParam !== 'string') return { ok: false, reason: 'invalid' };
+  const expires = Number(expiresParam);
+  // Compared as text: two base64url spellings of the same bytes (the last character's spare bits) are not both valid.
+  const given = Buffer.from(sigParam, 'utf8');
+  const wanted = Buffer.from(signature(secret, path, expires).toString('base64url'), 'utf8');
+  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return { ok: false, reason: 'invalid' };
+  const expiresAt = new Date(expires * 1000);
+  return now.getTime() >= expiresAt.getTime() ? { ok: false, reason: 'expired' } : { ok: true, expiresAt };
+}
