@@ -135,6 +135,11 @@ export interface StateStore extends JobStore, SignalStore {
   commit(holdId: string, charged: number, now: Date): Hold;
   release(holdId: string, now: Date): Hold;
   getHold(holdId: string): Hold | undefined;
+  /**
+   * Releases holds no queued or running job owns: request-scoped holds of a process that died mid-request.
+   * Called once at start-up, before the server accepts requests. Returns how many were released.
+   */
+  releaseOrphanHolds(now: Date): number;
   // feedback
   addFeedback(accountId: string, body: Record<string, unknown>, now: Date): Feedback;
   listFeedback(accountId: string): Feedback[];

@@ -17,7 +17,7 @@ export function errorHandler(logger: Logger, quotaFor: (ctx: { state: Record<str
       }
     } catch (err) {
       const appErr = toAppError(err);
-      if (appErr.status >= 500 && appErr.code === 'internal.error') {
+      if (appErr.status >= 500) {
         logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'unexpected error');
       }
       let quota: Quota | undefined;
@@ -35,7 +35,11 @@ export function errorHandler(logger: Logger, quotaFor: (ctx: { state: Record<str
 
 function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
-  const e = err as { status?: number; expose?: boolean; message?: string; type?: string };
+  const e = err as { status?: number; expose?: boolean; message?: string; type?: string; code?: string };
+  // A storage failure (corrupt or unreadable SQLite or DuckDB file) is the service's outage, not a bug in the request.
+  if ((typeof e?.code === 'string' && e.code.startsWith('SQLITE_')) || /^(IO|Serialization|Corruption) Error/.test(e?.message ?? '')) {
+    return new AppError('data.unavailable', 'Data is unavailable for a short time.', { hint: 'Retry in a minute; the operator has been told.' });
+  }
   // Koa / body errors that carry a client status are the client's fault, never a 500.
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
     return new AppError('request.invalid', e.expose && e.message ? e.message : 'The request is malformed.');

@@ -71,6 +71,13 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     commit: (holdId, charged, now) => credits.commit(holdId, charged, now),
     release: (holdId, now) => credits.release(holdId, now),
     getHold: (holdId) => credits.getHold(holdId),
+    releaseOrphanHolds: (now) => {
+      const orphans = db
+        .prepare<[], { id: string }>("SELECT h.id FROM holds h WHERE h.status = 'held' AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.hold_id = h.id AND j.status IN ('queued', 'running'))")
+        .all();
+      db.transaction(() => orphans.forEach((o) => credits.release(o.id, now)))();
+      return orphans.length;
+    },
     addFeedback: (accountId, body, now) => feedback.add(accountId, body, now),
     listFeedback: (accountId) => feedback.list(accountId),
     beginIdempotent: (accountId, key, hash, now) => idempotency.begin(accountId, key, hash, now),
