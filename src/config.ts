@@ -47,6 +47,13 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'mcpAllowedOrigins', env: 'CDS_MCP_ORIGINS', default: '', doc: 'Origins (comma-separated, e.g. https://app.example.org) allowed to call /mcp; empty = only loopback origins. Requests without Origin are always accepted.' },
   { key: 'demoContacts', env: 'CDS_DEMO_CONTACTS', default: '200000', doc: 'Contacts in the demo release `npm start` creates on an empty data dir.' },
   { key: 'demoCompanies', env: 'CDS_DEMO_COMPANIES', default: '20000', doc: 'Companies in the demo release.' },
+  { key: 'signalsDelayMs', env: 'CDS_SIGNALS_DELAY_MS', default: '100', doc: 'Simulated network: pause before each batch of 100 engagers (0 = as fast as possible).' },
+  { key: 'signalsProviderUrl', env: 'CDS_SIGNALS_PROVIDER_URL', default: '', doc: 'HTTP signals provider endpoint (POST {url}/estimate, {url}/collect); empty = the simulated network.' },
+  { key: 'signalsProviderToken', env: 'CDS_SIGNALS_PROVIDER_TOKEN', default: '', doc: 'Bearer token sent to the signals provider.' },
+  { key: 'signalsProviderTimeoutMs', env: 'CDS_SIGNALS_PROVIDER_TIMEOUT_MS', default: '15000', doc: 'Timeout of one signals provider call.' },
+  { key: 'signalsProviderRetries', env: 'CDS_SIGNALS_PROVIDER_RETRIES', default: '3', doc: 'Retries of a provider call that timed out or answered 429/5xx (exponential backoff).' },
+  { key: 'signalsProviderBackoffMs', env: 'CDS_SIGNALS_PROVIDER_BACKOFF_MS', default: '500', doc: 'First backoff before a provider retry; doubles each retry.' },
+  { key: 'collectWaitMs', env: 'CDS_COLLECT_WAIT_MS', default: '45000', doc: 'Longest a POST /v1/signals/collect with wait: true keeps the request open (spec: about 45 s).' },
 ];
 
 const intIn = (min: number, max: number) => v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max));
@@ -82,6 +89,13 @@ const ConfigSchema = v.object({
   secret: v.string(),
   demoContacts: intIn(0, 100_000_000),
   demoCompanies: intIn(1, 10_000_000),
+  signalsDelayMs: intIn(0, 60_000),
+  signalsProviderUrl: v.pipe(v.string(), v.check((s) => s === '' || /^https?:\/\/\S+$/i.test(s), 'an http(s) URL or empty')),
+  signalsProviderToken: v.string(),
+  signalsProviderTimeoutMs: intIn(1, 600_000),
+  signalsProviderRetries: intIn(0, 10),
+  signalsProviderBackoffMs: intIn(0, 600_000),
+  collectWaitMs: intIn(0, 120_000),
   mcpAllowedOrigins: v.pipe(
     v.string(),
     v.transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
