@@ -74,9 +74,14 @@ export function companyRow(c: SourceCompany, networkHost: string): CompanyResult
   }));
   const hq = hqOf(c.locations ?? []);
 
-  const rounds = (c.funding_rounds ?? []).filter((r) => month(r.date) !== null);
-  const last = rounds.reduce<(typeof rounds)[number] | undefined>((a, r) => (!a || month(r.date)! > month(a.date)! ? r : a), undefined);
-  const amounts = rounds.map((r) => r.amount_usd).filter((a): a is number => typeof a === 'number' && a >= 0);
+  let last: { month: string; type: string } | null = null;
+  let funding: number | null = null;
+  for (const r of c.funding_rounds ?? []) {
+    const m = month(r.date);
+    if (m === null) continue;
+    if (!last || m > last.month) last = { month: m, type: r.type };
+    if (typeof r.amount_usd === 'number' && r.amount_usd >= 0) funding = (funding ?? 0) + r.amount_usd;
+  }
 
   const entity = entityType(c.entity_type);
   const ticker = text(c.stock_ticker);
@@ -94,8 +99,8 @@ export function companyRow(c: SourceCompany, networkHost: string): CompanyResult
     founded_year: int(c.founded_year),
     revenue_range: revenueBand(num(c.revenue_usd)),
     revenue_usd: int(c.revenue_usd),
-    total_funding_usd: amounts.length ? Math.round(amounts.reduce((s, a) => s + a, 0)) : null,
-    last_round_date: last ? month(last.date) : null,
+    total_funding_usd: funding === null ? null : Math.round(funding),
+    last_round_date: last ? last.month : null,
     last_round_type: last ? fundingRoundType(last.type) : null,
     investors,
     investor_count: investors ? investors.length : null,

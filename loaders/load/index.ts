@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  newReleaseId,
+  nextReleaseId,
   publishCurrent,
   pruneReleases,
   rejectsFile as rejectsPath,
@@ -32,7 +32,7 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
   }
 
   await mkdir(releasesDir(opts.dataDir), { recursive: true });
-  const releaseId = newReleaseId();
+  const releaseId = await nextReleaseId(opts.dataDir);
   const finalFile = releaseFile(opts.dataDir, releaseId);
   const tmpFile = `${finalFile}.tmp`;
   const stagingDir = join(releasesDir(opts.dataDir), `${releaseId}.staging`);
@@ -41,9 +41,13 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
   let writer: ReleaseWriter | null = null;
   try {
     writer = await ReleaseWriter.create(tmpFile, stagingDir);
-    const companies = await readCompanies(opts.companiesFile, { writer, rejects, networkHost, progress });
-    const people = await readPeople(opts.peopleFile, { writer, rejects, networkHost, asOf, companies: companies.employers, progress });
-    await writer.dropPeople(people.dropped);
+    const companies = await readCompanies(opts.companiesFile, { writer, stagingDir, rejects, networkHost, progress });
+    await readPeople(opts.peopleFile, { writer, stagingDir, rejects, networkHost, asOf, companies: companies.employers, progress });
+    const duplicates = await writer.duplicatePeople();
+    for (const d of duplicates) {
+      rejects.add('people', { file: opts.peopleFile, line: d.line, reason: `duplicate person_id ${d.id}: line ${d.winnerLine} has the later updated_at` });
+    }
+    await writer.dropPeople(duplicates.map((d) => d.line));
     const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
     const createdAt = new Date().toISOString();
     const source = {

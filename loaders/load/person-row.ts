@@ -57,8 +57,14 @@ function orderedRoles(p: SourcePerson, companies: ReadonlyMap<string, EmployerRe
   return [roles[mainIndex]!, ...roles.filter((_, i) => i !== mainIndex)].map((r) => resolveRole(r, companies));
 }
 
-function distinct(values: Array<string | null>): string[] | null {
-  const s = new Set(values.filter((v): v is string => v !== null));
+/** Distinct non-null values of `pick` over roles, or null; most people have one role, so no allocation then. */
+function distinct<T>(items: readonly T[], pick: (x: T) => string | null): string[] | null {
+  if (items.length === 0) return null;
+  const s = new Set<string>();
+  for (const x of items) {
+    const v = pick(x);
+    if (v !== null) s.add(v);
+  }
   return s.size ? [...s] : null;
 }
 
@@ -150,12 +156,12 @@ export function personRow(p: SourcePerson, ctx: PersonContext): PersonRow {
     network_slug: slug,
     company_name_norm: main?.nameNorm ?? null,
     email_domain: email ? emailDomain(email) : null,
-    schools: distinct(education.map((e) => e.school.trim())),
-    secondary_titles: distinct(others.map((r) => r.title)),
-    secondary_domains: distinct(others.map((r) => r.domain)),
-    secondary_company_names: distinct(others.map((r) => r.nameNorm)),
-    secondary_company_ids: distinct(others.map((r) => r.companyId)),
-    secondary_functions: distinct(others.map((r) => (r.title ? r.fn : null))),
-    secondary_seniorities: distinct(others.map((r) => (r.title ? r.seniority : null))),
+    schools: distinct(education, (e) => e.school.trim()),
+    secondary_titles: distinct(others, (r) => r.title),
+    secondary_domains: distinct(others, (r) => r.domain),
+    secondary_company_names: distinct(others, (r) => r.nameNorm),
+    secondary_company_ids: distinct(others, (r) => r.companyId),
+    secondary_functions: distinct(others, (r) => (r.title ? r.fn : null)),
+    secondary_seniorities: distinct(others, (r) => (r.title ? r.seniority : null)),
   };
 }

@@ -1,4 +1,5 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnDef, StorageType } from '../../src/domain/catalog/index.js';
@@ -35,45 +36,63 @@ export function stageColumns(cols: readonly ColumnDef[], extra: StageColumn[] = 
 
 export function stagingDdl(table: string, cols: readonly StageColumn[]): string {
   const body = cols.map((c) => `${ident(c.name)} ${c.storage === 'JSON' ? 'VARCHAR' : STAGE_TYPE[c.storage]}`).join(', ');
-  return `CREATE TABLE ${table} (${body})`;
+  return `CREATE TEMP TABLE ${table} (${body})`;
 }
 
-export class StagingTable {
+/**
+ * Rows serialized as JSON Lines into files of `rowsPerFile` rows. Writes are synchronous: on a worker
+ * thread nothing else waits, and on the main thread the files are few (companies).
+ */
+export class JsonlFiles {
   private buf: string[] = [];
-  private files = 0;
-  private pending: Promise<void> = Promise.resolve();
+  private count = 0;
+
+  constructor(
+    private readonly dir: string,
+    private readonly prefix: string,
+    private readonly rowsPerFile: number,
+  ) {}
+
+  /** Buffers one serialized row; returns the path of a file when this row completed one. */
+  add(line: string): string | null {
+    this.buf.push(line);
+    return this.buf.length >= this.rowsPerFile ? this.flush() : null;
+  }
+
+  /** Writes the buffered rows, if any, and returns the file's path. */
+  flush(): string | null {
+    if (this.buf.length === 0) return null;
+    const file = join(this.dir, `${this.prefix}-${this.count++}.jsonl`);
+    writeFileSync(file, this.buf.join('\n'));
+    this.buf = [];
+    return file;
+  }
+}
+
+/** Inserts staged files into one table, one at a time, deleting each file once it is in. */
+export class StagingTable {
+  private tail: Promise<void> = Promise.resolve();
   private readonly columnsSpec: string;
-  rows = 0;
 
   constructor(
     private readonly conn: DuckDBConnection,
-    private readonly dir: string,
-    /** Qualified table name, e.g. `stg.people`. */
+    /** Staging table name. */
     private readonly table: string,
     cols: readonly StageColumn[],
-    private readonly rowsPerFile = 50_000,
   ) {
     this.columnsSpec = `{${cols.map((c) => `'${c.name}': '${STAGE_TYPE[c.storage]}'`).join(', ')}}`;
   }
 
-  /** Buffers one row; resolves at once unless a file is due, then after the previous insert finished. */
-  add(row: Record<string, unknown>): Promise<void> | undefined {
-    this.buf.push(JSON.stringify(row));
-    this.rows++;
-    return this.buf.length >= this.rowsPerFile ? this.flush() : undefined;
-  }
-
-  private async flush(): Promise<void> {
-    if (this.buf.length === 0) return;
-    const file = join(this.dir, `${this.table.replace(/\W/g, '_')}-${this.files++}.jsonl`);
-    const text = this.buf.join('\n');
-    this.buf = [];
-    // One insert in flight at a time: bounds memory and keeps the DuckDB threads busy while JS reads on.
-    await this.pending;
-    await writeFile(file, text);
-    this.pending = this.insert(file);
-    // Surface an insert failure on the next flush or finish, not as an unhandled rejection.
-    this.pending.catch(() => undefined);
+  /**
+   * Queues a file; resolves when the insert before it finished, so at most one file waits behind the
+   * running insert (bounded disk and memory) while the caller keeps producing the next one.
+   */
+  addFile(file: string): Promise<void> {
+    const previous = this.tail;
+    this.tail = previous.then(() => this.insert(file));
+    // Failures surface through the returned promise or finish(), never as an unhandled rejection.
+    this.tail.catch(() => undefined);
+    return previous;
   }
 
   private async insert(file: string): Promise<void> {
@@ -83,8 +102,7 @@ export class StagingTable {
     await rm(file, { force: true });
   }
 
-  async finish(): Promise<void> {
-    await this.flush();
-    await this.pending;
+  finish(): Promise<void> {
+    return this.tail;
   }
 }

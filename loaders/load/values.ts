@@ -42,15 +42,25 @@ export function lowerList(values: readonly string[] | null | undefined): string[
 }
 
 const DAY = /^(\d{4})-(\d{2})(?:-(\d{2}))?/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function realDay(v: string): string | null {
+  const m = DAY.exec(v.trim());
+  if (!m) return null;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = m[3] === undefined ? 1 : Number(m[3]);
+  if (mo < 1 || mo > 12 || d < 1) return null;
+  const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (d > DAYS_IN_MONTH[mo - 1]! + (leap ? 1 : 0)) return null;
+  return `${m[1]}-${m[2]}-${m[3] ?? '01'}`;
+}
+// Dates repeat heavily across a dump (start months, update days), and this runs several times per row.
+const memoDay = memo(realDay);
 
 /** `YYYY-MM-DD` from `YYYY-MM-DD…` or `YYYY-MM` (first of the month); null when not a real date. */
 export function day(v: string | null | undefined): string | null {
-  if (typeof v !== 'string') return null;
-  const m = DAY.exec(v.trim());
-  if (!m) return null;
-  const iso = `${m[1]}-${m[2]}-${m[3] ?? '01'}`;
-  const t = Date.parse(`${iso}T00:00:00Z`);
-  return Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== iso ? null : iso;
+  return typeof v === 'string' ? memoDay(v) : null;
 }
 
 /** `YYYY-MM` of a date or month; null when not one. */

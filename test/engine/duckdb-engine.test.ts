@@ -8,6 +8,7 @@ import {
   currentPath,
   listReleases,
   newReleaseId,
+  nextReleaseId,
   publishCurrent,
   pruneReleases,
   readCurrent,
@@ -196,6 +197,15 @@ describe('release store', () => {
     const b = newReleaseId(new Date('2026-01-02T03:04:06Z'));
     expect(a).toMatch(/^r20260102T030405-[0-9A-Za-z]{4}$/);
     expect([b, a].sort()).toEqual([a, b]);
+  });
+
+  it('mints an id after every existing release, even within the same second', async () => {
+    mkdirSync(releasesDir(dataDir), { recursive: true });
+    const now = new Date('2026-01-02T03:04:05Z');
+    writeFileSync(releaseFile(dataDir, newReleaseId(now)), '');
+    const next = await nextReleaseId(dataDir, now);
+    expect(next).toMatch(/^r20260102T030406-/);
+    expect(await nextReleaseId(dataDir, new Date('2026-02-01T00:00:00Z'))).toMatch(/^r20260201T000000-/);
   });
 
   it('replaces CURRENT atomically and reads it back', async () => {

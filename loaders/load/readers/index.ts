@@ -7,6 +7,9 @@ import { lines, textChunks, type TextChunkSink } from './lines.js';
 /** One row of a dump: the parsed record, or why it could not be parsed. */
 export type RawRow = { line: number; record: Record<string, unknown> } | { line: number; error: string };
 
+/** A row that may still be unparsed JSON text, so parsing can happen on a worker thread. */
+export type UnparsedRow = RawRow | { line: number; text: string };
+
 export type DumpFormat = 'jsonl' | 'csv';
 
 export function dumpFormat(file: string): DumpFormat {
@@ -16,21 +19,25 @@ export function dumpFormat(file: string): DumpFormat {
   throw new Error(`${file}: unknown dump format (use .jsonl, .ndjson, .json or .csv)`);
 }
 
-async function* readJsonl(file: string, sink: TextChunkSink): AsyncGenerator<RawRow[]> {
+/** Parses a JSON Lines row; blank lines come back as null. */
+export function parseRow(row: UnparsedRow): RawRow | null {
+  if (!('text' in row)) return row;
+  const { line, text } = row;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    if (text.trim() === '') return null;
+    return { line, error: `invalid JSON: ${(e as Error).message}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { line, error: 'not a JSON object' };
+  return { line, record: value as Record<string, unknown> };
+}
+
+async function* readJsonl(file: string, sink: TextChunkSink): AsyncGenerator<UnparsedRow[]> {
   for await (const batch of lines(file, sink)) {
-    const out: RawRow[] = [];
-    for (const { line, text } of batch) {
-      if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (e) {
-        out.push({ line, error: `invalid JSON: ${(e as Error).message}` });
-        continue;
-      }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) out.push({ line, error: 'not a JSON object' });
-      else out.push({ line, record: value as Record<string, unknown> });
-    }
+    const out: UnparsedRow[] = [];
+    for (const l of batch) if (l.text.length > 0) out.push(l);
     yield out;
   }
 }
@@ -58,7 +65,23 @@ async function* readCsv(file: string, fields: Readonly<Record<string, FieldKind>
   yield convert(parser.end());
 }
 
-/** Rows of a JSON Lines or CSV dump (chosen by extension), in batches, with line numbers. */
-export function readDump(file: string, fields: Readonly<Record<string, FieldKind>>, sink: TextChunkSink): AsyncGenerator<RawRow[]> {
+/** Rows of a JSON Lines or CSV dump (chosen by extension), in batches, with line numbers; JSON Lines rows unparsed. */
+export function readDumpUnparsed(file: string, fields: Readonly<Record<string, FieldKind>>, sink: TextChunkSink): AsyncGenerator<UnparsedRow[]> {
   return dumpFormat(file) === 'csv' ? readCsv(file, fields, sink) : readJsonl(file, sink);
+}
+
+/** Rows of a JSON Lines or CSV dump (chosen by extension), in batches, with line numbers, parsed. */
+export function readDump(file: string, fields: Readonly<Record<string, FieldKind>>, sink: TextChunkSink): AsyncGenerator<RawRow[]> {
+  return parsed(readDumpUnparsed(file, fields, sink));
+}
+
+async function* parsed(rows: AsyncGenerator<UnparsedRow[]>): AsyncGenerator<RawRow[]> {
+  for await (const batch of rows) {
+    const out: RawRow[] = [];
+    for (const row of batch) {
+      const p = parseRow(row);
+      if (p) out.push(p);
+    }
+    yield out;
+  }
 }

@@ -89,12 +89,14 @@ export class DuckDBEngine implements SearchEngine {
     return this.withRelease((s) => exportCsv(s, entity, where, req));
   }
 
-  /** Checks CURRENT now and swaps when it names another release; the poller calls this too. */
+  /** Checks CURRENT now (after any check already running) and swaps when it names another release. */
   refresh(): Promise<void> {
-    if (!this.checking) {
-      this.checking = this.check().finally(() => (this.checking = null));
-    }
-    return this.checking;
+    const run = (this.checking ?? Promise.resolve()).then(() => this.check());
+    const tracked: Promise<void> = run.finally(() => {
+      if (this.checking === tracked) this.checking = null;
+    });
+    this.checking = tracked;
+    return run;
   }
 
   private async check(): Promise<void> {
@@ -144,7 +146,10 @@ export class DuckDBEngine implements SearchEngine {
 
   startWatching(): void {
     if (this.timer || this.closed) return;
-    this.timer = setInterval(() => void this.refresh(), this.opts.pollMs);
+    // A poll is skipped while a check runs, so slow opens never pile up.
+    this.timer = setInterval(() => {
+      if (!this.checking) this.refresh().catch(() => undefined);
+    }, this.opts.pollMs);
     this.timer.unref();
   }
 
@@ -152,7 +157,7 @@ export class DuckDBEngine implements SearchEngine {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.checking;
+    await this.checking?.catch(() => undefined);
     const cur = this.current;
     this.current = null;
     if (cur) this.retiring.add(cur.retire());

@@ -7,6 +7,7 @@ export {
   currentRelease,
   listReleases,
   newReleaseId,
+  nextReleaseId,
   publishCurrent,
   pruneReleases,
   readCurrent,

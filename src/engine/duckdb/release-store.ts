@@ -47,6 +47,21 @@ export function newReleaseId(now: Date = new Date()): string {
   return `r${stamp}-${randomToken(4)}`;
 }
 
+/**
+ * A new id that sorts after every release already in `dataDir`: two loads within one second (tests, a
+ * quick re-load) would otherwise share a stamp and order by their random suffix.
+ */
+export async function nextReleaseId(dataDir: string, now: Date = new Date()): Promise<string> {
+  const newest = (await listReleases(dataDir)).pop();
+  let t = Math.floor(now.getTime() / 1000) * 1000;
+  if (newest) {
+    const m = /^r(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})-/.exec(newest)!;
+    const last = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+    if (t <= last) t = last + 1000;
+  }
+  return newReleaseId(new Date(t));
+}
+
 export function isReleaseId(s: string): boolean {
   return RELEASE_ID.test(s);
 }
