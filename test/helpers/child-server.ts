@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from './paths.js';
+
+export interface ChildServer {
+  url: string;
+  child: ChildProcess;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Runs `cds <args>` as a child process of the build under test (CDS_DIST or dist). */
+export function cds(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [join(repoRoot(), 'bin', 'cds.js'), ...args], {
+    env: { ...process.env, CDS_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** `cds serve` on a free port; resolves once it prints "listening on". */
+export async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  const child = cds(['serve', '--data', dataDir, '--port', '0'], env);
+  let err = '';
+  child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${err.slice(0, 500)}`)));
+  });
+  return {
+    url,
+    child,
+    kill: (signal = 'SIGKILL') =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
