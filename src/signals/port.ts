@@ -194,4 +194,9 @@ export interface SignalStore {
   deleteAlert(id: string, now: Date): AlertRecord;
   /** Active alerts whose next run is due at `now`, oldest due first. */
   dueAlerts(now: Date, limit: number): AlertRecord[];
+  /**
+   * Moves a due alert from slot `due` to `next` if no one else did (compare and set): of several
+   * schedulers on one data dir, only the one that wins the slot starts the run.
+   */
+  claimAlertSlot(id: string, due: string, next: string, now: Date): boolean;
 }

@@ -74,5 +74,11 @@ describe('alerts', () => {
     store.updateAlert(a.id, { nextRunAt: new Date(NOW.getTime() + 3_600_000).toISOString() }, NOW);
     expect(store.dueAlerts(NOW, 10).map((x) => x.id)).toEqual([b.id]);
     expect(store.dueAlerts(new Date(NOW.getTime() + 3_600_000), 10).map((x) => x.id)).toEqual([b.id, a.id]);
+    // Two schedulers at the same slot: one wins it.
+    const due = store.getAlert(b.id)!.nextRunAt!;
+    const next = new Date(NOW.getTime() + 3_600_000).toISOString();
+    expect(store.claimAlertSlot(b.id, due, next, NOW)).toBe(true);
+    expect(store.claimAlertSlot(b.id, due, next, NOW)).toBe(false);
+    expect(store.dueAlerts(NOW, 10)).toEqual([]);
   });
 });

@@ -40,18 +40,18 @@ export async function tickAlerts(services: Services, now: Date = services.clock.
   const started: string[] = [];
   const skipped: { alert: string; error: string }[] = [];
   for (const alert of services.state.dueAlerts(now, 100)) {
-    const next = nextSlot(alert.nextRunAt ?? now, alert.intervalMinutes, now);
+    const due = alert.nextRunAt!;
+    // Take the slot first: another scheduler on the same data dir may be at the same alert.
+    if (!services.state.claimAlertSlot(alert.id, due, nextSlot(due, alert.intervalMinutes, now), now)) continue;
     try {
       const account = services.state.getAccount(alert.accountId);
       if (account?.status === 'suspended') throw new AppError('account.suspended', 'The account is suspended; scheduled runs wait until it is resumed.');
-      const job = await startAlertRun(services, alert, now);
-      services.state.updateAlert(alert.id, { nextRunAt: next }, now);
-      started.push(job.id);
+      started.push((await startAlertRun(services, alert, now)).id);
     } catch (e) {
       const error = isAppError(e) ? `${e.message}${e.hint ? ` ${e.hint}` : ''}` : 'The run could not start on an unexpected error; it is tried again at the next slot.';
       if (!isAppError(e)) services.logger.error({ err: e, alert: alert.id }, 'alert run could not start');
-      // The alert may have been deleted meanwhile; then there is nothing to move.
-      if (services.state.getAlert(alert.id)?.deletedAt === null) services.state.updateAlert(alert.id, { nextRunAt: next, lastError: error }, now);
+      // The alert may have been deleted meanwhile; then there is nothing to note.
+      if (services.state.getAlert(alert.id)?.deletedAt === null) services.state.updateAlert(alert.id, { lastError: error }, now);
       skipped.push({ alert: alert.id, error });
     }
   }

@@ -282,6 +282,14 @@ export class SqliteSignals implements SignalStore {
     return this.due.all(now.toISOString(), limit).map(toAlert);
   }
 
+  claimAlertSlot(id: string, due: string, next: string, now: Date): boolean {
+    return (
+      this.db
+        .prepare('UPDATE alerts SET next_run_at = ?, updated_at = ? WHERE id = ? AND next_run_at = ? AND active = 1 AND deleted_at IS NULL')
+        .run(next, now.toISOString(), id, due).changes === 1
+    );
+  }
+
   private checkActiveRoom(accountId: string, maxActive: number): void {
     const { n } = this.activeCount.get(accountId)!;
     if (n >= maxActive) {

@@ -102,6 +102,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     updateAlert: (id, patch, now, maxActive) => signals.updateAlert(id, patch, now, maxActive),
     deleteAlert: (id, now) => signals.deleteAlert(id, now),
     dueAlerts: (now, limit) => signals.dueAlerts(now, limit),
+    claimAlertSlot: (id, due, next, now) => signals.claimAlertSlot(id, due, next, now),
     ping: () => {
       try {
         return db.prepare<[], { ok: number }>('SELECT 1 AS ok').get()?.ok === 1;
