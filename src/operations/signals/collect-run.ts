@@ -17,6 +17,9 @@ import { contactsBySlug, personKey } from './match-contacts.js';
  * (at most the hold), the rest returned. A source failure ends the job `failed` with nothing charged; rows
  * already written stay readable. Engine hiccups are thrown, so the runner retries the run.
  */
+/** Engagements read at most for one profile or post job: a bound against a source that never ends. */
+export const MAX_ENGAGERS = 100_000;
+
 export async function runCollect(services: Services, job: CollectJob, ctx: JobRunContext): Promise<JobOutcome> {
   const { state } = services;
   const p = job.payload;
@@ -34,7 +37,7 @@ export async function runCollect(services: Services, job: CollectJob, ctx: JobRu
 
   try {
     if (!saved.done) {
-      const limit = p.kind === 'network_company' ? Math.max(0, p.requested - position) : Number.MAX_SAFE_INTEGER;
+      const limit = Math.max(0, (p.kind === 'network_company' ? p.requested : MAX_ENGAGERS) - position);
       const batches = limit > 0 ? source.collect({ kind: p.kind, url: p.target, slug: p.slug }, { cursor, limit, signal: ctx.signal }) : [];
       for await (const batch of batches) {
         ctx.checkpoint();
@@ -59,7 +62,7 @@ export async function runCollect(services: Services, job: CollectJob, ctx: JobRu
     return failed(services, job, e.message, { cursor, position, contacts_skipped: counters.contacts_skipped, source: source.name });
   }
   const end = state.runStats(job.id);
-  reason ??= end.signals === 0 ? 'no_engagers' : p.kind === 'network_company' && position >= p.requested ? 'limit_reached' : 'source_exhausted';
+  reason ??= end.signals === 0 ? 'no_engagers' : position >= (p.kind === 'network_company' ? p.requested : MAX_ENGAGERS) ? 'limit_reached' : 'source_exhausted';
   const charge = Math.min(end.leads, holdAmount);
   const result: CollectResult = {
     position,
@@ -68,7 +71,8 @@ export async function runCollect(services: Services, job: CollectJob, ctx: JobRu
     leads: end.leads,
     contacts_matched: end.contactsMatched,
     contacts_skipped: counters.contacts_skipped,
-    outcome: reason === 'hold_exhausted' ? 'partial' : end.signals === 0 ? 'no_matches' : 'completed',
+    // A company page read to the followers asked for is complete; a profile or post cut short is partial.
+    outcome: reason === 'hold_exhausted' || (reason === 'limit_reached' && p.kind !== 'network_company') ? 'partial' : end.signals === 0 ? 'no_matches' : 'completed',
     charged: charge,
     scrape_outcome: scrapeOutcome(source.name, reason, position, counters.contacts_skipped),
   };

@@ -7,7 +7,7 @@ import type { CollectJob } from './collect-job.js';
  * records its outcome. The start answer (`data.job`, alert `last_run`) shows the detailed state:
  *   completed   the source was read to its end (profile, post) or to the followers requested (company)
  *   partial     stopped before the end because the hold ran out (more unique engagers than twice the
- *               estimate); the leads delivered are charged
+ *               estimate) or a profile or post passed 100,000 engagements; the leads delivered are charged
  *   no_matches  the source had no engager or follower; nothing is charged
  *   failed      the source or the service failed; nothing is charged, rows written stay readable,
  *               `error` says what to do

@@ -49,6 +49,7 @@ export class HttpNetworkSource implements NetworkSource {
       if (!Array.isArray(body.items)) throw malformed('collect', '`items` is not an array');
       if (body.next_cursor !== null && typeof body.next_cursor !== 'string') throw malformed('collect', '`next_cursor` is neither a string nor null');
       const items = body.items.slice(0, limit).map((item, i) => toEngager(item, i));
+      if (body.next_cursor !== null && body.next_cursor === cursor) throw malformed('collect', '`next_cursor` repeats the cursor sent');
       left -= items.length;
       cursor = body.next_cursor;
       // A provider that sends nothing yet names a next page would loop forever: treat it as the end.
