@@ -1,21 +1,8 @@
-import type { FilterKeyDef, FilterKeyType, FilterMatch } from './types.js';
+import { filterKeyBuilder } from './define.js';
+import type { FilterKeyDef } from './types.js';
 import { BIG_LIST_MAX, LIST_MAX } from './contact-filter-keys.js';
 
-type Opts = Partial<Pick<FilterKeyDef, 'excludes' | 'list' | 'aliases' | 'maxValues' | 'normalize'>>;
-
-const k = (key: string, type: FilterKeyType, column: string | null, match: FilterMatch, description: string, opts: Opts = {}): FilterKeyDef => ({
-  key,
-  entity: 'company',
-  type,
-  description,
-  column,
-  match,
-  excludes: opts.excludes ?? null,
-  aliases: opts.aliases ?? [],
-  ...(opts.list !== undefined ? { list: opts.list } : {}),
-  ...(opts.maxValues !== undefined ? { maxValues: opts.maxValues } : {}),
-  normalize: opts.normalize ?? 'none',
-});
+const k = filterKeyBuilder('company');
 
 /** Family A company filter keys (POST /companies/count and /companies/search). */
 export const COMPANY_FILTER_KEYS: readonly FilterKeyDef[] = [

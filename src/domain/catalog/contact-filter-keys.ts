@@ -1,27 +1,7 @@
-import type { FilterKeyDef, FilterKeyType, FilterMatch } from './types.js';
+import { filterKeyBuilder } from './define.js';
+import type { FilterKeyDef } from './types.js';
 
-type Opts = Partial<Pick<FilterKeyDef, 'excludes' | 'list' | 'aliases' | 'maxValues' | 'normalize'>>;
-
-const k = (
-  key: string,
-  type: FilterKeyType,
-  column: string | null,
-  match: FilterMatch,
-  description: string,
-  opts: Opts = {},
-): FilterKeyDef => ({
-  key,
-  entity: 'contact',
-  type,
-  description,
-  column,
-  match,
-  excludes: opts.excludes ?? null,
-  aliases: opts.aliases ?? [],
-  ...(opts.list !== undefined ? { list: opts.list } : {}),
-  ...(opts.maxValues !== undefined ? { maxValues: opts.maxValues } : {}),
-  normalize: opts.normalize ?? 'none',
-});
+const k = filterKeyBuilder('contact');
 
 /** Largest list for domains, company names, company ids (spec "Limits"); other lists take 50. */
 export const BIG_LIST_MAX = 1000;

@@ -1,4 +1,4 @@
-import type { ColumnDef, ColumnKind, ColumnType, Entity, StorageType } from './types.js';
+import type { ColumnDef, ColumnKind, ColumnType, Entity, FilterKeyDef, FilterKeyType, FilterMatch, StorageType } from './types.js';
 
 type Shape = { type: ColumnType; kind: ColumnKind; storage: StorageType; format?: string };
 
@@ -49,4 +49,23 @@ export function column(
     ...(opts.defaultSet ? { defaultSet: true } : {}),
     fill: opts.fill ?? 1,
   };
+}
+
+export type FilterKeyOptions = Partial<Pick<FilterKeyDef, 'excludes' | 'list' | 'aliases' | 'maxValues' | 'normalize'>>;
+
+/** Builds the filter-key declarations of one entity (both key tables use it). */
+export function filterKeyBuilder(entity: Entity) {
+  return (key: string, type: FilterKeyType, column: string | null, match: FilterMatch, description: string, opts: FilterKeyOptions = {}): FilterKeyDef => ({
+    key,
+    entity,
+    type,
+    description,
+    column,
+    match,
+    excludes: opts.excludes ?? null,
+    aliases: opts.aliases ?? [],
+    ...(opts.list !== undefined ? { list: opts.list } : {}),
+    ...(opts.maxValues !== undefined ? { maxValues: opts.maxValues } : {}),
+    normalize: opts.normalize ?? 'none',
+  });
 }

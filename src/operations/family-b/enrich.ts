@@ -36,6 +36,38 @@ function recordsFor(input: EnrichInput, rows: readonly Candidate[]): Candidate[]
   return hits.sort((a, b) => (a.last_updated < b.last_updated ? 1 : a.last_updated > b.last_updated ? -1 : a.id < b.id ? -1 : 1));
 }
 
+/**
+ * One identifier per item (a profile URL or an email) to the newest stored record that holds what is asked
+ * for (`wants`: an email for from-network, a profile URL for from-email).
+ */
+async function identifierBatch(
+  ctx: OpContext,
+  raws: readonly string[],
+  limitPerItem: number,
+  read: (raw: string) => EnrichInput,
+  wants: 'work_email' | 'network',
+  invalidText: string,
+  answer: (raw: string, best: Candidate | undefined) => Record<string, unknown>,
+) {
+  checkBatch(raws);
+  const inputs = raws.map(read);
+  const rows = await lookupCandidates(ctx, inputs, PERSON_FIELDS);
+  let ok = 0;
+  const results = raws.map((raw, i) => {
+    const recs = recordsFor(inputs[i]!, rows).filter((r) => r[wants]);
+    const best = recs[0];
+    if (best) ok++;
+    return {
+      ...answer(raw, best),
+      success: best !== undefined,
+      data: best ? personData(best) : null,
+      ...(recs.length > 1 && limitPerItem > 1 ? { more: recs.slice(1, limitPerItem).map(personData) } : {}),
+      ...(inputs[i]!.kind === 'invalid' ? { error: invalidText } : {}),
+    };
+  });
+  return charge(ctx, ok, { results });
+}
+
 export const enrichFromNetwork = defineOperation({
   name: 'b.enrich.from_network',
   family: 'B',
@@ -49,28 +81,16 @@ export const enrichFromNetwork = defineOperation({
   input: v.object({ items: v.array(v.object({ network_url: v.pipe(v.string(), v.maxLength(500)) }), 'must be an array of { network_url }'), limit_per_item: limitPerItem }),
   mcp: { tool: 'service_get_emails_from_network_batch', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {
-    checkBatch(input.items);
     const host = ctx.services.config.networkHost;
-    const inputs: EnrichInput[] = input.items.map((it) => {
-      const u = parseNetworkUrl(it.network_url, host);
+    const read = (raw: string): EnrichInput => {
+      const u = parseNetworkUrl(raw, host);
       return u?.kind === 'person' ? { kind: 'network', value: u.slug } : { kind: 'invalid' };
-    });
-    const rows = await lookupCandidates(ctx, inputs, PERSON_FIELDS);
-    let ok = 0;
-    const results = input.items.map((it, i) => {
-      const recs = recordsFor(inputs[i]!, rows).filter((r) => r.work_email);
-      const best = recs[0];
-      if (best) ok++;
-      return {
-        networkUrl: it.network_url,
-        success: best !== undefined,
-        email: (best?.work_email as string | undefined) ?? null,
-        data: best ? personData(best) : null,
-        ...(recs.length > 1 && input.limit_per_item > 1 ? { more: recs.slice(1, input.limit_per_item).map(personData) } : {}),
-        ...(inputs[i]!.kind === 'invalid' ? { error: 'not a person profile URL' } : {}),
-      };
-    });
-    return { body: await charge(ctx, ok, { results }) };
+    };
+    const body = await identifierBatch(ctx, input.items.map((it) => it.network_url), input.limit_per_item, read, 'work_email', 'not a person profile URL', (raw, best) => ({
+      networkUrl: raw,
+      email: (best?.work_email as string | undefined) ?? null,
+    }));
+    return { body };
   },
 });
 
@@ -87,27 +107,15 @@ export const enrichFromEmail = defineOperation({
   input: v.object({ items: v.array(v.object({ email: v.pipe(v.string(), v.maxLength(500)) }), 'must be an array of { email }'), limit_per_item: limitPerItem }),
   mcp: { tool: 'service_get_network_urls_from_emails_batch', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {
-    checkBatch(input.items);
-    const inputs: EnrichInput[] = input.items.map((it) => {
-      const e = parseEmail(it.email);
+    const read = (raw: string): EnrichInput => {
+      const e = parseEmail(raw);
       return e ? { kind: 'email', value: e } : { kind: 'invalid' };
-    });
-    const rows = await lookupCandidates(ctx, inputs, PERSON_FIELDS);
-    let ok = 0;
-    const results = input.items.map((it, i) => {
-      const recs = recordsFor(inputs[i]!, rows).filter((r) => r.network);
-      const best = recs[0];
-      if (best) ok++;
-      return {
-        email: it.email,
-        success: best !== undefined,
-        networkUrl: (best?.network as string | undefined) ?? null,
-        data: best ? personData(best) : null,
-        ...(recs.length > 1 && input.limit_per_item > 1 ? { more: recs.slice(1, input.limit_per_item).map(personData) } : {}),
-        ...(inputs[i]!.kind === 'invalid' ? { error: 'not an email address' } : {}),
-      };
-    });
-    return { body: await charge(ctx, ok, { results }) };
+    };
+    const body = await identifierBatch(ctx, input.items.map((it) => it.email), input.limit_per_item, read, 'network', 'not an email address', (raw, best) => ({
+      email: raw,
+      networkUrl: (best?.network as string | undefined) ?? null,
+    }));
+    return { body };
   },
 });
 
