@@ -12,6 +12,7 @@ import { openSqliteStore } from './state/sqlite/index.js';
 import type { StateStore } from './state/port.js';
 import { MemoryRateLimiter } from './state/memory/rate-limiter.js';
 import { unavailableStateStore } from './state/unavailable-store.js';
+import { attachSignals } from './operations/signals/index.js';
 import { SqlParser } from './engine/duckdb/sql-parser.js';
 import { BUILD_VERSION } from './version.js';
 
@@ -79,13 +80,18 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
     secret,
     build: { version: BUILD_VERSION },
   };
+  // Collect and alert-run workers, and the alert schedule timer.
+  detachers.set(services, attachSignals(services));
   // CDS_WORKERS=0: this process only queues jobs; another process on the same data dir runs them.
   if (config.workers > 0) jobs.start();
   return services;
 }
 
+const detachers = new WeakMap<Services, () => void>();
+
 /** Stops the job runner first (running jobs reach a safe point or go back to the queue), then the adapters. */
 export async function closeServices(services: Services): Promise<void> {
+  detachers.get(services)?.();
   await services.jobs.stop();
   await services.engine.close();
   await services.sqlParser.close();
