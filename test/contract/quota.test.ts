@@ -41,9 +41,10 @@ describe('quota block per plan kind (clock set by the test)', () => {
     const q = await quota(apiKey);
     expect(q.month_remaining).toBe(10_000 - 3250);
     expect(q.today_remaining).toBe(1000 - 250);
-    // Today's pace (250 by noon) does not spend the day; the month pace does not spend the month: the smaller remaining binds.
-    expect(q.binding).toBe('day');
-    expect(q.resets_at).toBe('2026-11-11T00:00:00.000Z');
+    // Today's pace (250 by noon: 500 a day) leaves 750 for 1.5 days, past midnight: the day does not run out.
+    // The month's pace (3,250 in 9.5 days) spends the 6,750 left in 19.7 days, before its reset in 20.5: it binds.
+    expect(q.binding).toBe('month');
+    expect(q.resets_at).toBe('2026-12-01T00:00:00.000Z');
   });
 
   it('billing day 15: the month runs from the 15th; a spent day cap binds the day', async () => {
