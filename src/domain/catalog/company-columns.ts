@@ -8,7 +8,7 @@ const c = (name: string, shape: ShapeName, label: string, description: string, o
 export const COMPANY_COLUMNS: readonly ColumnDef[] = [
   c('id', 'text', 'Company ID', 'Company id, prefix com_.', { nullable: false }),
   c('name', 'text', 'Company Name', 'Company name.', { nullable: false }),
-  c('domain', 'text', 'Domain', 'Website domain.', { fill: 0.93 }),
+  c('domain', 'text', 'Domain', 'Website domain.', { fill: 0.93, lookup: true }),
   c('network', 'text', 'Network URL', 'Company profile URL on the network.', { fill: 0.85 }),
   c('headcount_band', 'text', 'Headcount Band', 'Employee band.', { list: 'company_size', fill: 0.9 }),
   c('employee_count', 'int', 'Employee Count', 'Employee count.', { fill: 0.9 }),
@@ -50,7 +50,7 @@ export const COMPANY_COLUMNS: readonly ColumnDef[] = [
   c('office_states', 'list', 'Office States', 'States of the offices.', { fill: 0.7 }),
   c('office_cities', 'list', 'Office Cities', 'Cities of the offices.', { fill: 0.75 }),
   c('contact_count', 'int', 'Contact Count', 'Stored contacts whose current employer is this company.', { nullable: false }),
-  c('name_norm', 'text', 'Normalized Name', 'Name after company-name normalization.', { internal: true }),
-  c('network_slug', 'text', 'Network Slug', 'Slug of the company profile URL.', { internal: true }),
+  c('name_norm', 'text', 'Normalized Name', 'Name after company-name normalization.', { internal: true, lookup: true }),
+  c('network_slug', 'text', 'Network Slug', 'Slug of the company profile URL.', { internal: true, lookup: true }),
   c('sort_key', 'int', 'Sort Key', 'Stable total order of companies.', { internal: true, nullable: false }),
 ];

@@ -23,6 +23,7 @@ export interface ColumnOptions {
   internal?: boolean;
   defaultSet?: boolean;
   fill?: number;
+  lookup?: boolean;
 }
 
 export function column(
@@ -48,6 +49,7 @@ export function column(
     visibility: opts.internal ? 'internal' : 'public',
     ...(opts.defaultSet ? { defaultSet: true } : {}),
     fill: opts.fill ?? 1,
+    ...(opts.lookup ? { lookup: true } : {}),
   };
 }
 

@@ -49,6 +49,8 @@ export interface ColumnDef {
   defaultSet?: boolean;
   /** Expected share of rows with a value in the synthetic data (for demos and fill_share checks). */
   fill: number;
+  /** Point-lookup column (enrichment, lookups): the engine keeps an index on it. */
+  lookup?: boolean;
 }
 
 /** How a flat filter key compiles into the Query IR. */

@@ -44,3 +44,12 @@ export function createMetaSql(): string {
 export function releaseDdl(): string[] {
   return [createTableSql('company'), createTableSql('contact'), createMetaSql()];
 }
+
+/** ART indexes on the catalog's point-lookup columns, built once a release's tables are written. */
+export function lookupIndexDdl(): string[] {
+  return (['contact', 'company'] as const).flatMap((entity) =>
+    columnsOf(entity)
+      .filter((c) => c.lookup)
+      .map((c) => `CREATE INDEX ${ident(`${TABLE[entity]}_${c.name}_idx`)} ON ${ident(TABLE[entity])} (${ident(c.name)})`),
+  );
+}

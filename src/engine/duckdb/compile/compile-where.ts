@@ -39,7 +39,7 @@ function one(leaf: Leaf): Scalar {
   return v[0]!;
 }
 
-const SHORT_IN = 64;
+const SHORT_IN = 1000;
 
 const CMP = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
@@ -62,7 +62,7 @@ function compileLeaf(entity: Entity, leaf: Leaf, p: Params): string {
     case 'not_in': {
       const list = values(leaf);
       if (list.length === 0) return leaf.op === 'in' ? 'FALSE' : `(${c} IS NOT NULL)`;
-      // Short lists as IN (...) so DuckDB can push the filter into the scan; long ones (1,000 domains) as one list parameter.
+      // As IN (...) so DuckDB pushes the filter into the scan or answers it from a lookup index.
       const set = list.length <= SHORT_IN ? `(${list.map((v) => p.add(v)).join(', ')})` : null;
       if (set) return leaf.op === 'in' ? `(${c} IN ${set})` : `(${c} NOT IN ${set})`;
       return `(${leaf.op === 'in' ? '' : 'NOT '}list_contains(${p.addList(list, scalarType(col))}, ${c}) AND ${c} IS NOT NULL)`;

@@ -1,5 +1,7 @@
 import type { Entity } from '../../../domain/catalog/index.js';
 import type { IRNode } from '../../../domain/query/ir.js';
+import { findColumn } from '../../../domain/catalog/index.js';
+import { isLeaf, type Leaf } from '../../../domain/query/ir.js';
 import { ident, TABLE } from '../schema.js';
 import { compileWhere } from './compile-where.js';
 import { Params } from './params.js';
@@ -22,6 +24,8 @@ export function countQuery(entity: Entity, where: IRNode): CompiledQuery {
  * order, so LIMIT stops the scan early instead of sorting every match; the outer ORDER BY only orders the page.
  */
 export function pageQuery(entity: Entity, where: IRNode, columns: readonly string[], afterSortKey: number | null, limit: number, offset = 0): CompiledQuery {
+  const lookups = afterSortKey === null && offset === 0 ? lookupBranches(entity, where) : null;
+  if (lookups) return unionPage(entity, lookups, columns, limit);
   const p = new Params();
   const pred = compileWhere(entity, where, p);
   const after = afterSortKey === null ? '' : ` AND sort_key > ${p.add(afterSortKey)}`;
@@ -29,4 +33,24 @@ export function pageQuery(entity: Entity, where: IRNode, columns: readonly strin
   const skip = offset > 0 ? ` OFFSET ${p.add(offset)}` : '';
   const inner = `SELECT ${cols} FROM ${ident(TABLE[entity])} WHERE ${pred}${after} LIMIT ${p.add(limit)}${skip}`;
   return { sql: `SELECT * FROM (${inner}) ORDER BY sort_key`, params: p.values };
+}
+
+/**
+ * An OR of `in` / `eq` leaves on indexed lookup columns (enrichment, lookups): as a UNION ALL of one
+ * branch per leaf, each answered by its column's index, instead of one OR that scans the whole table.
+ */
+function lookupBranches(entity: Entity, where: IRNode): Leaf[] | null {
+  const leaves = isLeaf(where) ? [where] : 'or' in where ? where.or : null;
+  if (!leaves || leaves.length === 0) return null;
+  const ok = leaves.every((l) => isLeaf(l) && (l.op === 'in' || l.op === 'eq') && findColumn(entity, l.field, true)?.lookup === true);
+  return ok ? (leaves as Leaf[]) : null;
+}
+
+function unionPage(entity: Entity, branches: readonly Leaf[], columns: readonly string[], limit: number): CompiledQuery {
+  const p = new Params();
+  const cols = [...new Set([...columns, 'sort_key'])].map(ident).join(', ');
+  const table = ident(TABLE[entity]);
+  const parts = branches.map((leaf) => `SELECT ${cols} FROM ${table} WHERE ${compileWhere(entity, leaf, p)}`);
+  // A row reached by two branches (an email and a phone of one person) is kept once.
+  return { sql: `SELECT * FROM (${parts.join(' UNION ALL ')}) QUALIFY row_number() OVER (PARTITION BY sort_key) = 1 ORDER BY sort_key LIMIT ${p.add(limit)}`, params: p.values };
 }
