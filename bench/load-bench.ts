@@ -24,7 +24,7 @@ const contacts = Number(values.contacts);
 const dir = benchDataDir(root, contacts, values.data);
 const nAccounts = Number(values.accounts);
 
-const store = openSqliteStore({ file: join(dir, 'state.sqlite'), keyPepper: ensureSecret(loadConfig(['--data', dir])) });
+const store = openSqliteStore({ file: join(dir, 'state.sqlite'), keyPepper: ensureSecret(loadConfig(['--data', dir])), dataDir: dir });
 const now = new Date();
 const keys = Array.from({ length: nAccounts }, (_, i) => {
   const a = store.createAccount({ name: `load-${i}`, plan: 'bench', billingDay: null, now });
