@@ -2,7 +2,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { COMPANY_COLUMNS, CONTACT_COLUMNS } from '../../src/domain/catalog/index.js';
-import { ident, META_TABLE, releaseDdl, TABLE } from '../../src/engine/duckdb/schema.js';
+import { ident, lookupIndexDdl, META_TABLE, releaseDdl, TABLE } from '../../src/engine/duckdb/schema.js';
 import { COMPANY_ROW_COLUMNS, EMPLOYER_COLUMNS, PERSON_COLUMNS } from './employer-columns.js';
 import { stageColumns, stagingDdl, StagingTable } from './staging.js';
 
@@ -126,6 +126,8 @@ export class ReleaseWriter {
        LEFT JOIN ${TABLE.company} e ON e.id = p.company_id
        ORDER BY o.sort_key`,
     );
+    // Point lookups (enrichment, lookups) read these indexes instead of scanning the release.
+    for (const sql of lookupIndexDdl()) await this.conn.run(sql);
     onStep(2, 3);
     const counts = await this.conn.runAndReadAll(`SELECT (SELECT count(*) FROM ${TABLE.contact}) AS contacts, (SELECT count(*) FROM ${TABLE.company}) AS companies`);
     const [contacts, companies] = counts.getRows()[0]!.map(Number) as [number, number];
