@@ -93,6 +93,7 @@ interface Running {
   done: Promise<void>;
   /** Set once stop() gave up waiting: the run's late end must not touch the store. */
   abandoned: boolean;
+  heartbeat: NodeJS.Timeout | null;
 }
 
 /** Runner ids alive in this process; a job claimed by another id of this pid is an orphan of a stopped runner. */
@@ -173,7 +174,9 @@ export class JobRunner {
     await Promise.race([Promise.all(runs.map((r) => r.done)), new Promise<void>((resolve) => (grace = setTimeout(resolve, this.o.stopGraceMs)))]);
     clearTimeout(grace);
     for (const r of this.running.values()) {
+      // No more heartbeats: the job goes stale and another runner resumes it.
       r.abandoned = true;
+      if (r.heartbeat) clearInterval(r.heartbeat);
       this.opts.logger.warn({ job: r.job.id }, 'job abandoned at stop; it resumes on the next start');
     }
     this.running.clear();
@@ -232,7 +235,7 @@ export class JobRunner {
   private launch(def: JobKindDef<any>, job: Job): void {
     const { store, clock, logger } = this.opts;
     const abort = new AbortController();
-    const entry: Running = { job, abort, done: Promise.resolve(), abandoned: false };
+    const entry: Running = { job, abort, done: Promise.resolve(), abandoned: false, heartbeat: null };
     const lose = () => abort.abort(new JobLost(`job ${job.id} was taken over or ended elsewhere`));
     const beat = setInterval(() => {
       try {
@@ -241,6 +244,7 @@ export class JobRunner {
         logger.warn({ err: e, job: job.id }, 'heartbeat failed');
       }
     }, this.o.heartbeatMs);
+    entry.heartbeat = beat;
     const ctx: JobRunContext = {
       attempt: job.attempts,
       now: () => clock.now(),

@@ -86,7 +86,7 @@ export class DuckDBEngine implements SearchEngine {
   }
 
   exportCsv(entity: Entity, where: IRNode, req: CsvExportRequest): Promise<CsvExportResult> {
-    return this.withRelease((s) => exportCsv(s, entity, where, req));
+    return this.withRelease((s) => exportCsv(s, entity, where, req, this.opts));
   }
 
   /** Checks CURRENT now (after any check already running) and swaps when it names another release. */

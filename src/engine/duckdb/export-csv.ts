@@ -1,30 +1,39 @@
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { open, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { findColumn, type ColumnDef, type Entity } from '../../domain/catalog/index.js';
+import { AppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { CsvExportRequest, CsvExportResult, ExportCount } from '../port.js';
 import { compileWhere } from './compile/compile-where.js';
 import { Params } from './compile/params.js';
 import type { ReleaseSession } from './open-release.js';
+import { releaseFile } from './release-store.js';
+import { plainRows } from './rows.js';
 import { ident, TABLE } from './schema.js';
 
 /**
- * CSV exports on the DuckDB engine. The served release is opened READ_ONLY with external access off, so
- * `COPY … TO` is refused there ("file system operations are disabled by configuration"); instead DuckDB
- * renders each batch of rows as finished CSV text in SQL (one string per batch, `string_agg`) and Node
- * appends it to the file. Rows never pass through JS objects one by one.
+ * CSV exports on the DuckDB engine, written by DuckDB's own CSV writer (`COPY (SELECT …) TO …`).
+ *
+ * The served release is opened READ_ONLY with external access off, so COPY is refused there. An export
+ * therefore opens its own READ_ONLY instance of the same release file, allowed to write into the exports
+ * folder only (`allowed_directories`, then external access off and the configuration locked, so no
+ * statement can read or write anywhere else), and closes it when done. The rows are copied in slices of
+ * `batchRows` in the release's stable order (keyset on sort_key): each slice is one COPY into a part file
+ * appended to the export, which gives progress, a safe point between slices and a time budget per slice.
  *
  * Cells: text as is; lists joined with `; `; records as their JSON text; booleans true/false; numbers as
- * DuckDB prints them; nulls empty. Text, list and record cells whose first non-space character is `=`,
- * `+`, `-` or `@`, or which start with a tab or CR, get a leading `'` so spreadsheets do not run them as
- * formulas (OWASP "CSV injection"); E.164 phones (`+1…`) are therefore written as `'+1…`. Quoting follows
- * RFC 4180: a cell holding `"`, `,`, CR or LF is wrapped in quotes with quotes doubled. Lines end in CRLF.
+ * DuckDB prints them; nulls empty (an empty string is written `""`). Text, list and record cells whose first
+ * non-space character is `=`, `+`, `-` or `@`, or which start with a tab or CR, get a leading `'` so
+ * spreadsheets do not run them as formulas (OWASP "CSV injection"); E.164 phones (`+1…`) are therefore
+ * written as `'+1…`. Quoting is RFC 4180 (cells with `"`, `,`, CR or LF quoted, quotes doubled); UTF-8;
+ * lines end in CRLF; one header row.
  */
 
-const CRLF = 'chr(13) || chr(10)';
 /** First non-space character is a formula trigger, or the cell starts with a tab or CR. */
 const FORMULA_START = `'^(\\s*[=+\\-@]|[\\t\\r])'`;
 
-/** Header cells are catalog names or labels; quoted by the same RFC 4180 rule as the data. */
+/** Header cells are catalog names or labels, quoted by the same RFC 4180 rule as the data. */
 export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -35,67 +44,65 @@ function columnOf(entity: Entity, name: string): ColumnDef {
   return col;
 }
 
-/** Stage 1: the cell as text (null stays null), before neutralizing and quoting. */
-function asText(col: ColumnDef): string {
+const neutralized = (v: string) => `CASE WHEN regexp_matches(${v}, ${FORMULA_START}) THEN '''' || ${v} ELSE ${v} END`;
+
+/** One output cell as written by COPY: text, list and record cells neutralized; the rest as stored. */
+export function cellSql(col: ColumnDef, alias: string): string {
   const c = ident(col.name);
   switch (col.storage) {
     case 'VARCHAR':
     case 'JSON':
-      return c;
+      return `${neutralized(c)} AS ${ident(alias)}`;
     case 'VARCHAR[]':
-      return `array_to_string(${c}, '; ')`;
+      return `${neutralized(`array_to_string(${c}, '; ')`)} AS ${ident(alias)}`;
     case 'BOOLEAN':
-      return `CASE WHEN ${c} THEN 'true' WHEN NOT ${c} THEN 'false' END`;
     case 'BIGINT':
     case 'DOUBLE':
-      return `CAST(${c} AS VARCHAR)`;
+      return `${c} AS ${ident(alias)}`;
   }
 }
 
-const isTextual = (col: ColumnDef) => col.storage === 'VARCHAR' || col.storage === 'JSON' || col.storage === 'VARCHAR[]';
+export interface Statement {
+  sql: string;
+  params: DuckDBValue[];
+}
 
-/** Stage 2 (text, list, record cells): a leading `'` before a formula trigger. */
-const neutralized = (v: string) => `CASE WHEN regexp_matches(${v}, ${FORMULA_START}) THEN '''' || ${v} ELSE ${v} END`;
-
-/** Stage 3: the RFC 4180 field; null becomes the empty field. Numbers and booleans never need quotes. */
-function quoted(v: string, textual: boolean): string {
-  if (!textual) return `coalesce(${v}, '')`;
-  const special = `contains(${v}, '"') OR contains(${v}, ',') OR contains(${v}, chr(10)) OR contains(${v}, chr(13))`;
-  return `CASE WHEN ${v} IS NULL THEN '' WHEN ${special} THEN '"' || replace(${v}, '"', '""') || '"' ELSE ${v} END`;
+export interface Slicing {
+  /** count and max(sort_key) of the next slice: at most `limit` rows after `lo`. */
+  bounds(lo: number, limit: number): Statement;
+  /** The COPY of the slice (lo, hi] into `file`, in sort_key order, without a header. */
+  copy(lo: number, hi: number, file: string): Statement;
 }
 
 /**
- * One batch: rows after `$after` in sort_key order, at most `$limit`, rendered as CSV lines joined by CRLF.
- * Without a per-company cap the page is read in physical order (tables are written in sort_key order and
- * DuckDB keeps insertion order, so LIMIT stops the scan early, as the search pages do). With a cap, the
- * qualifying keys are found first on the two narrow columns and the page is then read by those keys.
+ * The two statements of a slice. Without a per-company cap the next slice's bounds are read in physical
+ * order (tables are written in sort_key order and DuckDB keeps insertion order, so LIMIT stops the scan
+ * early, as search pages do). With a cap, the rows it keeps are numbered per company_domain over every
+ * match (a window) and slices are cut from those. Every value is a bound parameter.
  */
-export function batchSql(entity: Entity, where: IRNode, columns: readonly ColumnDef[], maxPerCompany: number | null): { sql: string; params: Params; after: string; limit: string } {
-  const p = new Params();
+export function slicing(entity: Entity, where: IRNode, columns: readonly ColumnDef[], maxPerCompany: number | null): Slicing {
+  if (maxPerCompany !== null && entity !== 'contact') throw new Error('a per-company cap applies to contact exports only');
   const table = ident(TABLE[entity]);
-  const pred = compileWhere(entity, where, p);
-  const after = p.add(0);
-  const limit = p.add(1);
-  const cols = columns.map((c) => ident(c.name)).join(', ');
-  if (maxPerCompany === null) {
-    const page = `SELECT sort_key, ${cols} FROM ${table} WHERE ${pred} AND sort_key > ${after} LIMIT ${limit}`;
-    return { sql: `WITH page AS (${page}), ${stages(columns)}`, params: p, after, limit };
-  }
-  if (entity !== 'contact') throw new Error('a per-company cap applies to contact exports only');
-  const k = p.add(maxPerCompany);
-  const capped = `SELECT sort_key, company_domain FROM ${table} WHERE ${pred} QUALIFY company_domain IS NULL OR row_number() OVER (PARTITION BY company_domain ORDER BY sort_key) <= ${k}`;
-  const keys = `SELECT sort_key FROM (${capped}) WHERE sort_key > ${after} ORDER BY sort_key LIMIT ${limit}`;
-  const page = `SELECT sort_key, ${cols} FROM ${table} WHERE sort_key > ${after} AND sort_key <= (SELECT max(sort_key) FROM page_keys) AND sort_key IN (SELECT sort_key FROM page_keys)`;
-  return { sql: `WITH page_keys AS (${keys}), page AS (${page}), ${stages(columns)}`, params: p, after, limit };
-}
-
-/** The three projection stages over `page` and the aggregate that returns one CSV chunk per batch. */
-function stages(columns: readonly ColumnDef[]): string {
-  const t = columns.map((c, i) => `${asText(c)} AS t${i}`).join(', ');
-  const n = columns.map((c, i) => (isTextual(c) ? `${neutralized(`t${i}`)} AS n${i}` : `t${i} AS n${i}`)).join(', ');
-  const line = columns.map((c, i) => quoted(`n${i}`, isTextual(c))).join(`, ',', `);
-  return `texts AS (SELECT sort_key, ${t} FROM page), cells AS (SELECT sort_key, ${n} FROM texts)
-    SELECT string_agg(concat(${line}), ${CRLF} ORDER BY sort_key) AS chunk, count(*) AS n, max(sort_key) AS last FROM cells`;
+  const cells = columns.map((c, i) => cellSql(c, `c${i}`)).join(', ');
+  /** Rows of the export: the matches, or with a cap the sort keys it keeps. */
+  const kept = (p: Params) =>
+    `SELECT sort_key FROM ${table} WHERE ${compileWhere(entity, where, p)} QUALIFY company_domain IS NULL OR row_number() OVER (PARTITION BY company_domain ORDER BY sort_key) <= ${p.add(maxPerCompany!)}`;
+  return {
+    bounds(lo, limit) {
+      const p = new Params();
+      const sql =
+        maxPerCompany === null
+          ? `SELECT count(*) AS n, max(sort_key) AS hi FROM (SELECT sort_key FROM ${table} WHERE ${compileWhere(entity, where, p)} AND sort_key > ${p.add(lo)} LIMIT ${p.add(limit)})`
+          : `SELECT count(*) AS n, max(sort_key) AS hi FROM (SELECT sort_key FROM (${kept(p)}) WHERE sort_key > ${p.add(lo)} ORDER BY sort_key LIMIT ${p.add(limit)})`;
+      return { sql, params: p.values };
+    },
+    copy(lo, hi, file) {
+      const p = new Params();
+      const range = `sort_key > ${p.add(lo)} AND sort_key <= ${p.add(hi)}`;
+      const rows = maxPerCompany === null ? `${range} AND ${compileWhere(entity, where, p)}` : `${range} AND sort_key IN (SELECT sort_key FROM (${kept(p)}) WHERE ${range})`;
+      return { sql: `COPY (SELECT ${cells} FROM ${table} WHERE ${rows} ORDER BY sort_key) TO ${p.add(file)} (FORMAT csv, HEADER false, NEW_LINE '\\r\\n')`, params: p.values };
+    },
+  };
 }
 
 export async function exportCount(session: ReleaseSession, entity: Entity, where: IRNode, req: { maxPerCompany: number | null; budgetMs: number }): Promise<ExportCount> {
@@ -114,35 +121,91 @@ export async function exportCount(session: ReleaseSession, entity: Entity, where
   return { releaseId: session.info.id, matches: Number(rows[0]!.n), capped: Number(rows[0]!.capped) };
 }
 
-export async function exportCsv(session: ReleaseSession, entity: Entity, where: IRNode, req: CsvExportRequest): Promise<CsvExportResult> {
+export interface ExportInstanceOptions {
+  dataDir: string;
+  threads: number;
+  memoryLimit: string;
+}
+
+/** A READ_ONLY instance of the release that may write into `dir` only (and read nothing else). */
+async function openExportInstance(file: string, dir: string, o: ExportInstanceOptions): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
+  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: String(o.threads), memory_limit: o.memoryLimit });
+  let conn: DuckDBConnection | undefined;
+  try {
+    conn = await instance.connect();
+    await conn.run(`SET allowed_directories = ['${`${dir}/`.replace(/'/g, "''")}']`);
+    await conn.run('SET enable_external_access = false');
+    await conn.run('SET lock_configuration = true');
+    return { instance, conn };
+  } catch (e) {
+    conn?.closeSync();
+    instance.closeSync();
+    throw e;
+  }
+}
+
+/** Runs one statement within `budgetMs`; past it the statement is interrupted (query.timeout). */
+async function runWithin(conn: DuckDBConnection, sql: string, params: DuckDBValue[], budgetMs: number): Promise<Record<string, unknown>[]> {
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    conn.interrupt();
+  }, budgetMs);
+  try {
+    return plainRows(await conn.runAndReadAll(sql, params));
+  } catch (e) {
+    if (timedOut || /interrupt/i.test((e as Error).message)) throw new AppError('query.timeout', 'An export slice passed its time budget and was stopped.');
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const COPY_BUFFER = 4 * 1024 * 1024;
+
+export async function exportCsv(session: ReleaseSession, entity: Entity, where: IRNode, req: CsvExportRequest, o: ExportInstanceOptions): Promise<CsvExportResult> {
   if (!Number.isSafeInteger(req.batchRows) || req.batchRows < 1) throw new RangeError(`batchRows must be >= 1, got ${req.batchRows}`);
   const columns = req.columns.map((c) => columnOf(entity, c.name));
-  const q = batchSql(entity, where, columns, req.maxPerCompany);
-  const afterAt = Number(q.after.slice(1)) - 1;
-  const limitAt = Number(q.limit.slice(1)) - 1;
+  const s = slicing(entity, where, columns, req.maxPerCompany);
+  const part = `${req.file}.part`;
   const fh = await open(req.file, 'w');
   let ok = false;
   let rows = 0;
   let bytes = 0;
+  const db = await openExportInstance(releaseFile(o.dataDir, session.info.id), dirname(req.file), o).catch(async (e) => {
+    await fh.close();
+    await rm(req.file, { force: true });
+    throw e;
+  });
   try {
-    const write = async (text: string) => {
-      const buf = Buffer.from(text, 'utf8');
-      await fh.write(buf);
-      bytes += buf.length;
-    };
-    await write(`${req.columns.map((c) => csvField(c.header)).join(',')}\r\n`);
-    let after = -1;
+    const header = Buffer.from(`${req.columns.map((c) => csvField(c.header)).join(',')}\r\n`, 'utf8');
+    await fh.write(header);
+    bytes += header.length;
+    const buf = Buffer.allocUnsafe(COPY_BUFFER);
+    let lo = -1;
     while (rows < req.maxRows) {
       const want = Math.min(req.batchRows, req.maxRows - rows);
-      const params = [...q.params.values];
-      params[afterAt] = after;
-      params[limitAt] = want;
-      const [res] = await session.run(q.sql, params, { budgetMs: req.budgetMs });
-      const n = Number(res?.n ?? 0);
+      const bounds = s.bounds(lo, want);
+      const [b] = await runWithin(db.conn, bounds.sql, bounds.params, req.budgetMs);
+      const n = Number(b?.n ?? 0);
       if (n > 0) {
-        await write(`${String(res!.chunk)}\r\n`);
+        const hi = Number(b!.hi);
+        const copy = s.copy(lo, hi, part);
+        await runWithin(db.conn, copy.sql, copy.params, req.budgetMs);
+        // Append the slice to the export (the part file is the only place COPY may write).
+        const src = await open(part, 'r');
+        try {
+          for (;;) {
+            const { bytesRead } = await src.read(buf, 0, buf.length, null);
+            if (bytesRead === 0) break;
+            await fh.write(buf, 0, bytesRead);
+            bytes += bytesRead;
+          }
+        } finally {
+          await src.close();
+        }
         rows += n;
-        after = Number(res!.last);
+        lo = hi;
       }
       await req.onBatch?.(rows);
       if (n < want) break;
@@ -150,7 +213,10 @@ export async function exportCsv(session: ReleaseSession, entity: Entity, where: 
     await fh.sync();
     ok = true;
   } finally {
+    db.conn.closeSync();
+    db.instance.closeSync();
     await fh.close();
+    await rm(part, { force: true });
     if (!ok) await rm(req.file, { force: true });
   }
   return { releaseId: session.info.id, rows, bytes };

@@ -1,9 +1,9 @@
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { SearchEngine } from '../../engine/port.js';
 import { sleep, type JobKindDef } from '../runner.js';
-import { exportFile } from './links.js';
-import type { ExportPayload } from './payload.js';
+import { EXPORT_FILE_NAME, exportFile } from './links.js';
+import { EXPORT_LINK_TTL_MS, type ExportPayload } from './payload.js';
 
 export interface ExportWorkerOptions {
   engine: SearchEngine;
@@ -29,6 +29,7 @@ export function exportJobKind(o: ExportWorkerOptions): JobKindDef<ExportPayload>
       const file = exportFile(o.dataDir, job.id);
       await mkdir(dirname(file), { recursive: true });
       await removeTemps(file);
+      await sweepExpired(dirname(file), ctx.now());
       const tmp = `${file}.${ctx.attempt}.tmp`;
       ctx.progress({ rows_exported: 0 });
       const res = await o.engine.exportCsv(p.entity, p.ir, {
@@ -59,11 +60,28 @@ export function exportJobKind(o: ExportWorkerOptions): JobKindDef<ExportPayload>
   };
 }
 
-/** Temp files of earlier runs of this export (`<id>.csv.<attempt>.tmp`). */
+/** Temp files of earlier runs of this export (`<id>.csv.<attempt>.tmp` and the engine's `….part`). */
 async function removeTemps(file: string): Promise<void> {
   const dir = dirname(file);
   const prefix = `${basename(file)}.`;
   for (const name of await readdir(dir)) {
-    if (name.startsWith(prefix) && name.endsWith('.tmp')) await rm(join(dir, name), { force: true });
+    if (name.startsWith(prefix)) await rm(join(dir, name), { force: true });
+  }
+}
+
+const DAY_MS = 86_400_000;
+/** Past every link's lifetime (7 days), with a day of margin. */
+const KEEP_MS = Math.max(...Object.values(EXPORT_LINK_TTL_MS)) + DAY_MS;
+
+/**
+ * Deletes export files older than any link can be (by modification time, which is their completion), and
+ * temp files of runs that will never resume; runs at the start of each export, so the folder stays bounded.
+ */
+async function sweepExpired(dir: string, now: Date): Promise<void> {
+  for (const name of await readdir(dir)) {
+    const isFile = EXPORT_FILE_NAME.test(name);
+    if (!isFile && !/\.(tmp|part)$/.test(name)) continue;
+    const info = await stat(join(dir, name)).catch(() => null);
+    if (info && now.getTime() - info.mtimeMs > (isFile ? KEEP_MS : DAY_MS)) await rm(join(dir, name), { force: true });
   }
 }

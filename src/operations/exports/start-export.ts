@@ -146,7 +146,7 @@ function creditsCutWarning(snapshot: CreditSnapshot, granted: number, wanted: nu
   return {
     code: 'export_truncated',
     message: `The export holds ${fmt(granted)} of ${fmt(available)} matching rows: only ${fmt(granted)} contact credits were left${pool ? " in the free plan's lifetime pool, which is now spent" : ''}.`,
-    hint: pool ? 'The free pool is spent and never resets; move to a paid plan to export more.' : `More credits are available after ${resetsAt}; export the rest then, with exclude_ids or a narrower filter.`,
+    hint: pool ? 'The free pool is spent and never resets; move to a paid plan to export more.' : `The cap resets at ${resetsAt}; export the rest after that, or ask for fewer rows.`,
     resets_at: resetsAt,
   };
 }
