@@ -158,6 +158,23 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     expect((await credits(key)).contact.day).toMatchObject({ used: 5, held: 0 });
   });
 
+  it('cuts at the upper bound of one export (export_limit), naming it in the warning', async () => {
+    const { apiKey: key } = app.createAccount('pro');
+    const bound = app.services.config.exportMaxRows;
+    app.services.config.exportMaxRows = 40;
+    try {
+      const res = await start(key, { filter: {}, max_rows: 100 });
+      expect(res.body.data).toMatchObject({ rows_available: rows.length, rows_to_export: 40, truncated: true, truncation_reason: 'export_limit' });
+      expect(res.body.warnings).toEqual([expect.objectContaining({ code: 'export_truncated', message: expect.stringContaining('at most 40 rows') })]);
+      expect(res.body.warnings[0]).not.toHaveProperty('resets_at');
+      // the client's own smaller cap names max_rows instead
+      await runJobs(key, res.body.data.export_id);
+      expect((await start(key, { filter: {}, max_rows: 30 })).body.data).toMatchObject({ rows_to_export: 30, truncation_reason: 'max_rows' });
+    } finally {
+      app.services.config.exportMaxRows = bound;
+    }
+  });
+
   it('cuts at the credits left: truncation_reason credits, resets_at of the window that cut it', async () => {
     const { accountId, apiKey: key } = app.createAccount('starter'); // 1,000 a day, 10,000 a month
     spend(accountId, 990);
@@ -237,6 +254,14 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     expect((await start(other, { filter: {}, max_rows: 10 })).status).toBe(202);
     await runJobs(key, first.body.data.export_id);
     expect((await start(key, { filter: {}, max_rows: 10 })).status).toBe(202);
+  });
+
+  it('two starts at the same moment: exactly one export is created and held', async () => {
+    const { accountId, apiKey: key } = app.createAccount('pro');
+    const both = await Promise.all([start(key, { filter: {}, max_rows: 7 }), start(key, { filter: {}, max_rows: 7 })]);
+    expect(both.map((r) => r.status).sort()).toEqual([202, 409]);
+    expect(app.services.state.listJobs(accountId, 'export')).toHaveLength(1);
+    expect((await credits(key)).contact.day.held).toBe(7);
   });
 
   it('validates the body: format, max_rows, filter', async () => {
