@@ -82,6 +82,8 @@ export interface SearchEngine {
   health(): Promise<EngineHealth>;
   /** Distinct stored values of a column with their row counts, most frequent first; `q` filters by substring. */
   distinctValues(entity: Entity, column: string, q: string | null, limit: number): Promise<ValueCount[]>;
+  /** Rows in the release and, per public column, rows holding a value; cached per release. */
+  populatedCounts(entity: Entity): Promise<{ rows: number; columns: Record<string, number> }>;
   /** Count and/or one keyset page of a query, both on the same release. */
   query(entity: Entity, where: IRNode, req: QueryRequest): Promise<QueryResult>;
   /** Counts an export's rows (matches, and what a per-company cap keeps) within `budgetMs` (query.timeout past it). */

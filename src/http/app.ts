@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import { quotaBlock, type Quota } from '../domain/quota/index.js';
-import { OPERATIONS } from '../operations/index.js';
+import { MCP_ONLY_OPERATIONS, OPERATIONS } from '../operations/index.js';
 import type { Services } from '../operations/types.js';
 import type { Account } from '../state/port.js';
 import { credentialOf } from './auth.js';
@@ -34,7 +34,7 @@ export function buildApp(services: Services): Koa {
   app.use(serviceVersion());
   app.use(jsonBody(services.config.maxBodyBytes));
   app.use(openApiRoutes(services, OPERATIONS));
-  app.use(mcpEndpoint(services, OPERATIONS));
+  app.use(mcpEndpoint(services, [...OPERATIONS, ...MCP_ONLY_OPERATIONS]));
   app.use(fileRoutes(services));
   const router = buildRestRouter(services, OPERATIONS);
   app.use(router.routes());

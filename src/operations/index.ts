@@ -20,6 +20,7 @@ import { contactsHealthB, fairUseB } from './family-b/health-usage.js';
 import { searchContactsB } from './family-b/search.js';
 import { enrichFromEmail, enrichFromNetwork, enrichFromPerson } from './family-b/enrich.js';
 import { lookupColleagues, lookupDecisionMakers, lookupPhone, lookupPhonesBatch } from './family-b/lookups.js';
+import { getAvailableColumns } from './mcp-only/available-columns.js';
 import type { Operation } from './types.js';
 
 /** The operation table (ARCHITECTURE rule 3): REST routes, MCP tools and OpenAPI are generated from it. */
@@ -72,3 +73,6 @@ export const OPERATIONS: readonly Operation[] = [
   adminSuspendAccount,
   adminResumeAccount,
 ] as Operation[];
+
+/** Tools that exist only over MCP (spec "MCP tools"): no REST route, no OpenAPI path. */
+export const MCP_ONLY_OPERATIONS: readonly Operation[] = [getAvailableColumns] as Operation[];

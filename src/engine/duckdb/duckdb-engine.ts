@@ -4,6 +4,7 @@ import { AppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { CsvExportRequest, CsvExportResult, EngineHealth, ExportCount, QueryRequest, QueryResult, ReleaseInfo, SearchEngine, ValueCount } from '../port.js';
 import { distinctValuesSql } from './distinct-values.js';
+import { populatedCountsSql } from './populated-counts.js';
 import { exportCount, exportCsv } from './export-csv.js';
 import { OpenRelease, type ReleaseSession, type RunOptions } from './open-release.js';
 import { runQuery } from './queries.js';
@@ -68,6 +69,23 @@ export class DuckDBEngine implements SearchEngine {
       return Promise.reject(new AppError('data.unavailable', this.lastError ? `Data is unavailable: ${this.lastError}` : undefined));
     }
     return rel.use(fn);
+  }
+
+  private readonly populated = new Map<string, Promise<{ rows: number; columns: Record<string, number> }>>();
+
+  populatedCounts(entity: Entity): Promise<{ rows: number; columns: Record<string, number> }> {
+    const key = `${this.release()?.id ?? 'none'}:${entity}`;
+    let hit = this.populated.get(key);
+    if (!hit) {
+      hit = this.run(populatedCountsSql(entity), [], { budgetMs: 60_000 }).then(([row]) => {
+        const { __rows, ...columns } = row as Record<string, number>;
+        return { rows: Number(__rows), columns: Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, Number(v)])) };
+      });
+      hit.catch(() => this.populated.delete(key));
+      if (this.populated.size > 8) this.populated.clear();
+      this.populated.set(key, hit);
+    }
+    return hit;
   }
 
   async distinctValues(entity: Entity, column: string, q: string | null, limit: number): Promise<ValueCount[]> {
