@@ -13,6 +13,7 @@ export const ID_PREFIX = {
   run: 'run',
   feedback: 'fbk',
   hold: 'hld',
+  domainList: 'dl',
 } as const;
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -21,6 +21,7 @@ import { searchContactsB } from './family-b/search.js';
 import { enrichFromEmail, enrichFromNetwork, enrichFromPerson } from './family-b/enrich.js';
 import { lookupColleagues, lookupDecisionMakers, lookupPhone, lookupPhonesBatch } from './family-b/lookups.js';
 import { getAvailableColumns } from './mcp-only/available-columns.js';
+import { createDomainList, listDomainLists } from './family-b/domain-lists.js';
 import type { Operation } from './types.js';
 
 /** The operation table (ARCHITECTURE rule 3): REST routes, MCP tools and OpenAPI are generated from it. */
@@ -64,6 +65,8 @@ export const OPERATIONS: readonly Operation[] = [
   lookupPhonesBatch,
   lookupColleagues,
   lookupDecisionMakers,
+  createDomainList,
+  listDomainLists,
   listKeys,
   createKey,
   revokeKey,

@@ -95,6 +95,14 @@ export interface ReserveRequest {
   now: Date;
 }
 
+export interface DomainList {
+  id: string;
+  accountId: string;
+  name: string;
+  domains: string[];
+  createdAt: string;
+}
+
 export interface Feedback {
   id: string;
   accountId: string;
@@ -143,6 +151,10 @@ export interface StateStore extends JobStore, SignalStore {
   // feedback
   addFeedback(accountId: string, body: Record<string, unknown>, now: Date): Feedback;
   listFeedback(accountId: string): Feedback[];
+  // saved domain lists (family B domain_list_id); every lookup is scoped to its account
+  createDomainList(accountId: string, input: { name: string; domains: string[]; now: Date }): DomainList;
+  getDomainList(accountId: string, id: string): DomainList | undefined;
+  listDomainLists(accountId: string): DomainList[];
   // idempotency: claim a key for a request hash; finish stores the answer; abandon frees the key
   beginIdempotent(accountId: string, key: string, requestHash: string, now: Date): IdempotencyBegin;
   finishIdempotent(accountId: string, key: string, status: number, body: unknown): void;

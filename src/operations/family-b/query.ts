@@ -9,7 +9,12 @@ export interface FamilyBQuery {
 
 /** Flat filters (nested `filters` or top level) AND `where_sql`, parsed into the one Query IR. */
 export async function familyBQuery(ctx: OpContext, body: Record<string, unknown>): Promise<FamilyBQuery> {
-  const parsed = parseFamilyBFilters(body, { networkHost: ctx.services.config.networkHost });
+  const account = ctx.account;
+  const parsed = parseFamilyBFilters(body, {
+    networkHost: ctx.services.config.networkHost,
+    // Saved lists are the caller's own: another account's list id is unknown here.
+    domainLists: (id) => (account ? ctx.services.state.getDomainList(account.id, id)?.domains : undefined),
+  });
   const whereSql = body.where_sql;
   if (whereSql === undefined || whereSql === null || whereSql === '') return parsed;
   const tree = await parseWhereSql(whereSql as string, ctx.services.sqlParser.run);

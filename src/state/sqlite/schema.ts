@@ -161,6 +161,17 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX alerts_by_account ON alerts(account_id, created_at);
   CREATE INDEX alerts_due ON alerts(next_run_at) WHERE active = 1 AND deleted_at IS NULL;
   `,
+  `
+  -- Saved domain lists (family B domain_list_id), owned by one account.
+  CREATE TABLE domain_lists (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    name TEXT NOT NULL,
+    domains TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX domain_lists_by_account ON domain_lists(account_id, created_at);
+  `,
 ];
 
 /** Brings the file to the latest version; safe when several processes open it at once (immediate lock). */

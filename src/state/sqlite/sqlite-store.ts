@@ -7,6 +7,7 @@ import { SqliteAccounts } from './accounts.js';
 import { SqliteCredits } from './credits.js';
 import { SqliteFeedback } from './feedback.js';
 import { SqliteIdempotency } from './idempotency.js';
+import { SqliteDomainLists } from './domain-lists.js';
 import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteSignals } from './signals.js';
@@ -51,6 +52,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   const credits = new SqliteCredits(db, accounts, options.upgradeUrl ?? DEFAULT_UPGRADE_URL);
   const feedback = new SqliteFeedback(db, accounts);
   const idempotency = new SqliteIdempotency(db);
+  const domainLists = new SqliteDomainLists(db, accounts);
   const jobs = new SqliteJobs(db, accounts, credits);
   const signals = new SqliteSignals(db);
 
@@ -80,6 +82,9 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     },
     addFeedback: (accountId, body, now) => feedback.add(accountId, body, now),
     listFeedback: (accountId) => feedback.list(accountId),
+    createDomainList: (accountId, input) => domainLists.create(accountId, input),
+    getDomainList: (accountId, id) => domainLists.get(accountId, id),
+    listDomainLists: (accountId) => domainLists.list(accountId),
     beginIdempotent: (accountId, key, hash, now) => idempotency.begin(accountId, key, hash, now),
     finishIdempotent: (accountId, key, status, body) => idempotency.finish(accountId, key, status, body),
     abandonIdempotent: (accountId, key) => idempotency.abandon(accountId, key),
