@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { OPERATIONS } from '../../src/operations/index.js';
+import { MCP_ONLY_OPERATIONS, OPERATIONS } from '../../src/operations/index.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** The official MCP Inspector CLI (README "MCP"), pinned; fetched by npx, skipped visibly when it cannot be. */
@@ -45,7 +45,7 @@ describe('MCP Inspector CLI against the running app', () => {
     if (skipped(res)) return;
     expect({ code: res.code, stderr: res.code === 0 ? '' : res.stderr }).toEqual({ code: 0, stderr: '' });
     const names = (JSON.parse(res.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
-    expect(names).toEqual(OPERATIONS.filter((op) => op.mcp).map((op) => op.mcp!.tool).sort());
+    expect(names).toEqual([...OPERATIONS, ...MCP_ONLY_OPERATIONS].filter((op) => op.mcp).map((op) => op.mcp!.tool).sort());
   });
 
   it('tools/call count_matches with a JSON argument', async () => {

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { labelRow, unlabelRow } from '../../src/mcp/index.js';
-import { OPERATIONS } from '../../src/operations/index.js';
+import { MCP_ONLY_OPERATIONS, OPERATIONS } from '../../src/operations/index.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 type Result = { isError?: boolean; structuredContent?: any; content: { type: string; text?: string }[] };
@@ -40,7 +40,7 @@ function rawPost(headers: Record<string, string>, body: unknown = { jsonrpc: '2.
   });
 }
 
-const mcpOps = OPERATIONS.filter((op) => op.mcp);
+const mcpOps = [...OPERATIONS, ...MCP_ONLY_OPERATIONS].filter((op) => op.mcp);
 
 describe('tools are generated from the operation table', () => {
   it('lists every operation that has an mcp spec, with its input schema, annotations and cost', async () => {
