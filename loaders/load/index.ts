@@ -11,6 +11,7 @@ import {
 import { readPeople, readCompanies } from './read-dumps.js';
 import { RejectLog } from './rejects.js';
 import { DEFAULT_NETWORK_HOST, type LoadOptions, type LoadReport } from './types.js';
+import { LoadWorkers } from './load-workers.js';
 import { ReleaseWriter } from './writer.js';
 
 export type { LoadOptions, LoadReport, ProgressEvent, ProgressFn, Reject } from './types.js';
@@ -39,15 +40,23 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
   await mkdir(stagingDir, { recursive: true });
   const rejects = new RejectLog(rejectsPath(opts.dataDir, releaseId), opts.strict === true);
   let writer: ReleaseWriter | null = null;
+  let workers: LoadWorkers | null = null;
   try {
     writer = await ReleaseWriter.create(tmpFile, stagingDir);
-    const companies = await readCompanies(opts.companiesFile, { writer, stagingDir, rejects, networkHost, progress });
-    await readPeople(opts.peopleFile, { writer, stagingDir, rejects, networkHost, asOf, companies: companies.employers, progress });
+    workers = new LoadWorkers({ networkHost, asOf: asOf.getTime(), stagingDir, rowsPerFile: 25_000 });
+    const pass = { workers, rejects, progress };
+    const companies = await readCompanies(opts.companiesFile, writer.companies, pass);
+    await readPeople(opts.peopleFile, writer.people, pass);
+    await workers.close();
+    workers = null;
+    await writer.companies.finish();
+    await writer.people.finish();
+    await writer.drop('companies', companies.replaced);
     const duplicates = await writer.duplicatePeople();
     for (const d of duplicates) {
       rejects.add('people', { file: opts.peopleFile, line: d.line, reason: `duplicate person_id ${d.id}: line ${d.winnerLine} has the later updated_at` });
     }
-    await writer.dropPeople(duplicates.map((d) => d.line));
+    await writer.drop('people', duplicates.map((d) => d.line));
     const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
     const createdAt = new Date().toISOString();
     const source = {
@@ -84,6 +93,7 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
       ms: Date.now() - started,
     };
   } catch (e) {
+    await workers?.close();
     try {
       writer?.close();
     } catch {

@@ -1,129 +1,99 @@
 import { stat } from 'node:fs/promises';
-import { companyRow, type CompanyRow, type EmployerRef } from './company-row.js';
-import type { PeopleBatchResult } from './person-batch.js';
-import { PersonWorkers } from './person-workers.js';
-import { readDump, readDumpUnparsed } from './readers/index.js';
-import { JsonlFiles } from './staging.js';
+import type { BatchInput, BatchResult } from './batch-work.js';
+import type { EmployerRef } from './company-row.js';
+import type { LoadWorkers } from './load-workers.js';
+import { readDumpForWorkers, type LineChunk, type UnparsedRow } from './readers/index.js';
 import type { RejectLog } from './rejects.js';
-import { COMPANY_FIELDS, PERSON_FIELDS } from './source-fields.js';
+import { COMPANY_FIELDS, PERSON_FIELDS, type FieldKind } from './source-fields.js';
 import type { ProgressFn } from './types.js';
-import { validateCompany } from './validate.js';
-import type { ReleaseWriter } from './writer.js';
+import type { StagingTable } from './writer.js';
 
-/** The two read passes: companies first (employers must be known before people are denormalized), then people. */
+/**
+ * The two read passes, companies first (employers must be known before people are denormalized), both
+ * through the worker pool. The main thread reads, hands out batches, consumes results in submission
+ * order (so rejects follow file order) and queues the workers' staging files for insertion.
+ */
 
-interface Common {
-  writer: ReleaseWriter;
-  stagingDir: string;
+interface Pass {
+  workers: LoadWorkers;
   rejects: RejectLog;
-  networkHost: string;
   progress: ProgressFn;
+}
+
+/** CSV rows per worker message: large enough to amortize messaging, small enough to keep every worker busy. */
+const CSV_BATCH_ROWS = 1000;
+
+function batchesOf(input: LineChunk | UnparsedRow[]): BatchInput[] {
+  if (!Array.isArray(input)) return [input];
+  const out: UnparsedRow[][] = [];
+  for (let i = 0; i < input.length; i += CSV_BATCH_ROWS) out.push(input.slice(i, i + CSV_BATCH_ROWS));
+  return out;
+}
+
+async function pass(
+  file: string,
+  kind: 'companies' | 'people',
+  fields: Readonly<Record<string, FieldKind>>,
+  staging: StagingTable,
+  p: Pass,
+  onResult: (r: BatchResult) => void = () => undefined,
+): Promise<void> {
+  const total = (await stat(file)).size;
+  const sink = { bytes: 0 };
+  const inFlight: Promise<BatchResult>[] = [];
+  const maxInFlight = 4 * p.workers.size;
+  const consume = async (r: BatchResult): Promise<void> => {
+    for (const x of r.rejects) p.rejects.add(kind, { file, line: x.line, reason: x.reason });
+    onResult(r);
+    for (const f of r.files) await staging.addFile(f);
+  };
+  try {
+    for await (const input of readDumpForWorkers(file, fields, sink)) {
+      // A JSON Lines chunk (about 1 MB of whole lines) goes as is; CSV rows go in batches.
+      for (const batch of batchesOf(input)) {
+        const job = p.workers.run({ op: kind, input: batch });
+        // Handled when consumed; this only keeps a worker failure from being an unhandled rejection meanwhile.
+        job.catch(() => undefined);
+        inFlight.push(job);
+        while (inFlight.length >= maxInFlight) await consume(await inFlight.shift()!);
+      }
+      p.progress({ phase: kind, done: Math.min(sink.bytes, total), total });
+    }
+    while (inFlight.length) await consume(await inFlight.shift()!);
+    for (const last of await p.workers.all({ op: 'end', kind })) await consume(last);
+  } finally {
+    // After a failure (strict mode), let what is in flight settle before anything closes.
+    await Promise.allSettled(inFlight);
+  }
 }
 
 export interface CompaniesRead {
   employers: Map<string, EmployerRef>;
+  /** Lines of companies replaced by a later row with the same id (the later line wins). */
+  replaced: number[];
   unknownIndustries: number;
 }
 
-function reason(e: unknown): string {
-  return `normalization failed: ${(e as Error).message}`;
-}
-
-/**
- * Companies are few (a tenth of the people), so they are held until the file ends: a duplicate
- * company_id then simply replaces the earlier row (the later line wins) before anything is staged.
- */
-export async function readCompanies(file: string, c: Common): Promise<CompaniesRead> {
-  const total = (await stat(file)).size;
-  const sink = { bytes: 0 };
-  const rows = new Map<string, { row: CompanyRow; employer: EmployerRef; line: number }>();
+export async function readCompanies(file: string, staging: StagingTable, p: Pass): Promise<CompaniesRead> {
+  const employers = new Map<string, { employer: EmployerRef; line: number }>();
+  const replaced: number[] = [];
   let unknownIndustries = 0;
-  for await (const batch of readDump(file, COMPANY_FIELDS, sink)) {
-    for (const raw of batch) {
-      if ('error' in raw) {
-        c.rejects.add('companies', { file, line: raw.line, reason: raw.error });
-        continue;
-      }
-      const checked = validateCompany(raw.record);
-      if (!checked.ok) {
-        c.rejects.add('companies', { file, line: raw.line, reason: checked.reason });
-        continue;
-      }
-      let result;
-      try {
-        result = companyRow(checked.value, c.networkHost);
-      } catch (e) {
-        c.rejects.add('companies', { file, line: raw.line, reason: reason(e) });
-        continue;
-      }
-      const prev = rows.get(checked.value.company_id);
+  await pass(file, 'companies', COMPANY_FIELDS, staging, p, (r) => {
+    unknownIndustries += r.unknownIndustries;
+    for (const { line, employer } of r.employers) {
+      const prev = employers.get(employer.id);
       if (prev) {
-        c.rejects.add('companies', { file, line: prev.line, reason: `duplicate company_id ${checked.value.company_id}: replaced by line ${raw.line}` });
+        p.rejects.add('companies', { file, line: prev.line, reason: `duplicate company_id ${employer.id}: replaced by line ${line}` });
+        replaced.push(prev.line);
       }
-      unknownIndustries += result.unknownIndustries;
-      rows.set(checked.value.company_id, { row: result.row, employer: result.employer, line: raw.line });
+      employers.set(employer.id, { employer, line });
     }
-    c.progress({ phase: 'companies', done: Math.min(sink.bytes, total), total });
-  }
-  const employers = new Map<string, EmployerRef>();
-  const out = new JsonlFiles(c.stagingDir, 'companies', 25_000);
-  for (const [id, r] of rows) {
-    employers.set(id, r.employer);
-    const staged = out.add(JSON.stringify(r.row));
-    if (staged) await c.writer.companies.addFile(staged);
-  }
-  const last = out.flush();
-  if (last) await c.writer.companies.addFile(last);
-  await c.writer.companies.finish();
-  return { employers, unknownIndustries };
+  });
+  const byId = new Map([...employers].map(([id, e]) => [id, e.employer]));
+  await p.workers.all({ op: 'employers', employers: [...byId.values()] });
+  return { employers: byId, replaced, unknownIndustries };
 }
 
-/** Rows per worker message: large enough to amortize messaging, small enough to keep both workers busy. */
-const BATCH_ROWS = 2000;
-
-/**
- * People go through worker threads (parse, validate, normalize, write staging files); the main thread
- * reads the file, hands out batches, logs rejects in file order and queues the files for insertion.
- */
-export async function readPeople(
-  file: string,
-  c: Common & { asOf: Date; companies: ReadonlyMap<string, EmployerRef>; stagingDir: string },
-): Promise<void> {
-  const total = (await stat(file)).size;
-  const sink = { bytes: 0 };
-  const workers = new PersonWorkers({
-    employers: [...c.companies.values()],
-    networkHost: c.networkHost,
-    asOf: c.asOf.getTime(),
-    stagingDir: c.stagingDir,
-    rowsPerFile: 25_000,
-  });
-  const inFlight: Promise<PeopleBatchResult>[] = [];
-  const maxInFlight = 4 * workers.size;
-
-  const consume = async (result: PeopleBatchResult): Promise<void> => {
-    for (const r of result.rejects) c.rejects.add('people', { file, line: r.line, reason: r.reason });
-    for (const f of result.files) await c.writer.people.addFile(f);
-  };
-
-  try {
-    for await (const batch of readDumpUnparsed(file, PERSON_FIELDS, sink)) {
-      for (let i = 0; i < batch.length; i += BATCH_ROWS) {
-        const job = workers.run(batch.slice(i, i + BATCH_ROWS));
-        // Handled when consumed; this only keeps a worker failure from being an unhandled rejection meanwhile.
-        job.catch(() => undefined);
-        inFlight.push(job);
-        // Results are consumed in submission order, so rejects follow file order.
-        while (inFlight.length >= maxInFlight) await consume(await inFlight.shift()!);
-      }
-      c.progress({ phase: 'people', done: Math.min(sink.bytes, total), total });
-    }
-    while (inFlight.length) await consume(await inFlight.shift()!);
-    for (const last of await workers.end()) await consume(last);
-  } finally {
-    // Settle what is still in flight (after a strict-mode failure) before the workers stop.
-    await Promise.allSettled(inFlight);
-    await workers.close();
-  }
-  await c.writer.people.finish();
+export function readPeople(file: string, staging: StagingTable, p: Pass): Promise<void> {
+  return pass(file, 'people', PERSON_FIELDS, staging, p);
 }

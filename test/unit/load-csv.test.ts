@@ -117,6 +117,18 @@ describe('readDump', () => {
     expect(rows[3]).toEqual({ line: 5, record: { person_id: 'per_2' } });
   });
 
+  it('numbers lines across read chunks of a large JSON Lines file', async () => {
+    const file = join(dir, 'big.jsonl');
+    const pad = 'x'.repeat(200);
+    const lines = Array.from({ length: 12_000 }, (_, i) => (i === 9_999 ? '{broken' : JSON.stringify({ person_id: `per_${i + 1}`, pad })));
+    writeFileSync(file, lines.join('\r\n') + '\r\n');
+    const rows = await all(file);
+    expect(rows).toHaveLength(12_000);
+    expect(rows.map((r) => r.line)).toEqual(Array.from({ length: 12_000 }, (_, i) => i + 1));
+    expect(rows[9_999]).toMatchObject({ line: 10_000, error: expect.stringMatching(/^invalid JSON/) });
+    expect(rows[11_999]).toEqual({ line: 12_000, record: { person_id: 'per_12000', pad } });
+  });
+
   it('refuses an unknown extension', () => {
     expect(() => readDump(join(dir, 'x.xml'), PERSON_FIELDS, { bytes: 0 })).toThrow(/unknown dump format/);
   });

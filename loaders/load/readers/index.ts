@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import type { FieldKind } from '../source-fields.js';
 import { csvRowToRecord } from './csv-cells.js';
 import { CsvParser, type CsvRecord } from './csv-parser.js';
-import { lines, textChunks, type TextChunkSink } from './lines.js';
+import { lineChunks, splitLines, textChunks, type LineChunk, type TextChunkSink } from './lines.js';
 
 /** One row of a dump: the parsed record, or why it could not be parsed. */
 export type RawRow = { line: number; record: Record<string, unknown> } | { line: number; error: string };
@@ -11,6 +11,8 @@ export type RawRow = { line: number; record: Record<string, unknown> } | { line:
 export type UnparsedRow = RawRow | { line: number; text: string };
 
 export type DumpFormat = 'jsonl' | 'csv';
+export type { LineChunk } from './lines.js';
+export { splitLines } from './lines.js';
 
 export function dumpFormat(file: string): DumpFormat {
   const ext = extname(file).toLowerCase();
@@ -35,11 +37,20 @@ export function parseRow(row: UnparsedRow): RawRow | null {
 }
 
 async function* readJsonl(file: string, sink: TextChunkSink): AsyncGenerator<UnparsedRow[]> {
-  for await (const batch of lines(file, sink)) {
-    const out: UnparsedRow[] = [];
-    for (const l of batch) if (l.text.length > 0) out.push(l);
-    yield out;
-  }
+  for await (const chunk of lineChunks(file, sink)) yield splitLines(chunk);
+}
+
+/**
+ * Rows of a dump for worker threads: JSON Lines as raw line chunks (split and parsed by the worker),
+ * CSV as parsed rows (records may span lines, so they are found in order on the reading thread).
+ */
+export async function* readDumpForWorkers(
+  file: string,
+  fields: Readonly<Record<string, FieldKind>>,
+  sink: TextChunkSink,
+): AsyncGenerator<LineChunk | UnparsedRow[]> {
+  if (dumpFormat(file) === 'csv') yield* readCsv(file, fields, sink);
+  else yield* lineChunks(file, sink);
 }
 
 async function* readCsv(file: string, fields: Readonly<Record<string, FieldKind>>, sink: TextChunkSink): AsyncGenerator<RawRow[]> {
@@ -66,7 +77,7 @@ async function* readCsv(file: string, fields: Readonly<Record<string, FieldKind>
 }
 
 /** Rows of a JSON Lines or CSV dump (chosen by extension), in batches, with line numbers; JSON Lines rows unparsed. */
-export function readDumpUnparsed(file: string, fields: Readonly<Record<string, FieldKind>>, sink: TextChunkSink): AsyncGenerator<UnparsedRow[]> {
+function readDumpUnparsed(file: string, fields: Readonly<Record<string, FieldKind>>, sink: TextChunkSink): AsyncGenerator<UnparsedRow[]> {
   return dumpFormat(file) === 'csv' ? readCsv(file, fields, sink) : readJsonl(file, sink);
 }
 

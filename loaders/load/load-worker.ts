@@ -1,0 +1,25 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { BatchWork, type WorkerInit } from './batch-work.js';
+import type { WorkerRequest } from './load-workers.js';
+
+/** Worker thread entry: runs the batch operations the main thread sends, one at a time. */
+const work = new BatchWork(workerData as WorkerInit);
+parentPort!.on('message', ({ id, req }: { id: number; req: WorkerRequest }) => {
+  let result;
+  switch (req.op) {
+    case 'companies':
+      result = work.companies(req.input);
+      break;
+    case 'people':
+      result = work.people(req.input);
+      break;
+    case 'employers':
+      work.setEmployers(req.employers);
+      result = { rejects: [], files: [], employers: [], unknownIndustries: 0 };
+      break;
+    case 'end':
+      result = work.end(req.kind);
+      break;
+  }
+  parentPort!.postMessage({ id, result });
+});
