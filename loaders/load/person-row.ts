@@ -5,6 +5,8 @@ import { computeSignals } from './signals.js';
 import { classify, companyNameNorm, countryLabel, countrySlug, day, domainOf, emailStatus, list, lowerList, month, text } from './values.js';
 
 /** A normalized person: every contact column except the employer's copied fields and sort_key. */
+import { wordsKey } from '../../src/domain/text/words.js';
+
 export type PersonRow = Record<string, unknown>;
 
 export interface PersonContext {
@@ -158,6 +160,8 @@ export function personRow(p: SourcePerson, ctx: PersonContext): PersonRow {
     email_domain: email ? emailDomain(email) : null,
     schools: distinct(education, (e) => e.school.trim()),
     secondary_titles: distinct(others, (r) => r.title),
+    title_words: wordsKey(main?.title),
+    secondary_title_words: distinct(others, (r) => wordsKey(r.title)),
     secondary_domains: distinct(others, (r) => r.domain),
     secondary_company_names: distinct(others, (r) => r.nameNorm),
     secondary_company_ids: distinct(others, (r) => r.companyId),

@@ -24,6 +24,7 @@ export interface ColumnOptions {
   defaultSet?: boolean;
   fill?: number;
   lookup?: boolean;
+  words?: string;
 }
 
 export function column(
@@ -50,6 +51,7 @@ export function column(
     ...(opts.defaultSet ? { defaultSet: true } : {}),
     fill: opts.fill ?? 1,
     ...(opts.lookup ? { lookup: true } : {}),
+    ...(opts.words ? { words: opts.words } : {}),
   };
 }
 

@@ -51,6 +51,8 @@ export interface ColumnDef {
   fill: number;
   /** Point-lookup column (enrichment, lookups): the engine keeps an index on it. */
   lookup?: boolean;
+  /** Internal column holding this column's words key (domain/text/words), for whole-word matching. */
+  words?: string;
 }
 
 /** How a flat filter key compiles into the Query IR. */

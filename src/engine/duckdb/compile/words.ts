@@ -1,16 +1,12 @@
+import { wordTokens } from '../../../domain/text/words.js';
+
 /**
- * Whole-word phrase matching (`words` leaves): the phrase is split into letter/digit tokens and matched as
+ * Whole-word phrase matching on a column without a words companion: the phrase's letter/digit tokens as
  * consecutive whole words with any non-alphanumeric run between them, case-insensitively. The regular
  * expression is built only from those tokens (letters and digits), so client text cannot inject syntax.
  */
-const TOKEN = /[\p{L}\p{N}]+/gu;
-
-export function phraseTokens(phrase: string): string[] {
-  return phrase.toLowerCase().match(TOKEN) ?? [];
-}
-
 export function phrasePattern(phrase: string): string | undefined {
-  const tokens = phraseTokens(phrase);
+  const tokens = wordTokens(phrase);
   if (tokens.length === 0) return undefined;
   return `(^|[^\\pL\\pN])${tokens.join('[^\\pL\\pN]+')}([^\\pL\\pN]|$)`;
 }
