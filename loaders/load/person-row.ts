@@ -53,10 +53,18 @@ function resolveRole(r: SourceRole, companies: ReadonlyMap<string, EmployerRef>)
 
 /** Current roles, main first: the one marked primary, else the first listed. */
 function orderedRoles(p: SourcePerson, companies: ReadonlyMap<string, EmployerRef>): Role[] {
-  const roles = p.roles ?? [];
-  if (roles.length === 0) return [];
-  const mainIndex = Math.max(0, roles.findIndex((r) => r.is_primary === true));
-  return [roles[mainIndex]!, ...roles.filter((_, i) => i !== mainIndex)].map((r) => resolveRole(r, companies));
+  const roles = p.roles;
+  if (!roles || roles.length === 0) return [];
+  let main = 0;
+  for (let i = 0; i < roles.length; i++) {
+    if (roles[i]!.is_primary === true) {
+      main = i;
+      break;
+    }
+  }
+  const out = [resolveRole(roles[main]!, companies)];
+  for (let i = 0; i < roles.length; i++) if (i !== main) out.push(resolveRole(roles[i]!, companies));
+  return out;
 }
 
 /** Distinct non-null values of `pick` over roles, or null; most people have one role, so no allocation then. */

@@ -16,14 +16,27 @@ export interface SignalInput {
   atPublicCompany: boolean;
 }
 
+/** Whole UTC days since 1970 of a valid `YYYY-MM-DD` (days_from_civil; no Date parsing per row). */
+export function epochDay(day: string): number {
+  let y = Number(day.slice(0, 4));
+  const m = Number(day.slice(5, 7));
+  const d = Number(day.slice(8, 10));
+  y -= m <= 2 ? 1 : 0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
 export function computeSignals(s: SignalInput, asOf: Date): string[] {
   const out: string[] = [];
-  const now = Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), asOf.getUTCDate());
+  const now = Math.floor(asOf.getTime() / DAY_MS);
   if (s.mainStart) {
-    const start = Date.parse(`${s.mainStart}T00:00:00Z`);
-    if (start <= now - 365 * DAY_MS) out.push('one_year_at_company');
-    if (start <= now && start >= now - 90 * DAY_MS) out.push('new_in_role_90d');
-    if (start <= now && start >= now - 180 * DAY_MS) out.push('recent_job_change');
+    const start = epochDay(s.mainStart);
+    if (start <= now - 365) out.push('one_year_at_company');
+    if (start <= now && start >= now - 90) out.push('new_in_role_90d');
+    if (start <= now && start >= now - 180) out.push('recent_job_change');
   }
   if (s.founder) out.push('founder');
   if (s.atPublicCompany) out.push('at_public_company');
