@@ -54,7 +54,7 @@ export class ReleaseWriter {
 
   static async create(file: string, stagingDir: string): Promise<ReleaseWriter> {
     const { threads, memoryLimit } = loadSettings();
-    // One thread while staging: JavaScript parses and normalizes on the other core, and two DuckDB
+    // One thread while staging: the worker threads normalize on the cores meanwhile, and more DuckDB
     // threads there only slowed both sides (measured). The build then uses every core.
     const instance = await DuckDBInstance.create(file, {
       threads: '1',
