@@ -107,11 +107,12 @@ describe('readDump', () => {
     ]);
   });
 
-  it('reads JSON Lines, skipping blank lines and reporting bad ones by line', async () => {
+  it('reads JSON Lines with a BOM, skipping blank lines and reporting bad ones by line', async () => {
     const file = join(dir, 'people.ndjson');
-    writeFileSync(file, '{"person_id":"per_1"}\n\n{oops\n[1,2]\r\n{"person_id":"per_2"}');
+    writeFileSync(file, '\ufeff{"person_id":"per_1"}\n\n{oops\n[1,2]\r\n{"person_id":"per_2"}');
     const rows = await all(file);
     expect(rows.map((r) => r.line)).toEqual([1, 3, 4, 5]);
+    expect(rows[0]).toEqual({ line: 1, record: { person_id: 'per_1' } });
     expect(rows[1]).toMatchObject({ error: expect.stringMatching(/^invalid JSON/) });
     expect(rows[2]).toEqual({ line: 4, error: 'not a JSON object' });
     expect(rows[3]).toEqual({ line: 5, record: { person_id: 'per_2' } });

@@ -64,20 +64,21 @@ export interface Line {
   text: string;
 }
 
-const utf8 = new TextDecoder('utf-8');
-
-/** The non-empty lines of a chunk (without `\n` or a trailing `\r`), numbered; a BOM on line 1 is dropped. */
+/**
+ * The non-empty lines of a chunk (without `\n` or a trailing `\r`), numbered; a BOM on line 1 is dropped.
+ * Each line is decoded on its own: one non-ASCII character would otherwise make the whole chunk, and
+ * every line sliced from it, a two-byte string, which parses and serializes measurably slower.
+ */
 export function splitLines(chunk: LineChunk): Line[] {
-  let text = utf8.decode(chunk.bytes);
-  if (chunk.firstLine === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const buf = Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength);
   const out: Line[] = [];
   let n = chunk.firstLine;
-  let start = 0;
-  while (start < text.length) {
-    let i = text.indexOf('\n', start);
-    if (i === -1) i = text.length;
-    const end = i > start && text.charCodeAt(i - 1) === 13 ? i - 1 : i;
-    if (end > start) out.push({ line: n, text: text.slice(start, end) });
+  let start = chunk.firstLine === 1 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  while (start < buf.length) {
+    let i = buf.indexOf(10, start);
+    if (i === -1) i = buf.length;
+    const end = i > start && buf[i - 1] === 13 ? i - 1 : i;
+    if (end > start) out.push({ line: n, text: buf.toString('utf8', start, end) });
     n++;
     start = i + 1;
   }
