@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateDumps } from '../loaders/generate/index.js';
@@ -10,7 +10,9 @@ import { releaseFile } from '../src/engine/duckdb/release-store.js';
  * Generate + load benchmark: seeded dumps into a temp data dir, then a full load; prints and records
  * generate ms, load ms, total, rows/s, peak RSS and the release file size.
  *   node dist/bench/gen-load-bench.js --contacts 1000000 [--companies N] [--seed S] [--keep]
- * Peak RSS covers the main thread and the loader's worker threads (one process).
+ * Peak RSS covers the main thread and the loader's worker threads (one process). CPU seconds (all
+ * threads, DuckDB's included) are recorded too: on a shared machine wall time depends on the neighbours,
+ * CPU time much less.
  */
 const { values } = parseArgs({
   options: {
@@ -26,11 +28,19 @@ const companies = Number(values.companies ?? Math.max(1, Math.round(contacts / 1
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 100);
 
+const cpuSeconds = (since: NodeJS.CpuUsage): number => {
+  const u = process.cpuUsage(since);
+  return Math.round((u.user + u.system) / 1e5) / 10;
+};
+const loadAtStart = loadavg()[0]!;
 const dir = mkdtempSync(join(tmpdir(), 'cds-gen-load-'));
 try {
   const dataDir = join(dir, 'data');
+  const genCpu = process.cpuUsage();
   const g = await generateDumps({ contacts, companies, seed: Number(values.seed), outDir: join(dir, 'dumps') });
   const genMs = Math.round(g.ms);
+  const generateCpuS = cpuSeconds(genCpu);
+  const loadCpu = process.cpuUsage();
   const phases: Record<string, number> = {};
   let phase = '';
   const t0 = Date.now();
@@ -46,6 +56,7 @@ try {
       }
     },
   });
+  const loadCpuS = cpuSeconds(loadCpu);
   clearInterval(sampler);
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
   const result = {
@@ -56,12 +67,16 @@ try {
     load_ms: load.ms,
     total_ms: genMs + load.ms,
     load_phase_start_ms: phases,
+    generate_cpu_s: generateCpuS,
+    load_cpu_s: loadCpuS,
     load_rows_per_s: Math.round((load.contacts + load.companies) / (load.ms / 1000)),
     total_rows_per_s: Math.round((load.contacts + load.companies) / ((genMs + load.ms) / 1000)),
     peak_rss_mb: Math.round(peakRss / 2 ** 20),
     people_dump_mb: Math.round(statSync(g.peopleFile).size / 2 ** 20),
     release_file_mb: Math.round(statSync(releaseFile(dataDir, load.releaseId)).size / 2 ** 20),
     machine: { cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    /** 1-minute load average before and after: other processes on the machine slow the wall times. */
+    load_average: { start: loadAtStart, end: loadavg()[0]! },
     at: new Date().toISOString(),
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
