@@ -10,26 +10,33 @@ import type { ReleaseSession } from './open-release.js';
  * becomes null (the caller warns `count_unavailable`); a page past its budget throws query.timeout.
  */
 export async function runQuery(session: ReleaseSession, releaseId: string, entity: Entity, where: IRNode, req: QueryRequest): Promise<QueryResult> {
-  const counting =
-    req.countBudgetMs === undefined
-      ? Promise.resolve({ count: null as number | null, timedOut: false })
-      : (async () => {
-          const q = countQuery(entity, where);
-          try {
-            const rows = await session.run(q.sql, q.params, { budgetMs: req.countBudgetMs });
-            return { count: Number(rows[0]!.n), timedOut: false };
-          } catch (e) {
-            if (isAppError(e) && e.code === 'query.timeout') return { count: null, timedOut: true };
-            throw e;
-          }
-        })();
-  const paging = req.page
-    ? (async () => {
-        const { columns, afterSortKey, limit, budgetMs, offset } = req.page!;
-        const q = pageQuery(entity, where, columns, afterSortKey, limit, offset ?? 0);
-        return session.run(q.sql, q.params, { budgetMs });
-      })()
-    : Promise.resolve([] as Record<string, unknown>[]);
-  const [c, rows] = await Promise.all([counting, paging]);
+  const count = async (): Promise<{ count: number | null; timedOut: boolean }> => {
+    const q = countQuery(entity, where);
+    try {
+      const rows = await session.run(q.sql, q.params, { budgetMs: req.countBudgetMs });
+      return { count: Number(rows[0]!.n), timedOut: false };
+    } catch (e) {
+      if (isAppError(e) && e.code === 'query.timeout') return { count: null, timedOut: true };
+      throw e;
+    }
+  };
+  const page = async (): Promise<Record<string, unknown>[]> => {
+    const { columns, afterSortKey, limit, budgetMs, offset } = req.page!;
+    const q = pageQuery(entity, where, columns, afterSortKey, limit, offset ?? 0);
+    return session.run(q.sql, q.params, { budgetMs });
+  };
+  if (!req.page) {
+    const c = req.countBudgetMs === undefined ? { count: null, timedOut: false } : await count();
+    return { releaseId, count: c.count, countTimedOut: c.timedOut, rows: [] };
+  }
+  if (req.countBudgetMs === undefined) return { releaseId, count: null, countTimedOut: false, rows: await page() };
+  // A first page that is not full has seen every match: its length is the count, and no second scan runs.
+  if (req.page.afterSortKey === null && !req.page.offset) {
+    const rows = await page();
+    if (rows.length < req.page.limit) return { releaseId, count: rows.length, countTimedOut: false, rows };
+    const c = await count();
+    return { releaseId, count: c.count, countTimedOut: c.timedOut, rows };
+  }
+  const [c, rows] = await Promise.all([count(), page()]);
   return { releaseId, count: c.count, countTimedOut: c.timedOut, rows };
 }

@@ -1,5 +1,5 @@
 import type { ColumnDef, Entity } from '../../domain/catalog/index.js';
-import { decodeCursor, encodeCursor, queryHash } from '../../domain/cursor.js';
+import { canonicalJson, decodeCursor, encodeCursor, queryHash } from '../../domain/cursor.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import { withContactCredits } from '../credits.js';
 import type { OpContext, OpResult, Page, Warning } from '../types.js';
@@ -22,6 +22,18 @@ export interface SearchPageInput {
 const MAX_SCAN_ROUNDS = 20;
 
 /**
+ * page.total of a search, per data release and query: a release never changes, so a cursor walk counts its
+ * query once, not on every page. Bounded; the count route itself always counts.
+ */
+const totals = new Map<string, number>();
+const TOTALS_MAX = 5000;
+
+function rememberTotal(key: string, n: number): void {
+  if (totals.size >= TOTALS_MAX) totals.delete(totals.keys().next().value as string);
+  totals.set(key, n);
+}
+
+/**
  * One page of a family A search, keyset-paged in the release's stable order. Credits: the page is cut to
  * the contact credits left (one per returned row); with none left the call answers 402.
  */
@@ -41,16 +53,19 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
     let countTimedOut = false;
     let more = false;
     let releaseId = '';
+    const totalKey = `${services.engine.release()?.id ?? ''}:${p.entity}:${canonicalJson(p.ir)}`;
+    const known = totals.get(totalKey);
     for (let round = 0; round < MAX_SCAN_ROUNDS; round++) {
       const batch = p.maxPerCompany === undefined ? want + 1 : Math.max(2 * (want - kept.length) + 1, 100);
       const res = await services.engine.query(p.entity, p.ir, {
-        ...(round === 0 ? { countBudgetMs: services.config.countBudgetMs } : {}),
+        ...(round === 0 && known === undefined ? { countBudgetMs: services.config.countBudgetMs } : {}),
         page: { columns: fetchCols, afterSortKey: cursorKey, limit: batch, budgetMs: services.config.searchBudgetMs },
       });
       releaseId = res.releaseId;
       if (round === 0) {
-        total = res.count;
+        total = known ?? res.count;
         countTimedOut = res.countTimedOut;
+        if (known === undefined && res.count !== null && res.releaseId === services.engine.release()?.id) rememberTotal(totalKey, res.count);
       }
       for (const row of res.rows) {
         if (kept.length === want) {
