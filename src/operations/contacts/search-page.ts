@@ -54,7 +54,7 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
     let more = false;
     let releaseId = '';
     const totalKey = `${services.engine.release()?.id ?? ''}:${p.entity}:${canonicalJson(p.ir)}`;
-    const known = totals.get(totalKey);
+    const known = services.config.searchTotalsCache ? totals.get(totalKey) : undefined;
     for (let round = 0; round < MAX_SCAN_ROUNDS; round++) {
       const batch = p.maxPerCompany === undefined ? want + 1 : Math.max(2 * (want - kept.length) + 1, 100);
       const res = await services.engine.query(p.entity, p.ir, {
@@ -65,7 +65,7 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
       if (round === 0) {
         total = known ?? res.count;
         countTimedOut = res.countTimedOut;
-        if (known === undefined && res.count !== null && res.releaseId === services.engine.release()?.id) rememberTotal(totalKey, res.count);
+        if (services.config.searchTotalsCache && known === undefined && res.count !== null && res.releaseId === services.engine.release()?.id) rememberTotal(totalKey, res.count);
       }
       for (const row of res.rows) {
         if (kept.length === want) {
