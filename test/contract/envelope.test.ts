@@ -41,6 +41,11 @@ describe('envelopes, errors and versions over real HTTP', () => {
     expect(res.body.quota.plan).toBe('pro');
   });
 
+  it('a JSON body sent with curl -d (form content type) is read as JSON', async () => {
+    const res = await app.request('POST', '/v1/feedback', { key, rawBody: '{"message":"hello"}', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(201);
+  });
+
   it('wrong types answer 400 request.invalid with the field', async () => {
     const res = await app.request('POST', '/v1/feedback', { key, body: { message: 42 } });
     expect(res.status).toBe(400);

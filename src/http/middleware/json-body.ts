@@ -2,8 +2,8 @@ import type { Middleware } from 'koa';
 import { AppError } from '../../domain/errors/index.js';
 
 /**
- * Reads a JSON body with a size limit into ctx.state.body. Malformed JSON, a non-JSON content type and
- * oversize bodies answer 400 request.invalid, never a 500. Reading stops as soon as the limit is passed.
+ * Reads a JSON body with a size limit into ctx.state.body. A body that is not JSON and oversize bodies
+ * answer 400 request.invalid, never a 500. Reading stops as soon as the limit is passed.
  */
 export function jsonBody(maxBytes: number): Middleware {
   return async (ctx, next) => {
@@ -25,14 +25,13 @@ export function jsonBody(maxBytes: number): Middleware {
       ctx.state.body = undefined;
       return next();
     }
-    const type = ctx.get('Content-Type');
-    if (type && !/json/i.test(type)) {
-      throw new AppError('request.invalid', 'The body must be JSON.', { hint: 'Send Content-Type: application/json.' });
-    }
+    // Any content type is read as JSON: `curl -d '{…}'` sends its form type by default, and the body decides.
     try {
       ctx.state.body = JSON.parse(text);
     } catch (e) {
-      throw new AppError('request.invalid', `The body is not valid JSON: ${(e as Error).message}`, { hint: 'Send one JSON object.' });
+      const type = ctx.get('Content-Type');
+      const hint = type && !/json/i.test(type) ? 'Send a JSON body with Content-Type: application/json.' : 'Send one JSON object.';
+      throw new AppError('request.invalid', `The body is not valid JSON: ${(e as Error).message}`, { hint });
     }
     await next();
   };
