@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchDataDir, benchKey } from './lib/bench-data.js';
+import { poster } from './lib/http.js';
 import { startBenchServer } from './lib/server.js';
 import { percentile, round, timed } from './lib/stats.js';
 
@@ -39,12 +40,7 @@ const dir = benchDataDir(root, contacts, values.data);
 const key = benchKey(root, dir);
 const server = await startBenchServer(root, dir);
 
-async function post(path: string, body: unknown): Promise<any> {
-  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  const json = await res.json();
-  if (res.status !== 200) throw new Error(`${path} ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return json;
-}
+const post = poster(server.url, key);
 
 const results: Array<Record<string, unknown>> = [];
 // Every sample of every query, pooled, for the suite-wide percentiles.

@@ -2,7 +2,7 @@ import { companyRow, type EmployerRef } from './company-row.js';
 import { personRow, type PersonContext } from './person-row.js';
 import { parseRow, splitLines, type LineChunk, type UnparsedRow } from './readers/index.js';
 import { JsonlFiles } from './staging.js';
-import { validateCompany, validatePerson } from './validate.js';
+import { validateCompany, validatePerson, type Checked } from './validate.js';
 
 /**
  * The per-row work of a load: parse, validate, normalize, serialize into staging files. A row needs no
@@ -58,37 +58,35 @@ export class BatchWork {
   }
 
   companies(input: BatchInput): BatchResult {
-    const out: BatchResult = { rejects: [], files: [], employers: [], unknownIndustries: 0 };
-    for (const unparsed of rowsOf(input)) {
-      const raw = parseRow(unparsed);
-      if (!raw) continue;
-      if ('error' in raw) {
-        out.rejects.push({ line: raw.line, reason: raw.error });
-        continue;
-      }
-      const checked = validateCompany(raw.record);
-      if (!checked.ok) {
-        out.rejects.push({ line: raw.line, reason: checked.reason });
-        continue;
-      }
-      let result;
-      try {
-        result = companyRow(checked.value, this.init.networkHost);
-      } catch (e) {
-        out.rejects.push({ line: raw.line, reason: failed(e) });
-        continue;
-      }
+    return this.each(input, validateCompany, (value, line, out) => {
+      const result = companyRow(value, this.init.networkHost);
       // The line is unique within the file: it is the staging sequence number, so a duplicate id can be dropped later.
-      result.row.seq = raw.line;
+      result.row.seq = line;
       out.unknownIndustries += result.unknownIndustries;
-      out.employers.push({ line: raw.line, employer: result.employer });
-      const file = this.companiesOut.add(JSON.stringify(result.row));
-      if (file) out.files.push(file);
-    }
-    return out;
+      out.employers.push({ line, employer: result.employer });
+      return this.companiesOut.add(JSON.stringify(result.row));
+    });
   }
 
   people(input: BatchInput): BatchResult {
+    return this.each(input, validatePerson, (value, line) => {
+      const row = personRow(value, this.ctx);
+      // updated_at stays for the duplicate-id check in SQL.
+      row.seq = line;
+      row.updated_at = value.updated_at;
+      return this.peopleOut.add(JSON.stringify(row));
+    });
+  }
+
+  /**
+   * Parse, validate and stage every row of a batch: a row that fails any step is rejected with its line
+   * and reason; `stage` returns a staging file when its buffer filled one.
+   */
+  private each<T>(
+    input: BatchInput,
+    validate: (record: Record<string, unknown>) => Checked<T>,
+    stage: (value: T, line: number, out: BatchResult) => string | null | undefined,
+  ): BatchResult {
     const out: BatchResult = { rejects: [], files: [], employers: [], unknownIndustries: 0 };
     for (const unparsed of rowsOf(input)) {
       const raw = parseRow(unparsed);
@@ -97,22 +95,18 @@ export class BatchWork {
         out.rejects.push({ line: raw.line, reason: raw.error });
         continue;
       }
-      const checked = validatePerson(raw.record);
+      const checked = validate(raw.record);
       if (!checked.ok) {
         out.rejects.push({ line: raw.line, reason: checked.reason });
         continue;
       }
-      let row;
+      let file;
       try {
-        row = personRow(checked.value, this.ctx);
+        file = stage(checked.value, raw.line, out);
       } catch (e) {
         out.rejects.push({ line: raw.line, reason: failed(e) });
         continue;
       }
-      // updated_at stays for the duplicate-id check in SQL.
-      row.seq = raw.line;
-      row.updated_at = checked.value.updated_at;
-      const file = this.peopleOut.add(JSON.stringify(row));
       if (file) out.files.push(file);
     }
     return out;
