@@ -9,6 +9,7 @@ import { compileWhere } from '../../src/engine/duckdb/compile/compile-where.js';
 import { Params } from '../../src/engine/duckdb/compile/params.js';
 import { createTableSql } from '../../src/engine/duckdb/schema.js';
 import { specPath } from '../helpers/paths.js';
+import { caught } from '../helpers/caught.js';
 
 const HOST = 'network.example';
 const LISTS: Record<string, string[]> = { dl_1: ['Acme.com', 'https://www.globex.com/about', 'not a domain', 'acme.com'], dl_empty: [] };
@@ -17,15 +18,6 @@ const opts = { networkHost: HOST, domainLists: (id: string) => LISTS[id] };
 const parse = (body: Record<string, unknown>) => parseFamilyBFilters(body, opts);
 const ir = (body: Record<string, unknown>): IRNode => parse(body).ir;
 
-function caught(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(AppError);
-    return e as AppError;
-  }
-  throw new Error('expected an AppError, nothing was thrown');
-}
 
 /** Names in the first cell of each row of the spec's family B body-parameter table, minus paging and output members. */
 function specFilterNames(): string[] {

@@ -1,17 +1,8 @@
 import { COMPANY_FILTER_KEYS, CONTACT_FILTER_KEYS, listValues, type FilterKeyDef } from '../../src/domain/catalog/index.js';
 import { AppError } from '../../src/domain/errors/index.js';
 import { parseCompanyFilter, parseContactFilter, type IRNode } from '../../src/domain/query/index.js';
+import { caught } from '../helpers/caught.js';
 
-/** The AppError thrown by `fn`; fails the test when nothing or something else is thrown. */
-function caught(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(AppError);
-    return e as AppError;
-  }
-  throw new Error('expected an AppError, nothing was thrown');
-}
 
 const ir = (filter: unknown, exclude_ids?: unknown): IRNode => parseContactFilter({ filter, exclude_ids }).ir;
 

@@ -1,16 +1,8 @@
 import { listValues, publicColumns, type ColumnDef, type ColumnKind } from '../../src/domain/catalog/index.js';
 import { AppError } from '../../src/domain/errors/index.js';
 import { parseCompanyFilter, parseContactFilter, type IRNode } from '../../src/domain/query/index.js';
+import { caught } from '../helpers/caught.js';
 
-function caught(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(AppError);
-    return e as AppError;
-  }
-  throw new Error('expected an AppError, nothing was thrown');
-}
 
 const where = (tree: unknown): IRNode => parseContactFilter({ filter: { where: tree } }).ir;
 const fails = (tree: unknown): AppError => caught(() => where(tree));
