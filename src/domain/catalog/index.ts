@@ -78,6 +78,8 @@ export function listValues(listName: string): readonly ListValue[] {
 
 /** The enrichment default column set, `id` first (spec "Contact (row)"). */
 export const DEFAULT_CONTACT_COLUMNS: readonly string[] = CONTACT_COLUMNS.filter((c) => c.defaultSet).map((c) => c.name);
+/** The default columns of company search and lookup, `id` first. */
+export const DEFAULT_COMPANY_COLUMNS: readonly string[] = COMPANY_COLUMNS.filter((c) => c.defaultSet).map((c) => c.name);
 
 /** The values route of a column with a list, or null. */
 export function valuesRoute(col: ColumnDef): string | null {

@@ -1,7 +1,5 @@
-import { DEFAULT_CONTACT_COLUMNS, findColumn, publicColumns, type ColumnDef, type Entity } from '../../domain/catalog/index.js';
+import { DEFAULT_COMPANY_COLUMNS, DEFAULT_CONTACT_COLUMNS, findColumn, publicColumns, type ColumnDef, type Entity } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
-
-const DEFAULT_COMPANY_COLUMNS = ['id', 'name', 'domain', 'network', 'headcount_band', 'employee_count', 'industries', 'hq_country', 'revenue_range', 'founded_year', 'contact_count'];
 
 /**
  * Output columns by name: omitted = the default set (contacts: the enrichment default set of the spec),
