@@ -4,7 +4,10 @@ import { inputJsonSchema, propertiesOf, type JsonSchema } from '../http/openapi/
 import type { Operation } from '../operations/types.js';
 
 /** Rows per MCP call of a paged, row-returning tool (spec "Limits": search rows per MCP call). */
-export const MCP_ROW_CAP = 100;
+import { MCP_ROWS_PER_CALL } from '../operations/limits.js';
+
+/** Rows a row tool returns per call: the operations' own MCP bound. */
+export const MCP_ROW_CAP = MCP_ROWS_PER_CALL;
 
 export interface ToolEntry {
   op: Operation;

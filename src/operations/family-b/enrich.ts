@@ -5,16 +5,16 @@ import { normalizeCompanyName, normalizeDomain, parseEmail, parseNetworkUrl, typ
 import { or, type IRNode } from '../../domain/query/ir.js';
 import { withContactCredits } from '../credits.js';
 import { lookupCandidates } from '../enrichment/lookup-candidates.js';
+import { BATCH_MAX } from '../limits.js';
 import { intParam } from '../schemas.js';
 import { defineOperation, type OpContext } from '../types.js';
 import { creditsRemaining } from './credits-remaining.js';
 
-export const BATCH_MAX = 100;
 const PERSON_FIELDS = ['first_name', 'last_name', 'work_email', 'network', 'name', 'title', 'company', 'company_domain'];
 
 function checkBatch(items: readonly unknown[]): void {
   if (items.length > BATCH_MAX) {
-    throw new AppError('request.invalid', `${items.length} items sent; a batch holds at most ${BATCH_MAX}.`, { field: 'items', hint: 'Send at most 100 items per call; split larger lists.' });
+    throw new AppError('request.invalid', `${items.length} items sent; a batch holds at most ${BATCH_MAX}.`, { field: 'items', hint: `Send at most ${BATCH_MAX} items per call; split larger lists.` });
   }
 }
 

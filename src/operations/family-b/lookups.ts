@@ -6,6 +6,7 @@ import { and, type IRNode } from '../../domain/query/ir.js';
 import { resolveColumns, shapeRow } from '../contacts/columns.js';
 import { withContactCredits } from '../credits.js';
 import { lookupCandidates } from '../enrichment/lookup-candidates.js';
+import { BATCH_MAX, MCP_ROWS_PER_CALL } from '../limits.js';
 import { intParam, text } from '../schemas.js';
 import { defineOperation, type OpContext } from '../types.js';
 import { creditsRemaining } from './credits-remaining.js';
@@ -67,7 +68,7 @@ export const lookupPhonesBatch = defineOperation({
   input: v.object({ phones: v.array(v.pipe(v.string(), v.maxLength(64)), 'must be an array of phone numbers') }),
   mcp: { tool: 'service_lookup_contacts_by_phone_batch', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {
-    if (input.phones.length > 100) throw new AppError('request.invalid', `${input.phones.length} phones sent; a batch holds at most 100.`, { field: 'phones', hint: 'Send at most 100 per call.' });
+    if (input.phones.length > BATCH_MAX) throw new AppError('request.invalid', `${input.phones.length} phones sent; a batch holds at most ${BATCH_MAX}.`, { field: 'phones', hint: `Send at most ${BATCH_MAX} per call.` });
     return { body: await phones(ctx, input.phones) };
   },
 });
@@ -106,7 +107,7 @@ export const lookupColleagues = defineOperation({
     if (!domain) throw new AppError('request.invalid', 'Send a work_email or a company_domain.', { field: input.work_email ? 'work_email' : 'company_domain', hint: 'For example {"company_domain": "acme.com"}.' });
     const parts: IRNode[] = [{ field: 'company_domain', op: 'eq', value: domain }];
     if (email) parts.push({ not: { field: 'work_email', op: 'eq', value: email } });
-    const limit = ctx.face === 'mcp' ? Math.min(input.limit, 100) : input.limit;
+    const limit = ctx.face === 'mcp' ? Math.min(input.limit, MCP_ROWS_PER_CALL) : input.limit;
     const page = await listPage(ctx, and(...parts), limit, input.offset);
     return { body: { company_domain: domain, ...page, creditsRemaining: creditsRemaining(ctx) } };
   },
@@ -141,7 +142,7 @@ export const lookupDecisionMakers = defineOperation({
       { field: 'email_status', op: 'eq', value: 'valid' },
       { or: [{ field: 'seniority', op: 'in', value: DECISION_SENIORITIES }, { field: 'title', op: 'words', value: 'head of' }] },
     );
-    const limit = ctx.face === 'mcp' ? Math.min(input.limit, 100) : input.limit;
+    const limit = ctx.face === 'mcp' ? Math.min(input.limit, MCP_ROWS_PER_CALL) : input.limit;
     const page = await listPage(ctx, where, limit, input.offset);
     return { body: { company_domains: domains, ...page, creditsRemaining: creditsRemaining(ctx) } };
   },

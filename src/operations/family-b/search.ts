@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { AppError } from '../../domain/errors/index.js';
 import { shapeRow } from '../contacts/columns.js';
 import { withContactCredits } from '../credits.js';
+import { MCP_ROWS_PER_CALL } from '../limits.js';
 import { intParam } from '../schemas.js';
 import { defineOperation, type OpContext } from '../types.js';
 import { familyBColumns } from './columns.js';
@@ -11,8 +12,6 @@ import { familyBQuery, fieldsOf } from './query.js';
 
 export const B_LIMIT_DEFAULT = 1000;
 export const B_LIMIT_MAX = 5000;
-/** Rows per MCP search call (spec "Limits"). */
-export const MCP_ROWS_MAX = 100;
 /** Paging walks at most this many matches; beyond it, size the audience with count or export it. */
 export const B_PAGING_WINDOW = 50_000;
 
@@ -99,7 +98,7 @@ export const searchContactsB = defineOperation({
   mcp: { tool: 'search_contacts', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {
     // MCP: at most 100 rows per call, and an offer to export when more match.
-    const body = await familyBSearch(ctx, input as Record<string, unknown>, { maxLimit: ctx.face === 'mcp' ? MCP_ROWS_MAX : B_LIMIT_MAX });
+    const body = await familyBSearch(ctx, input as Record<string, unknown>, { maxLimit: ctx.face === 'mcp' ? MCP_ROWS_PER_CALL : B_LIMIT_MAX });
     if (ctx.face === 'mcp' && body.has_more) {
       return { body: { ...body, export_offer: { tool: 'export_contacts', message: 'More contacts match than one call returns; export them as a CSV (one credit per exported row, up to 50,000).', arguments: { ...(input as Record<string, unknown>), limit: undefined, offset: undefined } } } };
     }

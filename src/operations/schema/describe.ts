@@ -1,4 +1,7 @@
-import { filterKeysOf, findList, publicColumns, valuesRoute, type ColumnDef, type Entity, type FilterKeyDef } from '../../domain/catalog/index.js';
+import { BIG_LIST_MAX, filterKeysOf, findList, publicColumns, valuesRoute, type ColumnDef, type Entity, type FilterKeyDef } from '../../domain/catalog/index.js';
+import { DEFAULT_LIST_MAX, EXCLUDE_IDS_MAX, WHERE_MAX_DEPTH, WHERE_MAX_IN_VALUES, WHERE_MAX_LEAVES, WHERE_MAX_PREDICATES } from '../../domain/query/index.js';
+
+const n = (x: number) => x.toLocaleString('en');
 
 /** Schema descriptors (spec "Schema descriptors"), read from the catalog only. */
 export function describeColumn(col: ColumnDef) {
@@ -36,8 +39,8 @@ export const FILTER_NOTES: readonly string[] = [
   'Values inside a list key are OR; different keys are AND; an exclude_* key is the NOT of its twin.',
   'Range keys: _min/_max are inclusive, _after/_before are exclusive.',
   'A null column never matches a value key or a neq/not_in leaf; an exclude_* key is the NOT of its twin, so it keeps rows where the column is empty. Use has_* keys or where exists to test presence.',
-  'where: depth at most 4 (a leaf directly in the filter is depth 1), at most 25 leaves, at most 50 values in one in/not_in, at most 32 predicates (leaves plus groups).',
-  'Lists: at most 1,000 domains, company names, company_ids or exclude_ids; at most 50 values in any other list.',
+  `where: depth at most ${WHERE_MAX_DEPTH} (groups on a path from the root to a leaf; a bare leaf is 0), at most ${WHERE_MAX_LEAVES} leaves, at most ${WHERE_MAX_IN_VALUES} values in one in/not_in, at most ${WHERE_MAX_PREDICATES} predicates (leaves plus groups).`,
+  `Lists: at most ${n(BIG_LIST_MAX)} domains, company names or company_ids and ${n(EXCLUDE_IDS_MAX)} exclude_ids; at most ${DEFAULT_LIST_MAX} values in any other list.`,
   'A leading wildcard in a where value, or a leading or trailing wildcard in title_query, answers 422 filter.rejected.',
   'title_query is a case-insensitive whole-word phrase match on the current title; for substrings use where with contains on title.',
   'Signals are filtered only through where (field "signals").',

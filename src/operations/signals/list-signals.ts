@@ -4,11 +4,12 @@ import { requireAccount } from '../account/get-account.js';
 import { intParam, text } from '../schemas.js';
 import { defineOperation } from '../types.js';
 import { signalView } from './views.js';
+import { MCP_ROWS_PER_CALL } from '../limits.js';
 
 export const SIGNALS_LIMIT_DEFAULT = 100;
 export const SIGNALS_LIMIT_MAX = 1000;
 /** An agent's context is small: one MCP call returns at most this many rows. */
-export const SIGNALS_LIMIT_MCP = 100;
+
 
 export const listSignals = defineOperation({
   name: 'signals.list',
@@ -32,7 +33,7 @@ export const listSignals = defineOperation({
   handler: async (ctx, input) => {
     const account = requireAccount(ctx);
     const { state, secret, build } = ctx.services;
-    const limit = ctx.face === 'mcp' ? Math.min(input.limit, SIGNALS_LIMIT_MCP) : input.limit;
+    const limit = ctx.face === 'mcp' ? Math.min(input.limit, MCP_ROWS_PER_CALL) : input.limit;
     const filter = { accountId: account.id, ...(input.source_type ? { sourceType: input.source_type } : {}), ...(input.source_id ? { sourceId: input.source_id } : {}), ...(input.run_id ? { runId: input.run_id } : {}) };
     // Rows live in the state store, not in a data release: a cursor pins the build and the filter only.
     const pin = { release: `signals:${build.version}`, queryHash: queryHash({ route: 'signals', source_type: input.source_type ?? null, source_id: input.source_id ?? null, run_id: input.run_id ?? null }) };
