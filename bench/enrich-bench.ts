@@ -20,7 +20,7 @@ const contacts = Number(values.contacts);
 const runs = Number(values.runs);
 const dir = benchDataDir(root, contacts, values.data);
 const key = benchKey(root, dir);
-const server = await startBenchServer(root, dir);
+const server = await startBenchServer(dir);
 
 const post = poster(server.url, key);
 

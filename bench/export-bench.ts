@@ -25,7 +25,7 @@ const rows = Number(values.rows);
 const runs = Number(values.runs);
 const dir = benchDataDir(root, contacts, values.data);
 const key = benchKey(root, dir);
-const server = await startBenchServer(root, dir);
+const server = await startBenchServer(dir);
 
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.url}${path}`, {

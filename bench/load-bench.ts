@@ -33,7 +33,7 @@ const keys = Array.from({ length: nAccounts }, (_, i) => {
 store.close();
 
 // The spec's limits stay in force: 300 a minute and 2 in flight per key.
-const server = await startBenchServer(root, dir, { CDS_RATE_PER_MINUTE: '300', CDS_RATE_CONCURRENT: '2' });
+const server = await startBenchServer(dir, { CDS_RATE_PER_MINUTE: '300', CDS_RATE_CONCURRENT: '2' });
 const sample = await fetch(`${server.url}/v1/contacts/search`, {
   method: 'POST',
   headers: { Authorization: `Bearer ${keys[0]}`, 'Content-Type': 'application/json' },

@@ -38,7 +38,7 @@ const runs = Number(values.runs);
 const depth = Number(values.depth);
 const dir = benchDataDir(root, contacts, values.data);
 const key = benchKey(root, dir);
-const server = await startBenchServer(root, dir);
+const server = await startBenchServer(dir);
 
 const post = poster(server.url, key);
 

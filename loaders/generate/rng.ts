@@ -1,3 +1,6 @@
+import { mix32 } from '../../src/domain/hash.js';
+
+export { mix32 };
 /**
  * sfc32: a small, fast, well-mixed 32-bit PRNG. The generator reseeds it per row from (seed, stream,
  * index), so a row's draws do not shift when rows before it draw more or fewer numbers.
@@ -81,13 +84,3 @@ export class Rng {
   }
 }
 
-/** murmur3 fmix32: a bijection on 32-bit integers with full avalanche. */
-export function mix32(x: number): number {
-  let h = x | 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}

@@ -1,3 +1,5 @@
+import { mix32 } from '../../domain/hash.js';
+
 /**
  * Deterministic randomness for the simulated network: every draw is a pure function of its key parts
  * (seed, target, post, index, ...), so a target answers the same engagers for the same data release and
@@ -14,12 +16,7 @@ export function hash32(...parts: readonly (string | number)[]): number {
       h = Math.imul(h, 0x01000193);
     }
   }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return mix32(h);
 }
 
 /** Uniform in [0, 1) from the key parts. */
