@@ -218,6 +218,21 @@ describe('a collect job end to end (simulated network)', () => {
     expect(await estimate('network_company', c.url)).toBeGreaterThan(c.estimate);
   });
 
+  it('a long company collection meets each person once, even where two stored contacts share a profile', async () => {
+    // The test release holds contacts that share a profile slug (the source's duplicates); a page's
+    // followers sample the stored people, and every follower must still be a different person.
+    const { apiKey } = app.createAccount('pro');
+    const c = await findTarget('network_company', 'company', (n) => n > 3000 && n < 50_000);
+    const id = (await collect(apiKey, { kind: 'network_company', target: c.url, max_followers: 3000 })).body.data.job.id;
+    const done = await waitCollect(app, apiKey, id);
+    const rows = await allSignals(app, apiKey, `source_id=${id}`);
+    const people = new Set(rows.map((r) => new URL(r.profile_url).pathname.replace(/\/+$/, '').toLowerCase()));
+    expect(rows.length).toBe(3000);
+    expect(people.size).toBe(3000);
+    expect(done).toMatchObject({ status: 'completed', signals: 3000, leads: 3000 });
+    expect(rows.filter((r) => r.contact).length).toBeGreaterThan(500);
+  });
+
   it('contact credits running out keep the rows without their contact and say so', async () => {
     const { accountId, apiKey } = app.createAccount('starter'); // 1,000 contact credits a day
     const now = app.clock.now();

@@ -185,10 +185,13 @@ export class SimulatedNetwork implements NetworkSource {
       const after = span > 0 ? hash32(seed, target.slug, 'slice') % span : null;
       try {
         const res = await this.opts.engine.query('contact', { field: 'network', op: 'exists' }, {
-          page: { columns: ['network', 'name', 'title', 'company'], afterSortKey: after, limit: size, budgetMs: this.opts.budgetMs ?? 10_000 },
+          page: { columns: ['network', 'network_slug', 'name', 'title', 'company'], afterSortKey: after, limit: size, budgetMs: this.opts.budgetMs ?? 10_000 },
         });
+        // Two contacts may share a profile (a duplicate in the source): the pool holds each person once,
+        // so stepping through it never shows one person twice (leads count people).
+        const slugs = new Set<string>();
         people = res.rows
-          .filter((r) => typeof r.network === 'string' && r.network !== '')
+          .filter((r) => typeof r.network === 'string' && r.network !== '' && typeof r.network_slug === 'string' && !slugs.has(r.network_slug) && !!slugs.add(r.network_slug))
           .map((r) => ({
             name: typeof r.name === 'string' && r.name ? r.name : 'Network member',
             headline: typeof r.title === 'string' && r.title ? (typeof r.company === 'string' && r.company ? `${r.title} at ${r.company}` : r.title) : null,
