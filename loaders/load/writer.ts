@@ -1,7 +1,8 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { COMPANY_COLUMNS, CONTACT_COLUMNS } from '../../src/domain/catalog/index.js';
+import { COMPANY_COLUMNS, CONTACT_CARD_COLUMNS, CONTACT_COLUMNS } from '../../src/domain/catalog/index.js';
+import { CARD_META_KEY } from '../../src/engine/duckdb/card.js';
 import { ident, lookupIndexDdl, META_TABLE, releaseDdl, TABLE } from '../../src/engine/duckdb/schema.js';
 import { COMPANY_ROW_COLUMNS, EMPLOYER_COLUMNS, PERSON_COLUMNS } from './employer-columns.js';
 import { stageColumns, stagingDdl, StagingTable } from './staging.js';
@@ -117,11 +118,14 @@ export class ReleaseWriter {
     );
     onStep(1, 3);
     await this.conn.run(`CREATE TEMP TABLE stage_person_order AS SELECT seq, row_number() OVER (ORDER BY id) AS sort_key FROM ${PEOPLE}`);
-    const contactSelect = CONTACT_COLUMNS.map((c) => {
-      if (c.name === 'sort_key') return 'o.sort_key';
-      const fromEmployer = EMPLOYER_COLUMNS.get(c.name);
-      return fromEmployer ? `e.${ident(fromEmployer)}` : `p.${ident(c.name)}`;
-    });
+    const source = (name: string): string => {
+      if (name === 'sort_key') return 'o.sort_key';
+      const fromEmployer = EMPLOYER_COLUMNS.get(name);
+      return fromEmployer ? `e.${ident(fromEmployer)}` : `p.${ident(name)}`;
+    };
+    // The card: the same values as their columns, packed as one JSON array (engine/duckdb/card.ts).
+    const card = `json_array(${CONTACT_CARD_COLUMNS.map(source).join(', ')})::VARCHAR`;
+    const contactSelect = CONTACT_COLUMNS.map((c) => (c.name === 'card' ? card : source(c.name)));
     await this.conn.run(
       `INSERT INTO ${TABLE.contact} (${CONTACT_COLUMNS.map((c) => ident(c.name)).join(', ')})
        SELECT ${contactSelect.join(', ')}
@@ -130,6 +134,7 @@ export class ReleaseWriter {
        LEFT JOIN ${TABLE.company} e ON e.id = p.company_id
        ORDER BY o.sort_key`,
     );
+    await this.conn.run(`INSERT INTO ${META_TABLE} VALUES ($1, $2)`, [CARD_META_KEY, JSON.stringify(CONTACT_CARD_COLUMNS)]);
     // Point lookups (enrichment, lookups) read these indexes instead of scanning the release.
     for (const sql of lookupIndexDdl()) await this.conn.run(sql);
     onStep(2, 3);

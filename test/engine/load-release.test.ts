@@ -234,7 +234,7 @@ describe('loadRelease', () => {
     // The later updated_at of a duplicate id wins.
     expect(carol).toMatchObject({ id: 'per_003', name: 'Carol Jones', title: 'VP of Sales', seniority: 'vp', function: 'sales_and_bizdev', company: 'The Globex Corporation', country: 'de', location: 'Germany', signals: ['recent_job_change'], sort_key: 3 });
     expect(await rowsOf(`SELECT key FROM meta ORDER BY key`)).toEqual(
-      ['as_of', 'companies', 'contacts', 'created_at', 'network_host', 'release_id', 'source'].map((key) => ({ key })),
+      ['as_of', 'companies', 'contact_card_columns', 'contacts', 'created_at', 'network_host', 'release_id', 'source'].map((key) => ({ key })),
     );
   });
 

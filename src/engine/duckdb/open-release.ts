@@ -1,6 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { AppError } from '../../domain/errors/index.js';
 import type { ReleaseInfo } from '../port.js';
+import { CARD_META_KEY, parseCardLayout } from './card.js';
 import { ConnectionPool } from './connection-pool.js';
 import { plainRows } from './rows.js';
 
@@ -18,6 +19,8 @@ export interface RunOptions {
 /** One release pinned for several queries (`withRelease`): every query sees the same data. */
 export interface ReleaseSession {
   readonly info: ReleaseInfo;
+  /** The contact card layout of this release, or null when it has no cards (card.ts). */
+  readonly cardColumns: readonly string[] | null;
   run(sql: string, params?: DuckDBValue[], opts?: RunOptions): Promise<Record<string, unknown>[]>;
 }
 
@@ -38,6 +41,7 @@ export class OpenRelease {
     private readonly instance: DuckDBInstance,
     private readonly pool: ConnectionPool,
     private readonly defaultBudgetMs: number,
+    readonly cardColumns: readonly string[] | null,
   ) {}
 
   static async open(file: string, info: ReleaseInfo, opts: InstanceOptions, defaultBudgetMs: number): Promise<OpenRelease> {
@@ -49,16 +53,18 @@ export class OpenRelease {
       enable_external_access: 'false',
     });
     const conns: DuckDBConnection[] = [];
+    let cardColumns: readonly string[] | null;
     try {
       for (let i = 0; i < opts.poolSize; i++) conns.push(await instance.connect());
       // Fail here, not on the first user query, when the file is not a release.
-      await conns[0]!.run('SELECT count(*) FROM meta');
+      const meta = await conns[0]!.runAndReadAll('SELECT value FROM meta WHERE key = $1', [CARD_META_KEY]);
+      cardColumns = parseCardLayout(meta.getRows()[0]?.[0]);
     } catch (e) {
       for (const c of conns) c.closeSync();
       instance.closeSync();
       throw e;
     }
-    return new OpenRelease(info, file, instance, new ConnectionPool(conns), defaultBudgetMs);
+    return new OpenRelease(info, file, instance, new ConnectionPool(conns), defaultBudgetMs, cardColumns);
   }
 
   get inFlight(): number {
@@ -70,7 +76,7 @@ export class OpenRelease {
     if (this.retired && this.refs === 0) throw new AppError('data.unavailable', 'The release closed.');
     this.refs++;
     try {
-      return await fn({ info: this.info, run: (sql, params, opts) => this.run(sql, params ?? [], opts ?? {}) });
+      return await fn({ info: this.info, cardColumns: this.cardColumns, run: (sql, params, opts) => this.run(sql, params ?? [], opts ?? {}) });
     } finally {
       this.refs--;
       if (this.retired && this.refs === 0) this.closeNow();

@@ -2,6 +2,7 @@ import type { Entity } from '../../domain/catalog/index.js';
 import { isAppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { QueryRequest, QueryResult } from '../port.js';
+import { decodeCards } from './card.js';
 import { countQuery, pageQuery } from './compile/select.js';
 import type { ReleaseSession } from './open-release.js';
 
@@ -22,8 +23,9 @@ export async function runQuery(session: ReleaseSession, releaseId: string, entit
   };
   const page = async (): Promise<Record<string, unknown>[]> => {
     const { columns, afterSortKey, limit, budgetMs, offset } = req.page!;
-    const q = pageQuery(entity, where, columns, afterSortKey, limit, offset ?? 0);
-    return session.run(q.sql, q.params, { budgetMs });
+    const q = pageQuery(entity, where, columns, afterSortKey, limit, offset ?? 0, session.cardColumns);
+    const rows = await session.run(q.sql, q.params, { budgetMs });
+    return q.card ? decodeCards(rows, q.card, columns) : rows;
   };
   if (!req.page) {
     const c = req.countBudgetMs === undefined ? { count: null, timedOut: false } : await count();

@@ -2,6 +2,7 @@ import type { Entity } from '../../../domain/catalog/index.js';
 import type { IRNode } from '../../../domain/query/ir.js';
 import { findColumn } from '../../../domain/catalog/index.js';
 import { isLeaf, type Leaf } from '../../../domain/query/ir.js';
+import { cardCovers } from '../card.js';
 import { ident, TABLE } from '../schema.js';
 import { compileWhere } from './compile-where.js';
 import { Params } from './params.js';
@@ -10,6 +11,8 @@ import type { DuckDBValue } from '@duckdb/node-api';
 export interface CompiledQuery {
   sql: string;
   params: DuckDBValue[];
+  /** The rows hold `card` text to decode with this layout (card.ts). */
+  card?: readonly string[];
 }
 
 export function countQuery(entity: Entity, where: IRNode): CompiledQuery {
@@ -23,8 +26,9 @@ export function countQuery(entity: Entity, where: IRNode): CompiledQuery {
  * rows after `afterSortKey`. Tables are written physically in sort_key order and DuckDB preserves insertion
  * order, so LIMIT stops the scan early instead of sorting every match; the outer ORDER BY only orders the page.
  */
-export function pageQuery(entity: Entity, where: IRNode, columns: readonly string[], afterSortKey: number | null, limit: number, offset = 0): CompiledQuery {
+export function pageQuery(entity: Entity, where: IRNode, columns: readonly string[], afterSortKey: number | null, limit: number, offset = 0, card: readonly string[] | null = null): CompiledQuery {
   const lookups = afterSortKey === null && offset === 0 ? lookupBranches(entity, where) : null;
+  if (lookups && entity === 'contact' && cardCovers(card, columns)) return { ...unionPage(entity, lookups, ['card'], limit), card };
   if (lookups) return unionPage(entity, lookups, columns, limit);
   const p = new Params();
   const pred = compileWhere(entity, where, p);
@@ -51,6 +55,9 @@ function unionPage(entity: Entity, branches: readonly Leaf[], columns: readonly 
   const cols = [...new Set([...columns, 'sort_key'])].map(ident).join(', ');
   const table = ident(TABLE[entity]);
   const parts = branches.map((leaf) => `SELECT ${cols} FROM ${table} WHERE ${compileWhere(entity, leaf, p)}`);
-  // A row reached by two branches (an email and a phone of one person) is kept once.
+  // A row reached by two branches (an email and a phone of one person) is kept once. The window also
+  // keeps DuckDB from pushing the ORDER BY … LIMIT down as a sort_key filter, which replaces the index
+  // lookups with a table scan (measured: 8 ms → 700 ms at 1 M contacts with a plain UNION).
   return { sql: `SELECT * FROM (${parts.join(' UNION ALL ')}) QUALIFY row_number() OVER (PARTITION BY sort_key) = 1 ORDER BY sort_key LIMIT ${p.add(limit)}`, params: p.values };
 }
+
