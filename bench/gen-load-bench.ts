@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateDumps } from '../loaders/generate/index.js';
 import { loadRelease } from '../loaders/load/index.js';
+import { pointStoreFile } from '../src/engine/duckdb/point-store/schema.js';
 import { releaseFile } from '../src/engine/duckdb/release-store.js';
 
 /**
  * Generate + load benchmark: seeded dumps into a temp data dir, then a full load; prints and records
- * generate ms, load ms, total, rows/s, peak RSS and the release file size.
+ * generate ms, load ms, total, rows/s, peak RSS and the sizes of the release file and its point store.
  *   node dist/bench/gen-load-bench.js --contacts 1000000 [--companies N] [--seed S] [--keep]
  * Peak RSS covers the main thread and the loader's worker threads (one process). CPU seconds (all
  * threads, DuckDB's included) are recorded too: on a shared machine wall time depends on the neighbours,
@@ -74,6 +75,7 @@ try {
     peak_rss_mb: Math.round(peakRss / 2 ** 20),
     people_dump_mb: Math.round(statSync(g.peopleFile).size / 2 ** 20),
     release_file_mb: Math.round(statSync(releaseFile(dataDir, load.releaseId)).size / 2 ** 20),
+    point_store_mb: Math.round(statSync(pointStoreFile(releaseFile(dataDir, load.releaseId))).size / 2 ** 20),
     machine: { cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
     /** 1-minute load average before and after: other processes on the machine slow the wall times. */
     load_average: { start: loadAtStart, end: loadavg()[0]! },

@@ -19,7 +19,7 @@ const RENAMED: Readonly<Record<string, string>> = {
 };
 
 /** Columns filled in SQL after staging, not by the person row. */
-const SQL_COLUMNS = new Set(['sort_key', 'card']);
+const SQL_COLUMNS = new Set(['sort_key']);
 
 const companyNames = new Set(COMPANY_COLUMNS.map((c) => c.name));
 

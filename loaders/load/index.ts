@@ -8,6 +8,7 @@ import {
   releaseFile,
   releasesDir,
 } from '../../src/engine/duckdb/release-store.js';
+import { pointStoreFile } from '../../src/engine/duckdb/point-store/schema.js';
 import { readPeople, readCompanies } from './read-dumps.js';
 import { RejectLog } from './rejects.js';
 import { DEFAULT_NETWORK_HOST, type LoadOptions, type LoadReport } from './types.js';
@@ -18,9 +19,10 @@ export type { LoadOptions, LoadReport, ProgressEvent, ProgressFn, Reject } from 
 
 /**
  * Loads a people dump and a companies dump as a new release: read, validate, normalize, classify,
- * compute signals, stage in bulk, join the employer onto each contact, then publish atomically. The
- * database is written as `<id>.duckdb.tmp`, checkpointed and closed, renamed to `<id>.duckdb`, and
- * only then named by CURRENT; any failure before that leaves the previous release serving.
+ * compute signals, stage in bulk, join the employer onto each contact, write the point store, then
+ * publish atomically. The database is written as `<id>.duckdb.tmp` and its point store as
+ * `<id>.points.sqlite.tmp`; both are renamed into place (the point store first) and only then named by
+ * CURRENT; any failure before that leaves the previous release serving.
  */
 export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
   const started = Date.now();
@@ -36,6 +38,8 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
   const releaseId = await nextReleaseId(opts.dataDir);
   const finalFile = releaseFile(opts.dataDir, releaseId);
   const tmpFile = `${finalFile}.tmp`;
+  const finalPoints = pointStoreFile(finalFile);
+  const tmpPoints = `${finalPoints}.tmp`;
   const stagingDir = join(releasesDir(opts.dataDir), `${releaseId}.staging`);
   await mkdir(stagingDir, { recursive: true });
   const rejects = new RejectLog(rejectsPath(opts.dataDir, releaseId), opts.strict === true);
@@ -76,9 +80,11 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
       source: JSON.stringify(source),
     });
     progress({ phase: 'build', done: 3, total: 3 });
+    await writer.writeLookups(tmpPoints, releaseId, (done, total) => progress({ phase: 'lookups', done, total }));
     await writer.finish();
     writer = null;
     await rejects.close();
+    await rename(tmpPoints, finalPoints);
     await rename(tmpFile, finalFile);
     await publishCurrent(opts.dataDir, { id: releaseId, file: `${releaseId}.duckdb`, createdAt, contacts: counts.contacts, companies: counts.companies, source });
     await pruneReleases(opts.dataDir);
@@ -100,7 +106,7 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
       /* already failing; the original error matters */
     }
     await rejects.close().catch(() => undefined);
-    await Promise.all([tmpFile, `${tmpFile}.wal`, rejects.file].map((f) => rm(f, { force: true })));
+    await Promise.all([tmpFile, `${tmpFile}.wal`, tmpPoints, finalPoints, rejects.file].map((f) => rm(f, { force: true })));
     throw e;
   } finally {
     await rm(stagingDir, { recursive: true, force: true });

@@ -1,10 +1,10 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { COMPANY_COLUMNS, CONTACT_CARD_COLUMNS, CONTACT_COLUMNS } from '../../src/domain/catalog/index.js';
-import { CARD_META_KEY } from '../../src/engine/duckdb/card.js';
+import { COMPANY_COLUMNS, CONTACT_COLUMNS } from '../../src/domain/catalog/index.js';
 import { ident, lookupIndexDdl, META_TABLE, releaseDdl, TABLE } from '../../src/engine/duckdb/schema.js';
 import { COMPANY_ROW_COLUMNS, EMPLOYER_COLUMNS, PERSON_COLUMNS } from './employer-columns.js';
+import { writePointStore } from './point-store-writer.js';
 import { stageColumns, stagingDdl, StagingTable } from './staging.js';
 
 export type { StagingTable } from './staging.js';
@@ -123,24 +123,39 @@ export class ReleaseWriter {
       const fromEmployer = EMPLOYER_COLUMNS.get(name);
       return fromEmployer ? `e.${ident(fromEmployer)}` : `p.${ident(name)}`;
     };
-    // The card: the same values as their columns, packed as one JSON array (engine/duckdb/card.ts).
-    const card = `json_array(${CONTACT_CARD_COLUMNS.map(source).join(', ')})::VARCHAR`;
-    const contactSelect = CONTACT_COLUMNS.map((c) => (c.name === 'card' ? card : source(c.name)));
     await this.conn.run(
       `INSERT INTO ${TABLE.contact} (${CONTACT_COLUMNS.map((c) => ident(c.name)).join(', ')})
-       SELECT ${contactSelect.join(', ')}
+       SELECT ${CONTACT_COLUMNS.map((c) => source(c.name)).join(', ')}
        FROM ${PEOPLE} p
        JOIN stage_person_order o ON o.seq = p.seq
        LEFT JOIN ${TABLE.company} e ON e.id = p.company_id
        ORDER BY o.sort_key`,
     );
-    await this.conn.run(`INSERT INTO ${META_TABLE} VALUES ($1, $2)`, [CARD_META_KEY, JSON.stringify(CONTACT_CARD_COLUMNS)]);
-    // Point lookups (enrichment, lookups) read these indexes instead of scanning the release.
-    for (const sql of lookupIndexDdl()) await this.conn.run(sql);
     onStep(2, 3);
     const counts = await this.conn.runAndReadAll(`SELECT (SELECT count(*) FROM ${TABLE.contact}) AS contacts, (SELECT count(*) FROM ${TABLE.company}) AS companies`);
     const [contacts, companies] = counts.getRows()[0]!.map(Number) as [number, number];
     return { contacts, companies };
+  }
+
+  /**
+   * What point reads use, written once build() is done: DuckDB's indexes on the lookup columns (reads the
+   * point store does not cover) and the point store (point-store-writer.ts). Both at once: the indexes are
+   * built by DuckDB's threads while the point store is copied on this one (1 M contacts: 10.5 s together,
+   * 13.5 s one after the other). Both settle before an error is reported, so nothing runs on a closed file.
+   */
+  async writeLookups(pointsFile: string, releaseId: string, onTable?: (done: number, total: number) => void): Promise<{ cards: number; keys: number }> {
+    const reader = await this.instance.connect();
+    try {
+      const indexes = (async () => {
+        for (const sql of lookupIndexDdl()) await this.conn.run(sql);
+      })();
+      const [built, points] = await Promise.allSettled([indexes, writePointStore(reader, pointsFile, releaseId, onTable)]);
+      if (built.status === 'rejected') throw built.reason;
+      if (points.status === 'rejected') throw points.reason;
+      return points.value;
+    } finally {
+      reader.closeSync();
+    }
   }
 
   async writeMeta(meta: Record<string, string>): Promise<void> {

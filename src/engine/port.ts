@@ -15,6 +15,8 @@ export interface EngineHealth {
   ok: boolean;
   release: ReleaseInfo | null;
   error?: string;
+  /** Whether point reads (enrichment, lookups) use the engine's point index, and why not when they don't. */
+  pointReads?: { ok: boolean; note?: string };
 }
 
 export interface ValueCount {

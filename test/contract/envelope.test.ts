@@ -85,6 +85,9 @@ describe('health routes', () => {
       expect(res.body.ok).toBe(true);
       expect(res.body.data.status).toBe('ok');
       expect(res.body.data.engine.contacts).toBe(app.services.engine.release()!.contacts);
+      // A loaded release serves point reads (enrichment, lookups) from its point store.
+      expect(res.body.data.engine.point_reads).toBe(true);
+      expect(res.body.data.engine.point_reads_note).toBeUndefined();
       expect(res.body.data.state.ok).toBe(true);
       expect(res.body.quota).toBeUndefined();
     }

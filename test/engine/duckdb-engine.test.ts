@@ -15,6 +15,7 @@ import {
   releaseFile,
   releasesDir,
 } from '../../src/engine/duckdb/release-store.js';
+import { pointStoreFile } from '../../src/engine/duckdb/point-store/schema.js';
 import { releaseDdl } from '../../src/engine/duckdb/schema.js';
 
 /** Writes a tiny release file by hand (independent of the loader) and publishes it. */
@@ -218,14 +219,19 @@ describe('release store', () => {
     expect(existsSync(currentPath(dataDir))).toBe(true);
   });
 
-  it('keeps the newest 3 release files and never the one CURRENT names', async () => {
+  it('keeps the newest 3 release files (with their point stores) and never the one CURRENT names', async () => {
     mkdirSync(releasesDir(dataDir), { recursive: true });
     const ids = ['r20260101T000000-aaaa', 'r20260102T000000-bbbb', 'r20260103T000000-cccc', 'r20260104T000000-dddd', 'r20260105T000000-eeee'];
-    for (const id of ids) writeFileSync(releaseFile(dataDir, id), '');
+    for (const id of ids) {
+      writeFileSync(releaseFile(dataDir, id), '');
+      writeFileSync(pointStoreFile(releaseFile(dataDir, id)), '');
+    }
     // CURRENT still names the oldest (say, the newest loads failed to publish): it must survive.
     await publishCurrent(dataDir, { id: ids[0]!, file: `${ids[0]}.duckdb`, createdAt: '', contacts: 0, companies: 0, source: {} });
     const deleted = await pruneReleases(dataDir);
     expect(deleted).toEqual([ids[1]]);
     expect(await listReleases(dataDir)).toEqual([ids[0], ids[2], ids[3], ids[4]]);
+    expect(existsSync(pointStoreFile(releaseFile(dataDir, ids[1]!)))).toBe(false);
+    expect(existsSync(pointStoreFile(releaseFile(dataDir, ids[0]!)))).toBe(true);
   });
 });

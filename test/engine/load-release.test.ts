@@ -125,7 +125,7 @@ describe('loadRelease', () => {
     expect(readFileSync(r.rejectsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l))).toEqual(r.rejects);
     expect(await readCurrent(dataDir)).toMatchObject({ id: r.releaseId, file: `${r.releaseId}.duckdb`, contacts: 3, companies: 2 });
     // Nothing temporary is left behind.
-    expect(readdirSync(releasesDir(dataDir)).sort()).toEqual(['CURRENT', `${r.releaseId}.duckdb`, `${r.releaseId}.rejects.jsonl`]);
+    expect(readdirSync(releasesDir(dataDir)).sort()).toEqual(['CURRENT', `${r.releaseId}.duckdb`, `${r.releaseId}.points.sqlite`, `${r.releaseId}.rejects.jsonl`]);
   });
 
   it('normalizes companies: domain from URL, name_norm, slugs, bands, funding, HQ, offices, contact counts', async () => {
@@ -234,7 +234,7 @@ describe('loadRelease', () => {
     // The later updated_at of a duplicate id wins.
     expect(carol).toMatchObject({ id: 'per_003', name: 'Carol Jones', title: 'VP of Sales', seniority: 'vp', function: 'sales_and_bizdev', company: 'The Globex Corporation', country: 'de', location: 'Germany', signals: ['recent_job_change'], sort_key: 3 });
     expect(await rowsOf(`SELECT key FROM meta ORDER BY key`)).toEqual(
-      ['as_of', 'companies', 'contact_card_columns', 'contacts', 'created_at', 'network_host', 'release_id', 'source'].map((key) => ({ key })),
+      ['as_of', 'companies', 'contacts', 'created_at', 'network_host', 'release_id', 'source'].map((key) => ({ key })),
     );
   });
 
@@ -269,7 +269,7 @@ describe('loadRelease', () => {
     await expect(load({ strict: true })).rejects.toThrow(`${join(dir, 'companies.jsonl')}:3: company_id: expected an id starting with com_`);
     expect((await readCurrent(dataDir))?.id).toBe(first.releaseId);
     expect(await listReleases(dataDir)).toEqual([first.releaseId]);
-    expect(readdirSync(releasesDir(dataDir)).sort()).toEqual(['CURRENT', `${first.releaseId}.duckdb`, `${first.releaseId}.rejects.jsonl`]);
+    expect(readdirSync(releasesDir(dataDir)).sort()).toEqual(['CURRENT', `${first.releaseId}.duckdb`, `${first.releaseId}.points.sqlite`, `${first.releaseId}.rejects.jsonl`]);
     expect(await rowsOf('SELECT count(*) AS n FROM contacts')).toEqual([{ n: 3 }]);
   });
 

@@ -100,5 +100,4 @@ export const CONTACT_COLUMNS: readonly ColumnDef[] = [
   c('secondary_functions', 'list', 'Secondary Functions', 'Functions of other current roles.', { internal: true }),
   c('secondary_seniorities', 'list', 'Secondary Seniorities', 'Seniorities of other current roles.', { internal: true }),
   c('sort_key', 'int', 'Sort Key', 'Stable total order of contacts (dense rank of id).', { internal: true, nullable: false }),
-  c('card', 'text', 'Card', 'The card columns (CONTACT_CARD_COLUMNS) of the row as one JSON array, for point reads.', { internal: true }),
 ];

@@ -50,6 +50,11 @@ export interface QueryIR {
 
 export const MATCH_ALL: IRNode = { and: [] };
 
+/** A leaf's values as a list: the array of `in` / `not_in`, the one value of the others, none for `exists`. */
+export function leafValues(leaf: Leaf): Scalar[] {
+  return Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
+}
+
 export function isLeaf(n: IRNode): n is Leaf {
   return (n as Leaf).field !== undefined;
 }

@@ -52,9 +52,9 @@ export class DuckDBEngine implements SearchEngine {
   }
 
   async health(): Promise<EngineHealth> {
-    const release = this.release();
-    if (!release) return { ok: false, release: null, error: this.lastError ?? 'No data release is loaded.' };
-    return { ok: true, release, ...(this.lastError ? { error: this.lastError } : {}) };
+    const cur = this.current;
+    if (!cur) return { ok: false, release: null, error: this.lastError ?? 'No data release is loaded.' };
+    return { ok: true, release: cur.info, pointReads: cur.pointReads, ...(this.lastError ? { error: this.lastError } : {}) };
   }
 
   /** Runs one query on the serving release; rows are plain JS values (BIGINT as number, lists as arrays). */

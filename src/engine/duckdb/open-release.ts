@@ -1,8 +1,10 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { AppError } from '../../domain/errors/index.js';
+import type { Leaf } from '../../domain/query/ir.js';
 import type { ReleaseInfo } from '../port.js';
-import { CARD_META_KEY, parseCardLayout } from './card.js';
 import { ConnectionPool } from './connection-pool.js';
+import { PointStore } from './point-store/point-store.js';
+import { pointStoreFile } from './point-store/schema.js';
 import { plainRows } from './rows.js';
 
 export interface InstanceOptions {
@@ -19,9 +21,15 @@ export interface RunOptions {
 /** One release pinned for several queries (`withRelease`): every query sees the same data. */
 export interface ReleaseSession {
   readonly info: ReleaseInfo;
-  /** The contact card layout of this release, or null when it has no cards (card.ts). */
-  readonly cardColumns: readonly string[] | null;
   run(sql: string, params?: DuckDBValue[], opts?: RunOptions): Promise<Record<string, unknown>[]>;
+  /** A contact point read from the point store, or null when the store cannot answer it (then query the release). */
+  pointRead(leaves: readonly Leaf[], columns: readonly string[], limit: number): Record<string, unknown>[] | null;
+}
+
+/** Whether point reads use the release's point store, and why not. */
+export interface PointReadsState {
+  ok: boolean;
+  note?: string;
 }
 
 /**
@@ -41,7 +49,8 @@ export class OpenRelease {
     private readonly instance: DuckDBInstance,
     private readonly pool: ConnectionPool,
     private readonly defaultBudgetMs: number,
-    readonly cardColumns: readonly string[] | null,
+    private points: PointStore | null,
+    private pointsNote: string | undefined,
   ) {}
 
   static async open(file: string, info: ReleaseInfo, opts: InstanceOptions, defaultBudgetMs: number): Promise<OpenRelease> {
@@ -53,18 +62,22 @@ export class OpenRelease {
       enable_external_access: 'false',
     });
     const conns: DuckDBConnection[] = [];
-    let cardColumns: readonly string[] | null;
     try {
       for (let i = 0; i < opts.poolSize; i++) conns.push(await instance.connect());
       // Fail here, not on the first user query, when the file is not a release.
-      const meta = await conns[0]!.runAndReadAll('SELECT value FROM meta WHERE key = $1', [CARD_META_KEY]);
-      cardColumns = parseCardLayout(meta.getRows()[0]?.[0]);
+      await conns[0]!.runAndReadAll('SELECT count(*) FROM meta');
     } catch (e) {
       for (const c of conns) c.closeSync();
       instance.closeSync();
       throw e;
     }
-    return new OpenRelease(info, file, instance, new ConnectionPool(conns), defaultBudgetMs, cardColumns);
+    // Without its point store a release still answers every point read, from its columns (slower).
+    const points = PointStore.open(pointStoreFile(file), info.id);
+    return new OpenRelease(info, file, instance, new ConnectionPool(conns), defaultBudgetMs, points.store, points.reason);
+  }
+
+  get pointReads(): PointReadsState {
+    return this.points ? { ok: true } : { ok: false, ...(this.pointsNote ? { note: this.pointsNote } : {}) };
   }
 
   get inFlight(): number {
@@ -76,7 +89,11 @@ export class OpenRelease {
     if (this.retired && this.refs === 0) throw new AppError('data.unavailable', 'The release closed.');
     this.refs++;
     try {
-      return await fn({ info: this.info, cardColumns: this.cardColumns, run: (sql, params, opts) => this.run(sql, params ?? [], opts ?? {}) });
+      return await fn({
+        info: this.info,
+        run: (sql, params, opts) => this.run(sql, params ?? [], opts ?? {}),
+        pointRead: (leaves, columns, limit) => this.pointRead(leaves, columns, limit),
+      });
     } finally {
       this.refs--;
       if (this.retired && this.refs === 0) this.closeNow();
@@ -107,6 +124,20 @@ export class OpenRelease {
     }
   }
 
+  private pointRead(leaves: readonly Leaf[], columns: readonly string[], limit: number): Record<string, unknown>[] | null {
+    const store = this.points;
+    if (!store?.answers(leaves, columns)) return null;
+    try {
+      return store.read(leaves, columns, limit);
+    } catch (e) {
+      // A damaged store must not fail lookups the release itself can answer: stop using it.
+      this.points = null;
+      this.pointsNote = `point store failed, point reads use the release: ${(e as Error).message}`;
+      store.close();
+      return null;
+    }
+  }
+
   /** Stops taking new callers; resolves once the in-flight ones finished and the file is closed. */
   retire(): Promise<void> {
     if (!this.closedPromise) {
@@ -123,6 +154,8 @@ export class OpenRelease {
     this.resolveClosed = null;
     this.pool.close();
     this.instance.closeSync();
+    this.points?.close();
+    this.points = null;
     done();
   }
 }

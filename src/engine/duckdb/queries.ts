@@ -2,7 +2,7 @@ import type { Entity } from '../../domain/catalog/index.js';
 import { isAppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { QueryRequest, QueryResult } from '../port.js';
-import { decodeCards } from './card.js';
+import { lookupBranches } from './compile/lookup-branches.js';
 import { countQuery, pageQuery } from './compile/select.js';
 import type { ReleaseSession } from './open-release.js';
 
@@ -23,9 +23,11 @@ export async function runQuery(session: ReleaseSession, releaseId: string, entit
   };
   const page = async (): Promise<Record<string, unknown>[]> => {
     const { columns, afterSortKey, limit, budgetMs, offset } = req.page!;
-    const q = pageQuery(entity, where, columns, afterSortKey, limit, offset ?? 0, session.cardColumns);
-    const rows = await session.run(q.sql, q.params, { budgetMs });
-    return q.card ? decodeCards(rows, q.card, columns) : rows;
+    const leaves = entity === 'contact' && afterSortKey === null && !offset ? lookupBranches(entity, where) : null;
+    const points = leaves ? session.pointRead(leaves, columns, limit) : null;
+    if (points) return points;
+    const q = pageQuery(entity, where, columns, afterSortKey, limit, offset ?? 0);
+    return session.run(q.sql, q.params, { budgetMs });
   };
   if (!req.page) {
     const c = req.countBudgetMs === undefined ? { count: null, timedOut: false } : await count();

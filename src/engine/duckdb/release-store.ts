@@ -2,9 +2,11 @@ import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomToken } from '../../domain/ids.js';
+import { pointStoreFile } from './point-store/schema.js';
 
 /**
- * Where releases live: `<dataDir>/releases/<releaseId>.duckdb`, plus the `CURRENT` pointer naming the one
+ * Where releases live: `<dataDir>/releases/<releaseId>.duckdb` with its point store
+ * (`<releaseId>.points.sqlite`, point-store/schema.ts), plus the `CURRENT` pointer naming the one
  * that serves. The pointer is replaced atomically (write tmp, fsync, rename), so a reader sees the old or
  * the new release and never a half-written pointer.
  */
@@ -154,7 +156,7 @@ export async function listReleases(dataDir: string): Promise<string[]> {
 }
 
 /**
- * Deletes all but the newest `keep` release files (and their rejects files), never the one CURRENT names.
+ * Deletes all but the newest `keep` release files (with their point stores and rejects files), never the one CURRENT names.
  * A server still reading a deleted file keeps its open handle: Linux frees the blocks only on close.
  */
 export async function pruneReleases(dataDir: string, keep = KEEP_RELEASES): Promise<string[]> {
@@ -164,6 +166,7 @@ export async function pruneReleases(dataDir: string, keep = KEEP_RELEASES): Prom
   for (const id of doomed) {
     await rm(releaseFile(dataDir, id), { force: true });
     await rm(`${releaseFile(dataDir, id)}.wal`, { force: true });
+    await rm(pointStoreFile(releaseFile(dataDir, id)), { force: true });
     await rm(rejectsFile(dataDir, id), { force: true });
   }
   return doomed;

@@ -13,7 +13,14 @@ export async function healthReport(services: Services) {
   return {
     status: ok ? 'ok' : 'degraded',
     version: services.build.version,
-    engine: { ok: engine.ok, release: engine.release?.id ?? null, contacts: engine.release?.contacts ?? null, companies: engine.release?.companies ?? null, ...(engine.error ? { error: engine.error } : {}) },
+    engine: {
+      ok: engine.ok,
+      release: engine.release?.id ?? null,
+      contacts: engine.release?.contacts ?? null,
+      companies: engine.release?.companies ?? null,
+      ...(engine.error ? { error: engine.error } : {}),
+      ...(engine.pointReads ? { point_reads: engine.pointReads.ok, ...(engine.pointReads.note ? { point_reads_note: engine.pointReads.note } : {}) } : {}),
+    },
     state: { ok: stateOk },
   };
 }

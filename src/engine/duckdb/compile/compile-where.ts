@@ -1,5 +1,5 @@
 import { findColumn, type ColumnDef, type Entity } from '../../../domain/catalog/index.js';
-import { isLeaf, type IRNode, type Leaf, type Scalar } from '../../../domain/query/ir.js';
+import { isLeaf, leafValues, type IRNode, type Leaf, type Scalar } from '../../../domain/query/ir.js';
 import { ident } from '../schema.js';
 import { Params } from './params.js';
 import { phrasePattern } from './words.js';
@@ -30,12 +30,8 @@ function column(entity: Entity, field: string): ColumnDef {
 const scalarType = (col: ColumnDef): 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' =>
   col.storage === 'BIGINT' ? 'BIGINT' : col.storage === 'DOUBLE' ? 'DOUBLE' : col.storage === 'BOOLEAN' ? 'BOOLEAN' : 'VARCHAR';
 
-function values(leaf: Leaf): Scalar[] {
-  return Array.isArray(leaf.value) ? leaf.value : leaf.value === undefined ? [] : [leaf.value];
-}
-
 function one(leaf: Leaf): Scalar {
-  const v = values(leaf);
+  const v = leafValues(leaf);
   if (v.length !== 1) throw new Error(`IR leaf ${leaf.field} ${leaf.op} needs one value`);
   return v[0]!;
 }
@@ -61,7 +57,7 @@ function compileLeaf(entity: Entity, leaf: Leaf, p: Params): string {
       return `(${c} ${CMP[leaf.op]} ${p.add(one(leaf))})`;
     case 'in':
     case 'not_in': {
-      const list = values(leaf);
+      const list = leafValues(leaf);
       if (list.length === 0) return leaf.op === 'in' ? 'FALSE' : `(${c} IS NOT NULL)`;
       // As IN (...) so DuckDB pushes the filter into the scan or answers it from a lookup index.
       const set = list.length <= SHORT_IN ? `(${list.map((v) => p.add(v)).join(', ')})` : null;
@@ -94,9 +90,9 @@ function compileListLeaf(c: string, leaf: Leaf, p: Params, words?: string): stri
     case 'neq':
       return `(${nonEmpty} AND NOT list_contains(${c}, ${p.add(String(one(leaf)))}))`;
     case 'in':
-      return holdsAny(c, values(leaf).map(String), p);
+      return holdsAny(c, leafValues(leaf).map(String), p);
     case 'not_in':
-      return `(${nonEmpty} AND NOT ${holdsAny(c, values(leaf).map(String), p)})`;
+      return `(${nonEmpty} AND NOT ${holdsAny(c, leafValues(leaf).map(String), p)})`;
     case 'contains':
       return `(${nonEmpty} AND len(list_filter(${c}, x -> contains(lower(x), lower(${p.add(String(one(leaf)))})))) > 0)`;
     case 'prefix':

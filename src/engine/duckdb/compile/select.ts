@@ -1,18 +1,14 @@
 import type { Entity } from '../../../domain/catalog/index.js';
-import type { IRNode } from '../../../domain/query/ir.js';
-import { findColumn } from '../../../domain/catalog/index.js';
-import { isLeaf, type Leaf } from '../../../domain/query/ir.js';
-import { cardCovers } from '../card.js';
+import type { IRNode, Leaf } from '../../../domain/query/ir.js';
 import { ident, TABLE } from '../schema.js';
 import { compileWhere } from './compile-where.js';
+import { lookupBranches } from './lookup-branches.js';
 import { Params } from './params.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 
 export interface CompiledQuery {
   sql: string;
   params: DuckDBValue[];
-  /** The rows hold `card` text to decode with this layout (card.ts). */
-  card?: readonly string[];
 }
 
 export function countQuery(entity: Entity, where: IRNode): CompiledQuery {
@@ -26,9 +22,8 @@ export function countQuery(entity: Entity, where: IRNode): CompiledQuery {
  * rows after `afterSortKey`. Tables are written physically in sort_key order and DuckDB preserves insertion
  * order, so LIMIT stops the scan early instead of sorting every match; the outer ORDER BY only orders the page.
  */
-export function pageQuery(entity: Entity, where: IRNode, columns: readonly string[], afterSortKey: number | null, limit: number, offset = 0, card: readonly string[] | null = null): CompiledQuery {
+export function pageQuery(entity: Entity, where: IRNode, columns: readonly string[], afterSortKey: number | null, limit: number, offset = 0): CompiledQuery {
   const lookups = afterSortKey === null && offset === 0 ? lookupBranches(entity, where) : null;
-  if (lookups && entity === 'contact' && cardCovers(card, columns)) return { ...unionPage(entity, lookups, ['card'], limit), card };
   if (lookups) return unionPage(entity, lookups, columns, limit);
   const p = new Params();
   const pred = compileWhere(entity, where, p);
@@ -40,16 +35,9 @@ export function pageQuery(entity: Entity, where: IRNode, columns: readonly strin
 }
 
 /**
- * An OR of `in` / `eq` leaves on indexed lookup columns (enrichment, lookups): as a UNION ALL of one
- * branch per leaf, each answered by its column's index, instead of one OR that scans the whole table.
+ * A point read (lookup-branches.ts) as a UNION ALL of one branch per leaf, each answered by its column's
+ * ART index, instead of one OR that scans the whole table.
  */
-function lookupBranches(entity: Entity, where: IRNode): Leaf[] | null {
-  const leaves = isLeaf(where) ? [where] : 'or' in where ? where.or : null;
-  if (!leaves || leaves.length === 0) return null;
-  const ok = leaves.every((l) => isLeaf(l) && (l.op === 'in' || l.op === 'eq') && findColumn(entity, l.field, true)?.lookup === true);
-  return ok ? (leaves as Leaf[]) : null;
-}
-
 function unionPage(entity: Entity, branches: readonly Leaf[], columns: readonly string[], limit: number): CompiledQuery {
   const p = new Params();
   const cols = [...new Set([...columns, 'sort_key'])].map(ident).join(', ');
