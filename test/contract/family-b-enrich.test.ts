@@ -92,6 +92,16 @@ describe('family B lookups', () => {
     expect(res.body.contacts.map((c: Row) => c.id)).toEqual(want.slice(0, 100));
     expect(res.body.limit).toBe(100);
     expect(res.body.creditsRemaining).toBe(10_000 - Math.min(100, want.length));
+    // Up to 5,000 per page over REST; more is refused, free.
+    const most = await b(apiKey, 'POST', '/api/v1/contacts/lookup/colleagues', { company_domain: r.company_domain, limit: 5000 });
+    expect(most.status).toBe(200);
+    expect(most.body.limit).toBe(5000);
+    expect(most.body.contacts.map((c: Row) => c.id)).toEqual(rows.filter((y) => y.company_domain === r.company_domain).map((y) => y.id).slice(0, 5000));
+    const before = (await app.request('GET', '/v1/credits', { key: apiKey })).body.data;
+    const over = await b(apiKey, 'POST', '/api/v1/contacts/lookup/colleagues', { company_domain: r.company_domain, limit: 5001 });
+    expect(over.status).toBe(400);
+    expect(over.body.error.code).toBe('request.invalid');
+    expect((await app.request('GET', '/v1/credits', { key: apiKey })).body.data).toEqual(before);
   });
 
   it('decision makers: executives, VPs, directors and head-of roles with valid emails', async () => {

@@ -27,6 +27,29 @@ describe('query budgets', () => {
       await app.close();
     }
   }, 120_000);
+
+  it('an enrichment the point store answers needs no query; one that reads the release past its budget answers 504, free', async () => {
+    const app = await startTestApp({ contacts: 20_000, companies: 1000, env: { CDS_SEARCH_BUDGET_MS: '1' } });
+    try {
+      const { apiKey } = app.createAccount('pro');
+      const stored = await app.services.engine.query('contact', { field: 'work_email', op: 'exists' }, { page: { columns: ['work_email'], afterSortKey: null, limit: 100, budgetMs: 60_000 } });
+      const inputs = stored.rows.map((r) => String(r.work_email));
+      expect(inputs).toHaveLength(100);
+      // Default columns: the card holds them, so the 1 ms budget of a release query never applies.
+      const fromStore = await app.request('POST', '/v1/enrichments', { key: apiKey, body: { inputs } });
+      expect(fromStore.status).toBe(200);
+      expect(fromStore.body.data.filter((r: { matched: boolean }) => r.matched)).toHaveLength(100);
+      expect(fromStore.body.quota.contact_credits_used).toBe(100);
+      // Every column: read from the release, which stops the lookup at its budget.
+      const wide = await app.request('POST', '/v1/enrichments', { key: apiKey, body: { inputs, columns: ['*'] } });
+      expect(wide.status).toBe(504);
+      expect(wide.body.error.code).toBe('query.timeout');
+      expect(wide.body.quota.contact_credits_used).toBe(0);
+      expect(wide.body.quota.month_remaining).toBe(fromStore.body.quota.month_remaining);
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
 });
 
 describe('unreadable files', () => {
@@ -51,6 +74,10 @@ describe('unreadable files', () => {
       const c = await app.request('POST', '/v1/contacts/count', { key: apiKey, body: { filter: {} } });
       expect(c.status).toBe(503);
       expect(c.body.error.code).toBe('data.unavailable');
+      const e = await app.request('POST', '/v1/enrichments', { key: apiKey, body: { inputs: ['jane.doe@acme.com'] } });
+      expect(e.status).toBe(503);
+      expect(e.body.error.code).toBe('data.unavailable');
+      expect(e.body.quota.contact_credits_used).toBe(0);
       expect((await app.request('GET', '/v1/account', { key: apiKey })).status).toBe(200);
     } finally {
       await app.close();
