@@ -21,8 +21,9 @@ export type { LoadOptions, LoadReport, ProgressEvent, ProgressFn, Reject } from 
  * Loads a people dump and a companies dump as a new release: read, validate, normalize, classify,
  * compute signals, stage in bulk, join the employer onto each contact, write the point store, then
  * publish atomically. The database is written as `<id>.duckdb.tmp` and its point store as
- * `<id>.points.sqlite.tmp`; both are renamed into place (the point store first) and only then named by
- * CURRENT; any failure before that leaves the previous release serving.
+ * `<id>.points.sqlite.tmp`; both are renamed into place and only then named by CURRENT; any failure
+ * before that leaves the previous release serving (and a crash between the renames leaves files that
+ * pruning removes with their release).
  */
 export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
   const started = Date.now();
@@ -80,14 +81,17 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
       source: JSON.stringify(source),
     });
     progress({ phase: 'build', done: 3, total: 3 });
-    await writer.writeLookups(tmpPoints, releaseId, (done, total) => progress({ phase: 'lookups', done, total }));
+    const points = await writer.writeLookups(tmpPoints, releaseId, (done, total) => progress({ phase: 'lookups', done, total }));
+    if (points.cards !== counts.contacts) throw new Error(`point store holds ${points.cards} cards for ${counts.contacts} contacts`);
     await writer.finish();
     writer = null;
     await rejects.close();
-    await rename(tmpPoints, finalPoints);
     await rename(tmpFile, finalFile);
+    await rename(tmpPoints, finalPoints);
     await publishCurrent(opts.dataDir, { id: releaseId, file: `${releaseId}.duckdb`, createdAt, contacts: counts.contacts, companies: counts.companies, source });
-    await pruneReleases(opts.dataDir);
+    // Published: a failed prune only leaves older files behind (the next load prunes them), so it must
+    // not report this load as failed, nor let the cleanup below delete what CURRENT now names.
+    await pruneReleases(opts.dataDir).catch(() => undefined);
     return {
       releaseId,
       contacts: counts.contacts,

@@ -29,9 +29,6 @@ export async function writePointStore(
     db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('cache_size = -262144');
     for (const sql of pointStoreDdl()) db.exec(sql);
-    const meta = db.prepare(`INSERT INTO ${POINT_META_TABLE} (key, value) VALUES (?, ?)`);
-    meta.run(POINT_META.releaseId, releaseId);
-    meta.run(POINT_META.cardColumns, JSON.stringify(CONTACT_CARD_COLUMNS));
     const tables = 1 + POINT_KEY_COLUMNS.length;
     onTable(0, tables);
     db.exec('BEGIN');
@@ -41,6 +38,10 @@ export async function writePointStore(
       keys += await copyRows(conn, keysSourceSql(column), db, keyTable(column), ['value', 'sort_key']);
       onTable(2 + i, tables);
     }
+    // Meta last: a store that names its release holds all of it.
+    const meta = db.prepare(`INSERT INTO ${POINT_META_TABLE} (key, value) VALUES (?, ?)`);
+    meta.run(POINT_META.releaseId, releaseId);
+    meta.run(POINT_META.cardColumns, JSON.stringify(CONTACT_CARD_COLUMNS));
     db.exec('COMMIT');
     db.close();
   } catch (e) {

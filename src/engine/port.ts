@@ -11,12 +11,17 @@ export interface ReleaseInfo {
   source?: Record<string, unknown>;
 }
 
+/** Whether point reads (enrichment, lookups) use the engine's point index, and why not when they don't. */
+export interface PointReadsState {
+  ok: boolean;
+  note?: string;
+}
+
 export interface EngineHealth {
   ok: boolean;
   release: ReleaseInfo | null;
   error?: string;
-  /** Whether point reads (enrichment, lookups) use the engine's point index, and why not when they don't. */
-  pointReads?: { ok: boolean; note?: string };
+  pointReads?: PointReadsState;
 }
 
 export interface ValueCount {

@@ -226,12 +226,15 @@ describe('release store', () => {
       writeFileSync(releaseFile(dataDir, id), '');
       writeFileSync(pointStoreFile(releaseFile(dataDir, id)), '');
     }
+    // A crash between the load's renames leaves a point store still named .tmp: pruned with its release.
+    writeFileSync(`${pointStoreFile(releaseFile(dataDir, ids[1]!))}.tmp`, '');
     // CURRENT still names the oldest (say, the newest loads failed to publish): it must survive.
     await publishCurrent(dataDir, { id: ids[0]!, file: `${ids[0]}.duckdb`, createdAt: '', contacts: 0, companies: 0, source: {} });
     const deleted = await pruneReleases(dataDir);
     expect(deleted).toEqual([ids[1]]);
     expect(await listReleases(dataDir)).toEqual([ids[0], ids[2], ids[3], ids[4]]);
     expect(existsSync(pointStoreFile(releaseFile(dataDir, ids[1]!)))).toBe(false);
+    expect(existsSync(`${pointStoreFile(releaseFile(dataDir, ids[1]!))}.tmp`)).toBe(false);
     expect(existsSync(pointStoreFile(releaseFile(dataDir, ids[0]!)))).toBe(true);
   });
 });

@@ -125,6 +125,16 @@ describe('point store', () => {
     expect(await page(engine, eq, columns)).toHaveLength(1);
     expect(await page(engine, { field: 'work_email', op: 'in', value: ['nobody@nowhere.example'] }, columns)).toEqual([]);
     expect(await page(engine, { field: 'work_email', op: 'in', value: [] }, columns)).toEqual([]);
+    // Odd strings are values, never SQL or JSON syntax; a list over 1,000 values (another DuckDB form).
+    const odd = [`a'b"c\\]},{`, 'ÿ名前@例え.jp', '😀@x.io', 'x'.repeat(10_000), '', ' ', 'null', '[]', '0'];
+    const emails = (await engine.run('SELECT work_email FROM contacts WHERE work_email IS NOT NULL ORDER BY sort_key LIMIT 1001')).map((r) => String(r.work_email));
+    const wide: IRNode = or({ field: 'work_email', op: 'in', value: [...odd, ...emails] }, { field: 'network_slug', op: 'in', value: odd });
+    const answered = await page(engine, wide, columns);
+    expect(answered).toHaveLength(1001);
+    expect(answered).toEqual(await fromColumns(engine, wide, columns, 5000));
+    // Field names as the compiler takes them (any case).
+    const upper: IRNode = { field: 'Work_Email', op: 'in', value: emails.slice(0, 3) };
+    expect(await page(engine, upper, columns)).toEqual(await fromColumns(engine, upper, columns, 5000));
   });
 
   it('is what answers card-only reads, and the release answers the rest', async () => {
@@ -143,7 +153,7 @@ describe('point store', () => {
     expect(later.rows[0]).toMatchObject({ id: target.id, name: target.name });
   });
 
-  it('a release without its point store, or with another release store, answers the same from its columns', async () => {
+  it('a release without its point store, or with another release or incomplete store, answers the same from its columns', async () => {
     const where = await lookupWhere();
     const expected = await page(engine, where, columns);
 
@@ -160,6 +170,15 @@ describe('point store', () => {
     const b = await open(foreign.dir);
     expect(await page(b, where, columns)).toEqual(expected);
     expect((await b.health()).pointReads).toEqual({ ok: false, note: expect.stringMatching(/belongs to release r20200101T000000-zzzz/) });
+
+    // A store missing cards (damaged outside the loader) would answer misses: it is refused at open.
+    const short = copy();
+    const s = new Database(short.points);
+    s.prepare('DELETE FROM cards WHERE sort_key = (SELECT max(sort_key) FROM cards)').run();
+    s.close();
+    const c = await open(short.dir);
+    expect(await page(c, where, columns)).toEqual(expected);
+    expect((await c.health()).pointReads).toEqual({ ok: false, note: expect.stringMatching(/holds cards up to 1499 of 1500 contacts/) });
   });
 
   it('a store damaged under a running server stops being used; reads keep their answers', async () => {

@@ -80,10 +80,10 @@ export function listValues(listName: string): readonly ListValue[] {
 export const DEFAULT_CONTACT_COLUMNS: readonly string[] = CONTACT_COLUMNS.filter((c) => c.defaultSet).map((c) => c.name);
 /**
  * The columns of a contact card, in this order: the enrichment default set, the lookup columns and
- * sort_key. Each release's point store holds one card per contact, so a point read (enrichment, lookups,
- * signal matching) that asks only for these columns reads one row of a row store instead of twenty
- * columns of the columnar release (engine/duckdb/point-store). A store records the layout it was written
- * with, so a change here never misreads an older release.
+ * sort_key. Each release's point store holds one card per contact, so a point read (enrichment, the phone
+ * lookups) that asks only for these columns reads one row of a row store instead of twenty columns of
+ * the columnar release (engine/duckdb/point-store). A store records the layout it was written with, so a
+ * change here never misreads an older release.
  */
 export const CONTACT_CARD_COLUMNS: readonly string[] = CONTACT_COLUMNS.filter((c) => c.defaultSet || c.lookup || c.name === 'sort_key').map((c) => c.name);
 /** The default columns of company search and lookup, `id` first. */

@@ -1,7 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { AppError } from '../../domain/errors/index.js';
 import type { Leaf } from '../../domain/query/ir.js';
-import type { ReleaseInfo } from '../port.js';
+import type { PointReadsState, ReleaseInfo } from '../port.js';
 import { ConnectionPool } from './connection-pool.js';
 import { PointStore } from './point-store/point-store.js';
 import { pointStoreFile } from './point-store/schema.js';
@@ -26,11 +26,6 @@ export interface ReleaseSession {
   pointRead(leaves: readonly Leaf[], columns: readonly string[], limit: number): Record<string, unknown>[] | null;
 }
 
-/** Whether point reads use the release's point store, and why not. */
-export interface PointReadsState {
-  ok: boolean;
-  note?: string;
-}
 
 /**
  * An opened release file: a READ_ONLY DuckDB instance with its connection pool, and a count of the
@@ -72,7 +67,7 @@ export class OpenRelease {
       throw e;
     }
     // Without its point store a release still answers every point read, from its columns (slower).
-    const points = PointStore.open(pointStoreFile(file), info.id);
+    const points = PointStore.open(pointStoreFile(file), info);
     return new OpenRelease(info, file, instance, new ConnectionPool(conns), defaultBudgetMs, points.store, points.reason);
   }
 
@@ -152,10 +147,13 @@ export class OpenRelease {
     if (!this.resolveClosed) return;
     const done = this.resolveClosed;
     this.resolveClosed = null;
-    this.pool.close();
-    this.instance.closeSync();
-    this.points?.close();
-    this.points = null;
-    done();
+    try {
+      this.pool.close();
+      this.instance.closeSync();
+    } finally {
+      this.points?.close();
+      this.points = null;
+      done();
+    }
   }
 }

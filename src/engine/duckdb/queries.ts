@@ -2,7 +2,7 @@ import type { Entity } from '../../domain/catalog/index.js';
 import { isAppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { QueryRequest, QueryResult } from '../port.js';
-import { lookupBranches } from './compile/lookup-branches.js';
+import { pointReadLeaves } from './compile/lookup-branches.js';
 import { countQuery, pageQuery } from './compile/select.js';
 import type { ReleaseSession } from './open-release.js';
 
@@ -23,7 +23,7 @@ export async function runQuery(session: ReleaseSession, releaseId: string, entit
   };
   const page = async (): Promise<Record<string, unknown>[]> => {
     const { columns, afterSortKey, limit, budgetMs, offset } = req.page!;
-    const leaves = entity === 'contact' && afterSortKey === null && !offset ? lookupBranches(entity, where) : null;
+    const leaves = entity === 'contact' ? pointReadLeaves(entity, where, afterSortKey, offset ?? 0) : null;
     const points = leaves ? session.pointRead(leaves, columns, limit) : null;
     if (points) return points;
     const q = pageQuery(entity, where, columns, afterSortKey, limit, offset ?? 0);

@@ -167,6 +167,7 @@ export async function pruneReleases(dataDir: string, keep = KEEP_RELEASES): Prom
     await rm(releaseFile(dataDir, id), { force: true });
     await rm(`${releaseFile(dataDir, id)}.wal`, { force: true });
     await rm(pointStoreFile(releaseFile(dataDir, id)), { force: true });
+    await rm(`${pointStoreFile(releaseFile(dataDir, id))}.tmp`, { force: true });
     await rm(rejectsFile(dataDir, id), { force: true });
   }
   return doomed;

@@ -2,7 +2,7 @@ import type { Entity } from '../../../domain/catalog/index.js';
 import type { IRNode, Leaf } from '../../../domain/query/ir.js';
 import { ident, TABLE } from '../schema.js';
 import { compileWhere } from './compile-where.js';
-import { lookupBranches } from './lookup-branches.js';
+import { pointReadLeaves } from './lookup-branches.js';
 import { Params } from './params.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 
@@ -23,7 +23,7 @@ export function countQuery(entity: Entity, where: IRNode): CompiledQuery {
  * order, so LIMIT stops the scan early instead of sorting every match; the outer ORDER BY only orders the page.
  */
 export function pageQuery(entity: Entity, where: IRNode, columns: readonly string[], afterSortKey: number | null, limit: number, offset = 0): CompiledQuery {
-  const lookups = afterSortKey === null && offset === 0 ? lookupBranches(entity, where) : null;
+  const lookups = pointReadLeaves(entity, where, afterSortKey, offset);
   if (lookups) return unionPage(entity, lookups, columns, limit);
   const p = new Params();
   const pred = compileWhere(entity, where, p);

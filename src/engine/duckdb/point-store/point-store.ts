@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { findColumn } from '../../../domain/catalog/index.js';
 import { leafValues, type Leaf } from '../../../domain/query/ir.js';
 import { ident } from '../schema.js';
 import { cardCovers, decodeCards, parseCardLayout } from './layout.js';
@@ -20,8 +19,8 @@ export class PointStore {
     private readonly cardReads: Database.Statement<[string], { sort_key: number; card: string }>,
   ) {}
 
-  /** Opens the store of `releaseId`; null with the reason when it is missing, foreign or unreadable. */
-  static open(file: string, releaseId: string): PointStoreOpening {
+  /** Opens the store of a release; null with the reason when it is missing, foreign, incomplete or unreadable. */
+  static open(file: string, release: { id: string; contacts: number }): PointStoreOpening {
     let db: Database.Database;
     try {
       db = new Database(file, { readonly: true, fileMustExist: true });
@@ -32,7 +31,10 @@ export class PointStore {
       // Interior B-tree pages of the key and card tables stay cached: a lookup then reads one leaf page each.
       db.pragma('cache_size = -65536');
       const meta = new Map(db.prepare(`SELECT key, value FROM ${POINT_META_TABLE}`).raw().all() as [string, string][]);
-      if (meta.get(POINT_META.releaseId) !== releaseId) throw new Error(`it belongs to release ${meta.get(POINT_META.releaseId) ?? 'unknown'}`);
+      if (meta.get(POINT_META.releaseId) !== release.id) throw new Error(`it belongs to release ${meta.get(POINT_META.releaseId) ?? 'unknown'}`);
+      // sort_key is the dense rank of ids (1..contacts): the last card tells whether every contact has one.
+      const last = db.prepare(`SELECT max(sort_key) FROM ${CARDS_TABLE}`).pluck().get() as number | null;
+      if (last !== release.contacts) throw new Error(`it holds cards up to ${last ?? 0} of ${release.contacts} contacts`);
       const layout = parseCardLayout(meta.get(POINT_META.cardColumns));
       if (!layout) throw new Error('its card layout is unreadable');
       const keyReads = new Map(
@@ -46,9 +48,9 @@ export class PointStore {
     }
   }
 
-  /** True when this store can answer a point read of these leaves for these columns. */
+  /** True when this store can answer a point read of these leaves (lookup-branches.ts) for these columns. */
   answers(leaves: readonly Leaf[], columns: readonly string[]): boolean {
-    return cardCovers(this.layout, columns) && leaves.every((l) => this.keyReads.has(columnName(l.field)));
+    return cardCovers(this.layout, columns) && leaves.every((l) => this.keyReads.has(l.field));
   }
 
   /**
@@ -61,7 +63,7 @@ export class PointStore {
     for (const leaf of leaves) {
       const values = leafValues(leaf).map(String);
       if (values.length === 0) continue;
-      for (const k of this.keyReads.get(columnName(leaf.field))!.all(JSON.stringify(values))) keys.add(k);
+      for (const k of this.keyReads.get(leaf.field)!.all(JSON.stringify(values))) keys.add(k);
     }
     if (keys.size === 0) return [];
     const picked = [...keys].sort((a, b) => a - b).slice(0, limit);
@@ -72,9 +74,4 @@ export class PointStore {
   close(): void {
     this.db.close();
   }
-}
-
-/** The catalog name of a leaf field (IR fields are matched case-insensitively, as the compiler does). */
-function columnName(field: string): string {
-  return findColumn('contact', field, true)?.name ?? field;
 }
