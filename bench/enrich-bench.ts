@@ -4,9 +4,10 @@
  *
  *   node dist/bench/enrich-bench.js --contacts 1000000 [--data DIR] [--runs 100] [--warmup 10] [--tag T]
  *
- * The identifiers are a random sample of the whole release (read from the release file before the server
- * starts), and no identifier is sent twice: every call looks up rows the server has not read for an earlier
- * call, as a production workload would. The first `--warmup` calls (process and index start-up) are
+ * The identifiers are those of a random sample of the whole release (read from the release file before the
+ * server starts), one per sampled contact, and no contact is sampled twice: every call looks up rows the
+ * server has not read for an earlier call, as a production workload would (a phone shared by several
+ * contacts can still come twice). The first `--warmup` calls (process and index start-up) are
  * reported apart. Prints p50/p95 and writes bench/results/enrich-<N>.json (enrich-<N>-<T>.json with --tag,
  * for a run under other conditions: without the point store, after dropping the OS page cache).
  */
@@ -17,6 +18,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { benchDataDir, benchKey } from './lib/bench-data.js';
 import { poster } from './lib/http.js';
 import { startBenchServer } from './lib/server.js';
+import { machine } from './lib/machine.js';
 import { percentile, round, timed } from './lib/stats.js';
 
 const { values } = parseArgs({ options: { contacts: { type: 'string', default: '1000000' }, data: { type: 'string' }, runs: { type: 'string', default: '100' }, warmup: { type: 'string', default: '10' }, tag: { type: 'string' } } });
@@ -104,13 +106,14 @@ try {
     runs,
     inputs_per_call: 100,
     point_reads: health.data.engine.point_reads ?? null,
-    distinct_identifiers: next + miss,
+    identifiers_sent: next + miss,
     matched_share: round(matched / (runs * 100), 2),
     warmup_calls: warmup,
     warmup_p50_ms: round(percentile(warm, 50)),
     p50_ms: round(percentile(times, 50)),
     p95_ms: round(percentile(times, 95)),
     server_peak_rss_mb: round(peak),
+    machine: machine(),
     at: new Date().toISOString(),
   };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });

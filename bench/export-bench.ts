@@ -9,10 +9,10 @@
  * bound (every contact up to 1,000,000 rows). Prints the timings and writes bench/results/export-<N>.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchDataDir, benchKey } from './lib/bench-data.js';
+import { machine } from './lib/machine.js';
 import { startBenchServer } from './lib/server.js';
 import { percentile, round } from './lib/stats.js';
 
@@ -105,7 +105,7 @@ try {
   await server.stop();
   const summary = {
     contacts,
-    machine: { cores: cpus().length, node: process.version },
+    machine: machine(),
     at: new Date().toISOString(),
     settings: { batch_rows: Number(process.env.CDS_EXPORT_BATCH_ROWS ?? 100_000), duckdb_threads: Number(process.env.CDS_DUCKDB_THREADS ?? 2) },
     server_peak_rss_mb: round(peak),

@@ -1,16 +1,19 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateDumps } from '../loaders/generate/index.js';
 import { loadRelease } from '../loaders/load/index.js';
 import { pointStoreFile } from '../src/engine/duckdb/point-store/schema.js';
 import { releaseFile } from '../src/engine/duckdb/release-store.js';
+import { machine } from './lib/machine.js';
 
 /**
  * Generate + load benchmark: seeded dumps into a temp data dir, then a full load; prints and records
  * generate ms, load ms, total, rows/s, peak RSS and the sizes of the release file and its point store.
- *   node dist/bench/gen-load-bench.js --contacts 1000000 [--companies N] [--seed S] [--keep]
+ *   node dist/bench/gen-load-bench.js --contacts 1000000 [--companies N] [--seed S] [--keep] [--tag T]
+ *   node dist/bench/gen-load-bench.js --dumps DIR [--tag T]     load only: people.jsonl + companies.jsonl in DIR
+ * Writes bench/results/gen-load-<contacts>.json (gen-load-<contacts>-<T>.json with --tag).
  * Peak RSS covers the main thread and the loader's worker threads (one process). CPU seconds (all
  * threads, DuckDB's included) are recorded too: on a shared machine wall time depends on the neighbours,
  * CPU time much less.
@@ -21,6 +24,8 @@ const { values } = parseArgs({
     companies: { type: 'string' },
     seed: { type: 'string', default: '42' },
     keep: { type: 'boolean', default: false },
+    dumps: { type: 'string' },
+    tag: { type: 'string' },
   },
 });
 const contacts = Number(values.contacts);
@@ -38,7 +43,10 @@ const dir = mkdtempSync(join(tmpdir(), 'cds-gen-load-'));
 try {
   const dataDir = join(dir, 'data');
   const genCpu = process.cpuUsage();
-  const g = await generateDumps({ contacts, companies, seed: Number(values.seed), outDir: join(dir, 'dumps') });
+  // With --dumps the dumps exist already (a 10 M load without generating again): generation is not timed.
+  const g = values.dumps
+    ? { peopleFile: join(values.dumps, 'people.jsonl'), companiesFile: join(values.dumps, 'companies.jsonl'), ms: 0 }
+    : await generateDumps({ contacts, companies, seed: Number(values.seed), outDir: join(dir, 'dumps') });
   const genMs = Math.round(g.ms);
   const generateCpuS = cpuSeconds(genCpu);
   const loadCpu = process.cpuUsage();
@@ -76,7 +84,8 @@ try {
     people_dump_mb: Math.round(statSync(g.peopleFile).size / 2 ** 20),
     release_file_mb: Math.round(statSync(releaseFile(dataDir, load.releaseId)).size / 2 ** 20),
     point_store_mb: Math.round(statSync(pointStoreFile(releaseFile(dataDir, load.releaseId))).size / 2 ** 20),
-    machine: { cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    ...(values.dumps ? { dumps: values.dumps } : {}),
+    machine: machine(),
     /** 1-minute load average before and after: other processes on the machine slow the wall times. */
     load_average: { start: loadAtStart, end: loadavg()[0]! },
     at: new Date().toISOString(),
@@ -84,7 +93,7 @@ try {
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   const out = join(process.cwd(), 'bench', 'results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, `gen-load-${contacts}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(out, `gen-load-${load.contacts}${values.tag ? `-${values.tag}` : ''}.json`), `${JSON.stringify(result, null, 2)}\n`);
 } finally {
   clearInterval(sampler);
   if (!values.keep) rmSync(dir, { recursive: true, force: true });

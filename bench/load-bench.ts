@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import { ensureSecret, loadConfig } from '../src/config.js';
 import { openSqliteStore } from '../src/state/sqlite/index.js';
 import { benchDataDir } from './lib/bench-data.js';
+import { machine } from './lib/machine.js';
 import { startBenchServer } from './lib/server.js';
 import { round } from './lib/stats.js';
 
@@ -87,6 +88,7 @@ const summary = {
   timeouts: result.timeouts,
   latency_ms: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
   rss_mb: { at_10s: at10, last, peak: round(peak), growth_after_10s_pct: at10 ? round(((last - at10) / at10) * 100) : null },
+  machine: machine(),
   at: new Date().toISOString(),
 };
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchDataDir, benchKey } from './lib/bench-data.js';
 import { poster } from './lib/http.js';
+import { machine } from './lib/machine.js';
 import { startBenchServer } from './lib/server.js';
 import { percentile, round, timed } from './lib/stats.js';
 
@@ -93,7 +94,7 @@ try {
     contacts,
     runs,
     deep_page_depth_rows: depth,
-    machine: { cores: (await import('node:os')).cpus().length, node: process.version },
+    machine: machine(),
     at: new Date().toISOString(),
     server_peak_rss_mb: round(peak),
     suite_count_p50_ms: round(percentile(pooled.count, 50)),
