@@ -44,7 +44,7 @@ function openStateForServer(config: Config, secret: string, logger: Logger): Sta
 /** Opens the search engine chosen by configuration (CDS_ENGINE). */
 export async function openEngine(config: Config): Promise<SearchEngine> {
   if (config.engine !== 'duckdb') throw new Error(`CDS_ENGINE=${config.engine} is not available in this build; use duckdb.`);
-  return openDuckDBEngine({ dataDir: config.dataDir, poolSize: config.duckdbPool, threads: config.duckdbThreads, memoryLimit: config.duckdbMemory });
+  return openDuckDBEngine({ dataDir: config.dataDir, poolSize: config.duckdbPool, threads: config.duckdbThreads, memoryLimit: config.duckdbMemory, pointReaders: config.pointReaders });
 }
 
 /** The composition root: every adapter is chosen here once and handed to the app as one Services object. */

@@ -21,6 +21,8 @@ export interface DuckDBEngineOptions {
   queryBudgetMs?: number;
   /** How often CURRENT is checked for a new release (ms). */
   pollMs?: number;
+  /** Reader threads per release for point reads (point-store/readers.ts). */
+  pointReaders?: number;
 }
 
 const DEFAULT_BUDGET_MS = 30_000;
@@ -139,7 +141,7 @@ export class DuckDBEngine implements SearchEngine {
       next = await OpenRelease.open(
         pointerFile(this.opts.dataDir, pointer),
         { id: pointer.id, createdAt: pointer.createdAt, contacts: pointer.contacts, companies: pointer.companies, source: pointer.source },
-        { poolSize: this.opts.poolSize, threads: this.opts.threads, memoryLimit: this.opts.memoryLimit },
+        { poolSize: this.opts.poolSize, threads: this.opts.threads, memoryLimit: this.opts.memoryLimit, pointReaders: this.opts.pointReaders },
         this.opts.queryBudgetMs,
       );
     } catch (e) {
@@ -192,6 +194,7 @@ export async function openDuckDBEngine(options: DuckDBEngineOptions): Promise<Du
     memoryLimit: options.memoryLimit ?? '3GB',
     queryBudgetMs: options.queryBudgetMs ?? DEFAULT_BUDGET_MS,
     pollMs: options.pollMs ?? 500,
+    pointReaders: options.pointReaders ?? 4,
   });
   await engine.refresh();
   engine.startWatching();

@@ -3,7 +3,7 @@ import { AppError } from '../../domain/errors/index.js';
 import type { Leaf } from '../../domain/query/ir.js';
 import type { PointReadsState, ReleaseInfo } from '../port.js';
 import { ConnectionPool } from './connection-pool.js';
-import { PointStore } from './point-store/point-store.js';
+import { PointReaders } from './point-store/readers.js';
 import { pointStoreFile } from './point-store/schema.js';
 import { plainRows } from './rows.js';
 
@@ -11,6 +11,8 @@ export interface InstanceOptions {
   poolSize: number;
   threads: number;
   memoryLimit: string;
+  /** Reader threads of the point store. */
+  pointReaders: number;
 }
 
 export interface RunOptions {
@@ -23,7 +25,7 @@ export interface ReleaseSession {
   readonly info: ReleaseInfo;
   run(sql: string, params?: DuckDBValue[], opts?: RunOptions): Promise<Record<string, unknown>[]>;
   /** A contact point read from the point store, or null when the store cannot answer it (then query the release). */
-  pointRead(leaves: readonly Leaf[], columns: readonly string[], limit: number): Record<string, unknown>[] | null;
+  pointRead(leaves: readonly Leaf[], columns: readonly string[], limit: number): Promise<Record<string, unknown>[] | null>;
 }
 
 
@@ -44,7 +46,7 @@ export class OpenRelease {
     private readonly instance: DuckDBInstance,
     private readonly pool: ConnectionPool,
     private readonly defaultBudgetMs: number,
-    private points: PointStore | null,
+    private points: PointReaders | null,
     private pointsNote: string | undefined,
   ) {}
 
@@ -67,8 +69,8 @@ export class OpenRelease {
       throw e;
     }
     // Without its point store a release still answers every point read, from its columns (slower).
-    const points = PointStore.open(pointStoreFile(file), info);
-    return new OpenRelease(info, file, instance, new ConnectionPool(conns), defaultBudgetMs, points.store, points.reason);
+    const points = await PointReaders.open(pointStoreFile(file), info, opts.pointReaders);
+    return new OpenRelease(info, file, instance, new ConnectionPool(conns), defaultBudgetMs, points.readers, points.reason);
   }
 
   get pointReads(): PointReadsState {
@@ -119,16 +121,18 @@ export class OpenRelease {
     }
   }
 
-  private pointRead(leaves: readonly Leaf[], columns: readonly string[], limit: number): Record<string, unknown>[] | null {
-    const store = this.points;
-    if (!store?.answers(leaves, columns)) return null;
+  private async pointRead(leaves: readonly Leaf[], columns: readonly string[], limit: number): Promise<Record<string, unknown>[] | null> {
+    const readers = this.points;
+    if (!readers?.answers(leaves, columns)) return null;
     try {
-      return store.read(leaves, columns, limit);
+      return await readers.read(leaves, columns, limit);
     } catch (e) {
       // A damaged store must not fail lookups the release itself can answer: stop using it.
-      this.points = null;
-      this.pointsNote = `point store failed, point reads use the release: ${(e as Error).message}`;
-      store.close();
+      if (this.points === readers) {
+        this.points = null;
+        this.pointsNote = `point store failed, point reads use the release: ${(e as Error).message}`;
+        void readers.close();
+      }
       return null;
     }
   }
@@ -147,13 +151,15 @@ export class OpenRelease {
     if (!this.resolveClosed) return;
     const done = this.resolveClosed;
     this.resolveClosed = null;
+    const points = this.points;
+    this.points = null;
     try {
       this.pool.close();
       this.instance.closeSync();
     } finally {
-      this.points?.close();
-      this.points = null;
-      done();
+      // Closed once its reader threads have stopped, so nothing of the release outlives retire().
+      if (points) void points.close().finally(done);
+      else done();
     }
   }
 }

@@ -24,7 +24,7 @@ export async function runQuery(session: ReleaseSession, releaseId: string, entit
   const page = async (): Promise<Record<string, unknown>[]> => {
     const { columns, afterSortKey, limit, budgetMs, offset } = req.page!;
     const leaves = entity === 'contact' ? pointReadLeaves(entity, where, afterSortKey, offset ?? 0) : null;
-    const points = leaves ? session.pointRead(leaves, columns, limit) : null;
+    const points = leaves ? await session.pointRead(leaves, columns, limit) : null;
     if (points) return points;
     const q = pageQuery(entity, where, columns, afterSortKey, limit, offset ?? 0);
     return session.run(q.sql, q.params, { budgetMs });

@@ -1,22 +1,27 @@
 import Database from 'better-sqlite3';
 import { leafValues, type Leaf } from '../../../domain/query/ir.js';
 import { ident } from '../schema.js';
-import { cardCovers, decodeCards, parseCardLayout } from './layout.js';
+import { decodeCards, parseCardLayout } from './layout.js';
 import { CARDS_TABLE, keyTable, POINT_KEY_COLUMNS, POINT_META, POINT_META_TABLE } from './schema.js';
+
+/** One contact's card as the store holds it. */
+export interface CardRow {
+  sort_key: number;
+  card: string;
+}
 
 export type PointStoreOpening = { store: PointStore; reason?: undefined } | { store: null; reason: string };
 
 /**
- * Read side of a release's point store (schema.ts): answers point reads of contacts (lookup-branches.ts)
- * whose columns the card holds. Reads are synchronous and small: a key lookup and a card read are a few
- * page reads each, so they run on the calling thread.
+ * A read-only connection to a release's point store (schema.ts). Reads are synchronous: each runs on a
+ * reader thread of its own (readers.ts), so the identifiers of one call are read in parallel.
  */
 export class PointStore {
   private constructor(
     private readonly db: Database.Database,
     readonly layout: readonly string[],
     private readonly keyReads: ReadonlyMap<string, Database.Statement<[string], number>>,
-    private readonly cardReads: Database.Statement<[string], { sort_key: number; card: string }>,
+    private readonly cardReads: Database.Statement<[string], CardRow>,
   ) {}
 
   /** Opens the store of a release; null with the reason when it is missing, foreign, incomplete or unreadable. */
@@ -28,8 +33,9 @@ export class PointStore {
       return { store: null, reason: `no point store (${(e as Error).message})` };
     }
     try {
-      // Interior B-tree pages of the key and card tables stay cached: a lookup then reads one leaf page each.
-      db.pragma('cache_size = -65536');
+      // The interior B-tree pages of the key and card tables (about 20 MB at 10 M contacts) stay cached:
+      // a lookup then reads one leaf page of each.
+      db.pragma('cache_size = -32768');
       const meta = new Map(db.prepare(`SELECT key, value FROM ${POINT_META_TABLE}`).raw().all() as [string, string][]);
       if (meta.get(POINT_META.releaseId) !== release.id) throw new Error(`it belongs to release ${meta.get(POINT_META.releaseId) ?? 'unknown'}`);
       // sort_key is the dense rank of ids (1..contacts): the last card tells whether every contact has one.
@@ -40,7 +46,7 @@ export class PointStore {
       const keyReads = new Map(
         POINT_KEY_COLUMNS.map((c) => [c, db.prepare(`SELECT sort_key FROM ${ident(keyTable(c))} WHERE value IN (SELECT value FROM json_each(?))`).pluck() as Database.Statement<[string], number>]),
       );
-      const cardReads = db.prepare(`SELECT sort_key, card FROM ${CARDS_TABLE} WHERE sort_key IN (SELECT value FROM json_each(?))`) as Database.Statement<[string], { sort_key: number; card: string }>;
+      const cardReads = db.prepare(`SELECT sort_key, card FROM ${CARDS_TABLE} WHERE sort_key IN (SELECT value FROM json_each(?))`) as Database.Statement<[string], CardRow>;
       return { store: new PointStore(db, layout, keyReads, cardReads) };
     } catch (e) {
       db.close();
@@ -48,30 +54,35 @@ export class PointStore {
     }
   }
 
-  /** True when this store can answer a point read of these leaves (lookup-branches.ts) for these columns. */
-  answers(leaves: readonly Leaf[], columns: readonly string[]): boolean {
-    return cardCovers(this.layout, columns) && leaves.every((l) => this.keyReads.has(l.field));
+  /** The lookup columns this store has key tables for. */
+  get keyColumns(): readonly string[] {
+    return [...this.keyReads.keys()];
   }
 
-  /**
-   * The contacts matching any leaf, each once, in ascending sort_key, at most `limit`: what the DuckDB
-   * UNION ALL page answers (compile/select.ts), as rows of `columns` plus sort_key. Throws on a storage
-   * error (the caller falls back to the release).
-   */
-  read(leaves: readonly Leaf[], columns: readonly string[], limit: number): Record<string, unknown>[] {
+  /** The cards of every contact matching any leaf (lookup-branches.ts), each once, in no order. Throws on a storage error. */
+  lookup(leaves: readonly Leaf[]): CardRow[] {
     const keys = new Set<number>();
     for (const leaf of leaves) {
       const values = leafValues(leaf).map(String);
-      if (values.length === 0) continue;
-      for (const k of this.keyReads.get(leaf.field)!.all(JSON.stringify(values))) keys.add(k);
+      const read = this.keyReads.get(leaf.field);
+      if (!read) throw new Error(`the point store has no key table for ${leaf.field}`);
+      if (values.length > 0) for (const k of read.all(JSON.stringify(values))) keys.add(k);
     }
-    if (keys.size === 0) return [];
-    const picked = [...keys].sort((a, b) => a - b).slice(0, limit);
-    const rows = this.cardReads.all(JSON.stringify(picked)).sort((a, b) => a.sort_key - b.sort_key);
-    return decodeCards(rows.map((r) => r.card), this.layout, columns);
+    return keys.size === 0 ? [] : this.cardReads.all(JSON.stringify([...keys]));
   }
 
   close(): void {
     this.db.close();
   }
+}
+
+/**
+ * Lookups answered in parts (one per reader) as one page: each contact once, in ascending sort_key, at
+ * most `limit`, decoded to `columns` plus sort_key. What the DuckDB UNION ALL page answers (compile/select.ts).
+ */
+export function cardsPage(parts: readonly (readonly CardRow[])[], layout: readonly string[], columns: readonly string[], limit: number): Record<string, unknown>[] {
+  const bySortKey = new Map<number, string>();
+  for (const part of parts) for (const r of part) bySortKey.set(r.sort_key, r.card);
+  const picked = [...bySortKey.keys()].sort((a, b) => a - b).slice(0, limit);
+  return decodeCards(picked.map((k) => bySortKey.get(k)!), layout, columns);
 }

@@ -1,0 +1,150 @@
+import { Worker } from 'node:worker_threads';
+import { leafValues, type Leaf } from '../../../domain/query/ir.js';
+import { cardCovers } from './layout.js';
+import { cardsPage, PointStore, type CardRow } from './point-store.js';
+
+export interface ReaderInit {
+  file: string;
+  release: { id: string; contacts: number };
+}
+export interface ReaderRequest {
+  id: number;
+  leaves: Leaf[];
+}
+export type ReaderMessage = ReaderRequest | { close: true };
+export type ReaderReply = { ready: true } | { ready: false; reason: string } | { id: number; rows: CardRow[] } | { id: number; error: string };
+
+export type PointReadersOpening = { readers: PointReaders; reason?: undefined } | { readers: null; reason: string };
+
+interface Reader {
+  worker: Worker;
+  pending: Map<number, { resolve: (rows: CardRow[]) => void; reject: (e: Error) => void }>;
+  exited: Promise<void>;
+}
+
+/** How long a reader may take to finish its lookups and stop before it is terminated. */
+const STOP_GRACE_MS = 5000;
+
+/**
+ * The reader threads of a release's point store. A point read splits its identifiers over the threads,
+ * each with its own connection, so their page reads overlap: on a page cache that does not hold the store
+ * (after a restart, or a machine that reclaims idle file pages) each identifier costs disk reads, and one
+ * thread would wait for them one after another (measured at 10 M contacts: 90 emails in 11.2 ms on one
+ * reader, 5.6 ms on four). Threads hold the process open while they start, stop, or answer a lookup.
+ */
+export class PointReaders {
+  private nextId = 0;
+  private closing: Promise<void> | null = null;
+
+  private constructor(
+    private readonly readers: Reader[],
+    readonly layout: readonly string[],
+    private readonly keyColumns: ReadonlySet<string>,
+  ) {}
+
+  /** Starts `count` readers on the store of a release; null with the reason when it cannot be used. Never throws. */
+  static async open(file: string, release: { id: string; contacts: number }, count: number): Promise<PointReadersOpening> {
+    // Checked here first, so a missing or foreign store costs no thread.
+    const probe = PointStore.open(file, release);
+    if (!probe.store) return { readers: null, reason: probe.reason };
+    const { layout, keyColumns } = probe.store;
+    probe.store.close();
+    const readers: Reader[] = [];
+    const pool = new PointReaders(readers, layout, new Set(keyColumns));
+    let failed: string | null | undefined;
+    try {
+      const started = await Promise.all(
+        Array.from({ length: count }, () => {
+          const worker = new Worker(new URL('./reader-worker.js', import.meta.url), { workerData: { file, release } satisfies ReaderInit });
+          readers.push({ worker, pending: new Map(), exited: new Promise((resolve) => worker.once('exit', () => resolve())) });
+          return new Promise<string | null>((resolve) => {
+            worker.once('message', (m: ReaderReply) => resolve('ready' in m && !m.ready ? m.reason : null));
+            worker.once('error', (e) => resolve(`point reader failed: ${e.message}`));
+          });
+        }),
+      );
+      failed = started.find((r) => r !== null);
+    } catch (e) {
+      failed = `point readers could not start: ${(e as Error).message}`;
+    }
+    if (failed) {
+      await pool.close();
+      return { readers: null, reason: failed };
+    }
+    for (const r of readers) {
+      pool.listen(r);
+      // Idle from now on: a reader holds the process open only while a lookup is in flight.
+      r.worker.unref();
+    }
+    return { readers: pool };
+  }
+
+  /** True when the store can answer a point read of these leaves (lookup-branches.ts) for these columns. */
+  answers(leaves: readonly Leaf[], columns: readonly string[]): boolean {
+    return cardCovers(this.layout, columns) && leaves.every((l) => this.keyColumns.has(l.field));
+  }
+
+  /** The page a point read answers (cardsPage); rejects when a reader fails (the caller falls back to the release). */
+  async read(leaves: readonly Leaf[], columns: readonly string[], limit: number): Promise<Record<string, unknown>[]> {
+    const n = this.readers.length;
+    const shares = this.readers.map((_, k) =>
+      leaves.map((l) => ({ field: l.field, op: 'in' as const, value: leafValues(l).filter((_, i) => i % n === k) })).filter((l) => l.value.length > 0),
+    );
+    // Every part settles before a failure is reported: no reader of this read is still busy when the
+    // caller closes the readers.
+    const parts = await Promise.allSettled(shares.map((share, k) => (share.length > 0 ? this.ask(this.readers[k]!, share) : Promise.resolve([]))));
+    const failed = parts.find((p) => p.status === 'rejected');
+    if (failed) throw failed.reason;
+    return cardsPage(
+      parts.map((p) => (p as PromiseFulfilledResult<CardRow[]>).value),
+      this.layout,
+      columns,
+      limit,
+    );
+  }
+
+  private ask(reader: Reader, leaves: Leaf[]): Promise<CardRow[]> {
+    if (this.closing) return Promise.reject(new Error('the point readers are closed'));
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      if (reader.pending.size === 0) reader.worker.ref();
+      reader.pending.set(id, { resolve, reject });
+      reader.worker.postMessage({ id, leaves } satisfies ReaderRequest);
+    });
+  }
+
+  private listen(reader: Reader): void {
+    const settle = (id: number, fn: (p: { resolve: (rows: CardRow[]) => void; reject: (e: Error) => void }) => void): void => {
+      const p = reader.pending.get(id);
+      if (!p) return;
+      reader.pending.delete(id);
+      if (reader.pending.size === 0) reader.worker.unref();
+      fn(p);
+    };
+    reader.worker.on('message', (m: ReaderReply) => {
+      if ('rows' in m) settle(m.id, (p) => p.resolve(m.rows));
+      else if ('error' in m) settle(m.id, (p) => p.reject(new Error(m.error)));
+    });
+    const fail = (e: Error): void => {
+      for (const id of [...reader.pending.keys()]) settle(id, (p) => p.reject(e));
+    };
+    reader.worker.on('error', fail);
+    reader.worker.on('exit', (code) => fail(new Error(`point reader exited (${code})`)));
+  }
+
+  /** Stops every reader once the lookups sent to it are answered; new reads reject. */
+  close(): Promise<void> {
+    this.closing ??= Promise.all(this.readers.map((r) => stop(r))).then(() => undefined);
+    return this.closing;
+  }
+}
+
+function stop(reader: Reader): Promise<void> {
+  // A reader that failed to start has exited already: the message is dropped and `exited` is settled.
+  const grace = setTimeout(() => void reader.worker.terminate(), STOP_GRACE_MS);
+  grace.unref();
+  // Held open until it has stopped: whoever awaits close() must see it finish.
+  reader.worker.ref();
+  reader.worker.postMessage({ close: true } satisfies ReaderMessage);
+  return reader.exited.finally(() => clearTimeout(grace));
+}
