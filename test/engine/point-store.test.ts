@@ -46,6 +46,19 @@ describe('point store', () => {
     return { dir, points: pointStoreFile(releaseFile(dir, releaseId)) };
   }
 
+  /** A copy of the seeded data dir whose point store got one statement (the store removed when null). */
+  function copyWithStore(sql: string | null, ...params: unknown[]): string {
+    const { dir, points } = copy();
+    if (sql === null) {
+      rmSync(points);
+      return dir;
+    }
+    const db = new Database(points);
+    db.prepare(sql).run(...params);
+    db.close();
+    return dir;
+  }
+
   /** Identifiers of every lookup kind plus misses, as an enrichment sends them; phones shared by two contacts included. */
   async function lookupWhere(): Promise<IRNode> {
     const rows = await engine.run('SELECT work_email, network_slug, mobile_phone, direct_phone FROM contacts ORDER BY hash(sort_key) LIMIT 120');
@@ -138,14 +151,10 @@ describe('point store', () => {
   });
 
   it('is what answers card-only reads, and the release answers the rest', async () => {
-    const { dir, points } = copy();
     const where = await lookupWhere();
     const target = (await page(engine, where, columns))[0]!;
     // Change one card only: a read served by the store shows the change, one served by the release does not.
-    const db = new Database(points);
-    db.prepare(`UPDATE cards SET card = json_set(card, '$[${CONTACT_CARD_COLUMNS.indexOf('name')}]', 'Changed In Store') WHERE sort_key = ?`).run(Number(target.sort_key));
-    db.close();
-    const e = await open(dir);
+    const e = await open(copyWithStore(`UPDATE cards SET card = json_set(card, '$[${CONTACT_CARD_COLUMNS.indexOf('name')}]', 'Changed In Store') WHERE sort_key = ?`, Number(target.sort_key)));
     expect((await page(e, where, columns))[0]).toEqual({ ...target, name: 'Changed In Store' });
     expect((await page(e, where, [...columns, 'headline']))[0]).toMatchObject({ id: target.id, name: target.name });
     // Later pages of a search are never point reads.
@@ -157,28 +166,17 @@ describe('point store', () => {
     const where = await lookupWhere();
     const expected = await page(engine, where, columns);
 
-    const missing = copy();
-    rmSync(missing.points);
-    const a = await open(missing.dir);
-    expect(await page(a, where, columns)).toEqual(expected);
-    expect((await a.health()).pointReads).toEqual({ ok: false, note: expect.stringMatching(/no point store/) });
-
-    const foreign = copy();
-    const db = new Database(foreign.points);
-    db.prepare("UPDATE meta SET value = 'r20200101T000000-zzzz' WHERE key = 'release_id'").run();
-    db.close();
-    const b = await open(foreign.dir);
-    expect(await page(b, where, columns)).toEqual(expected);
-    expect((await b.health()).pointReads).toEqual({ ok: false, note: expect.stringMatching(/belongs to release r20200101T000000-zzzz/) });
-
-    // A store missing cards (damaged outside the loader) would answer misses: it is refused at open.
-    const short = copy();
-    const s = new Database(short.points);
-    s.prepare('DELETE FROM cards WHERE sort_key = (SELECT max(sort_key) FROM cards)').run();
-    s.close();
-    const c = await open(short.dir);
-    expect(await page(c, where, columns)).toEqual(expected);
-    expect((await c.health()).pointReads).toEqual({ ok: false, note: expect.stringMatching(/holds cards up to 1499 of 1500 contacts/) });
+    const cases: [string | null, RegExp][] = [
+      [null, /no point store/],
+      ["UPDATE meta SET value = 'r20200101T000000-zzzz' WHERE key = 'release_id'", /belongs to release r20200101T000000-zzzz/],
+      // A store missing cards (damaged outside the loader) would answer misses: it is refused at open.
+      ['DELETE FROM cards WHERE sort_key = (SELECT max(sort_key) FROM cards)', /holds cards up to 1499 of 1500 contacts/],
+    ];
+    for (const [sql, note] of cases) {
+      const e = await open(copyWithStore(sql));
+      expect(await page(e, where, columns)).toEqual(expected);
+      expect((await e.health()).pointReads).toEqual({ ok: false, note: expect.stringMatching(note) });
+    }
   });
 
   it('a store damaged under a running server stops being used; reads keep their answers', async () => {
