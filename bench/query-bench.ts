@@ -2,9 +2,10 @@
  * Query benchmark (issue 3): a fixed suite of realistic audience queries, each run as a count, as a first
  * search page (100 rows) and as a page deep in a cursor walk, over real HTTP against a warm server.
  *
- *   node dist/bench/query-bench.js --contacts 1000000 [--data DIR] [--runs 15]
+ *   node dist/bench/query-bench.js --contacts 1000000 [--data DIR] [--runs 15] [--tag T]
  *
- * Prints p50/p95 per query and writes bench/results/query-<size>.json with the server's peak RSS.
+ * Prints p50/p95 per query and writes bench/results/query-<size>.json (query-<size>-<T>.json with --tag)
+ * with the server's peak RSS.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +33,7 @@ const SUITE: Array<{ name: string; filter: Record<string, unknown> }> = [
   { name: 'hq-de-founded-2015+', filter: { company_hq_countries: ['de'], founded_year_min: 2015 } },
 ];
 
-const { values } = parseArgs({ options: { contacts: { type: 'string', default: '1000000' }, data: { type: 'string' }, runs: { type: 'string', default: '15' }, depth: { type: 'string', default: '5000' } } });
+const { values } = parseArgs({ options: { contacts: { type: 'string', default: '1000000' }, data: { type: 'string' }, runs: { type: 'string', default: '15' }, depth: { type: 'string', default: '5000' }, tag: { type: 'string' } } });
 const root = process.cwd();
 const contacts = Number(values.contacts);
 const runs = Number(values.runs);
@@ -93,6 +94,7 @@ try {
   const summary = {
     contacts,
     runs,
+    tag: values.tag ?? null,
     deep_page_depth_rows: depth,
     machine: machine(),
     at: new Date().toISOString(),
@@ -106,6 +108,6 @@ try {
     queries: results,
   };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(root, 'bench', 'results', `query-${contacts}.json`), `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileSync(join(root, 'bench', 'results', `query-${contacts}${values.tag ? `-${values.tag}` : ''}.json`), `${JSON.stringify(summary, null, 2)}\n`);
   process.stdout.write(`\nsuite: count p50 ${summary.suite_count_p50_ms} ms, p95 ${summary.suite_count_p95_ms} ms; first page p50 ${summary.suite_first_page_p50_ms} ms; deep page p50 ${summary.suite_deep_page_p50_ms} ms; server peak RSS ${summary.server_peak_rss_mb} MB\n`);
 }

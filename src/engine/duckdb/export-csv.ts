@@ -75,10 +75,11 @@ export interface Slicing {
 }
 
 /**
- * The two statements of a slice. Without a per-company cap the next slice's bounds are read in physical
- * order (tables are written in sort_key order and DuckDB keeps insertion order, so LIMIT stops the scan
- * early, as search pages do). With a cap, the rows it keeps are numbered per company_domain over every
- * match (a window) and slices are cut from those. Every value is a bound parameter.
+ * The two statements of a slice. The next slice's bounds are the first `limit` kept rows after `lo` in
+ * sort_key order: an ORDER BY, as search pages have, since a parallel scan does not keep storage order
+ * (a bare LIMIT would pick any rows, and the slice (lo, hi] would then hold more than `n`). With a cap, the
+ * rows it keeps are numbered per company_domain over every match (a window) and slices are cut from those.
+ * Every value is a bound parameter.
  */
 export function slicing(entity: Entity, where: IRNode, columns: readonly ColumnDef[], maxPerCompany: number | null): Slicing {
   if (maxPerCompany !== null && entity !== 'contact') throw new Error('a per-company cap applies to contact exports only');
@@ -92,7 +93,7 @@ export function slicing(entity: Entity, where: IRNode, columns: readonly ColumnD
       const p = new Params();
       const sql =
         maxPerCompany === null
-          ? `SELECT count(*) AS n, max(sort_key) AS hi FROM (SELECT sort_key FROM ${table} WHERE ${compileWhere(entity, where, p)} AND sort_key > ${p.add(lo)} LIMIT ${p.add(limit)})`
+          ? `SELECT count(*) AS n, max(sort_key) AS hi FROM (SELECT sort_key FROM ${table} WHERE ${compileWhere(entity, where, p)} AND sort_key > ${p.add(lo)} ORDER BY sort_key LIMIT ${p.add(limit)})`
           : `SELECT count(*) AS n, max(sort_key) AS hi FROM (SELECT sort_key FROM (${kept(p)}) WHERE sort_key > ${p.add(lo)} ORDER BY sort_key LIMIT ${p.add(limit)})`;
       return { sql, params: p.values };
     },

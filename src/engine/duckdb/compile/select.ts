@@ -19,8 +19,10 @@ export function countQuery(entity: Entity, where: IRNode): CompiledQuery {
 
 /**
  * One page in the stable total order of the release (`sort_key`, ascending contact/company id), by keyset:
- * rows after `afterSortKey`. Tables are written physically in sort_key order and DuckDB preserves insertion
- * order, so LIMIT stops the scan early instead of sorting every match; the outer ORDER BY only orders the page.
+ * rows after `afterSortKey`. The ORDER BY is what makes the page right: a parallel scan does not keep
+ * storage order, so `LIMIT` alone returns any matches and a cursor walk skips rows. DuckDB answers
+ * `ORDER BY … LIMIT` with a top-N that pushes its running bound into the scan, and the tables are written
+ * in sort_key order, so row groups past the page are skipped by their zone maps.
  */
 export function pageQuery(entity: Entity, where: IRNode, columns: readonly string[], afterSortKey: number | null, limit: number, offset = 0): CompiledQuery {
   const lookups = pointReadLeaves(entity, where, afterSortKey, offset);
@@ -30,8 +32,7 @@ export function pageQuery(entity: Entity, where: IRNode, columns: readonly strin
   const after = afterSortKey === null ? '' : ` AND sort_key > ${p.add(afterSortKey)}`;
   const cols = [...new Set([...columns, 'sort_key'])].map(ident).join(', ');
   const skip = offset > 0 ? ` OFFSET ${p.add(offset)}` : '';
-  const inner = `SELECT ${cols} FROM ${ident(TABLE[entity])} WHERE ${pred}${after} LIMIT ${p.add(limit)}${skip}`;
-  return { sql: `SELECT * FROM (${inner}) ORDER BY sort_key`, params: p.values };
+  return { sql: `SELECT ${cols} FROM ${ident(TABLE[entity])} WHERE ${pred}${after} ORDER BY sort_key LIMIT ${p.add(limit)}${skip}`, params: p.values };
 }
 
 /**
