@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** The repository root, found from the working directory (jest runs from it). */
 export function repoRoot(): string {
@@ -12,7 +12,7 @@ export function repoRoot(): string {
   return dir;
 }
 
-/** The spec sits in ../shared beside the checkout (CI clones main with shared/ beside it). */
-export function specPath(): string {
-  return resolve(repoRoot(), '..', 'shared', 'spec', 'contact-data-service.md');
+/** A fact of the published contract kept as data in test/fixtures/contract (see its README). */
+export function contractFixture<T>(name: string): T {
+  return JSON.parse(readFileSync(join(repoRoot(), 'test', 'fixtures', 'contract', name), 'utf8')) as T;
 }

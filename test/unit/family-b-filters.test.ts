@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { FAMILY_B_PARAMS, SIZE_BANDS, findColumn } from '../../src/domain/catalog/index.js';
 import { COUNTRY_CONTINENT, COUNTRY_REGION } from '../../src/domain/catalog/lists/geo.js';
@@ -8,7 +7,7 @@ import type { IRNode } from '../../src/domain/query/index.js';
 import { compileWhere } from '../../src/engine/duckdb/compile/compile-where.js';
 import { Params } from '../../src/engine/duckdb/compile/params.js';
 import { createTableSql } from '../../src/engine/duckdb/schema.js';
-import { specPath } from '../helpers/paths.js';
+import { contractFixture } from '../helpers/paths.js';
 import { caught } from '../helpers/caught.js';
 
 const HOST = 'network.example';
@@ -19,17 +18,9 @@ const parse = (body: Record<string, unknown>) => parseFamilyBFilters(body, opts)
 const ir = (body: Record<string, unknown>): IRNode => parse(body).ir;
 
 
-/** Names in the first cell of each row of the spec's family B body-parameter table, minus paging and output members. */
+/** The family B filter parameters of the contract's body-parameter table (test/fixtures/contract). */
 function specFilterNames(): string[] {
-  const spec = readFileSync(specPath(), 'utf8');
-  const start = spec.indexOf('Body parameters (all optional');
-  const table = spec.slice(start, spec.indexOf('**POST `/api/v1/contacts/search/count`**', start));
-  const names = table
-    .split('\n')
-    .filter((line) => line.startsWith('| `'))
-    .flatMap((line) => [...line.split('|')[1]!.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!));
-  const notFilters = new Set(['limit', 'offset', 'max_per_company', 'columns', 'where_sql']);
-  return names.filter((n) => !notFilters.has(n)).sort();
+  return [...contractFixture<{ filters: string[] }>('family-b-filters.json').filters].sort();
 }
 
 const countriesWhere = (map: Readonly<Record<string, string>>, name: string) =>
