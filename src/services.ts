@@ -12,8 +12,9 @@ import { openSqliteStore } from './state/sqlite/index.js';
 import type { StateStore } from './state/port.js';
 import { MemoryRateLimiter } from './state/memory/rate-limiter.js';
 import { unavailableStateStore } from './state/unavailable-store.js';
-import { attachSignals } from './operations/signals/index.js';
-import { SqlParser } from './engine/duckdb/sql-parser.js';
+import { alertScheduler, collectJobKinds } from './operations/network-signals/index.js';
+import { openNetworkSource } from './network-signals/source.js';
+import { DuckDBWhereSqlParser } from './engine/duckdb/where-sql/parser.js';
 import { BUILD_VERSION } from './version.js';
 
 export function stateFile(dataDir: string): string {
@@ -57,7 +58,39 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
   const orphans = state.releaseOrphanHolds(clock.now());
   if (orphans > 0) logger.warn({ orphans }, 'released credit holds left by a stopped process');
   const engine = await openEngine(config);
-  const jobs = new JobRunner({ store: state, clock, logger, maxRunning: Math.max(1, config.workers), heartbeatMs: config.jobHeartbeatMs, staleMs: config.jobStaleMs });
+  const jobs = new JobRunner({
+    store: state,
+    clock,
+    logger,
+    maxRunning: Math.max(1, config.workers),
+    heartbeatMs: config.jobHeartbeatMs,
+    staleMs: config.jobStaleMs,
+  });
+  const services: Services = {
+    config,
+    engine,
+    state,
+    jobs,
+    rateLimiter: new MemoryRateLimiter(config.ratePerMinute, config.rateConcurrent),
+    networkSource: openNetworkSource({ config, clock, engine }),
+    whereSqlParser: new DuckDBWhereSqlParser(),
+    clock,
+    logger,
+    secret,
+    build: { version: BUILD_VERSION },
+  };
+  registerWorkers(services);
+  // CDS_WORKERS=0: this process only queues jobs; another process on the same data dir runs them.
+  if (config.workers > 0) jobs.start();
+  return services;
+}
+
+/**
+ * Every kind of background work this process does, in one list: the job kinds the runner runs and the periodic
+ * tasks beside them. Their teardown is the runner's: `jobs.stop()` hands running jobs back and clears the timers.
+ */
+function registerWorkers(services: Services): void {
+  const { config, engine, jobs } = services;
   jobs.register(
     exportJobKind({
       engine,
@@ -68,32 +101,14 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
       batchDelayMs: config.exportBatchDelayMs,
     }),
   );
-  const services: Services = {
-    config,
-    engine,
-    state,
-    jobs,
-    rateLimiter: new MemoryRateLimiter(config.ratePerMinute, config.rateConcurrent),
-    sqlParser: new SqlParser(),
-    clock,
-    logger,
-    secret,
-    build: { version: BUILD_VERSION },
-  };
-  // Collect and alert-run workers, and the alert schedule timer.
-  detachers.set(services, attachSignals(services));
-  // CDS_WORKERS=0: this process only queues jobs; another process on the same data dir runs them.
-  if (config.workers > 0) jobs.start();
-  return services;
+  for (const kind of collectJobKinds(services)) jobs.register(kind);
+  jobs.every(alertScheduler(services));
 }
-
-const detachers = new WeakMap<Services, () => void>();
 
 /** Stops the job runner first (running jobs reach a safe point or go back to the queue), then the adapters. */
 export async function closeServices(services: Services): Promise<void> {
-  detachers.get(services)?.();
   await services.jobs.stop();
   await services.engine.close();
-  await services.sqlParser.close();
+  await services.whereSqlParser.close();
   services.state.close();
 }

@@ -1,7 +1,7 @@
 import { companyRow, type EmployerRef } from './company-row.js';
 import { personRow, type PersonContext } from './person-row.js';
 import { parseRow, splitLines, type LineChunk, type UnparsedRow } from './readers/index.js';
-import { JsonlFiles } from './staging.js';
+import { JsonlFiles } from './jsonl-files.js';
 import { validateCompany, validatePerson, type Checked } from './validate.js';
 
 /**

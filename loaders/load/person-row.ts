@@ -1,7 +1,7 @@
 import type { SourcePerson, SourceRole } from '../dump-format.js';
 import { emailDomain, networkProfileUrl, normalizePhone, parseEmail, parseNetworkUrl } from '../../src/domain/normalize/index.js';
 import type { EmployerRef } from './company-row.js';
-import { computeSignals } from './signals.js';
+import { computeProfileSignals } from './profile-signals.js';
 import { classify, companyNameNorm, countryLabel, countrySlug, day, domainOf, emailStatus, list, lowerList, month, text } from './values.js';
 
 /** A normalized person: every contact column except the employer's copied fields and sort_key. */
@@ -136,7 +136,7 @@ export function personRow(p: SourcePerson, ctx: PersonContext): PersonRow {
     has_work_email: email !== null,
     email_verified_month: email ? month(p.email_verified_at) : null,
     role_since: main?.start ?? null,
-    signals: computeSignals(
+    signals: computeProfileSignals(
       { mainStart: main?.start ?? null, founder: roles.some((r) => r.founder), atPublicCompany: main?.isPublic ?? false },
       ctx.asOf,
     ),

@@ -6,7 +6,7 @@ import { readDumpForWorkers, type LineChunk, type UnparsedRow } from './readers/
 import type { RejectLog } from './rejects.js';
 import { COMPANY_FIELDS, PERSON_FIELDS, type FieldKind } from './source-fields.js';
 import type { ProgressFn } from './types.js';
-import type { StagingTable } from './writer.js';
+import type { StagedRows } from '../../src/engine/release-writer.js';
 
 /**
  * The two read passes, companies first (employers must be known before people are denormalized), both
@@ -34,7 +34,7 @@ async function pass(
   file: string,
   kind: 'companies' | 'people',
   fields: Readonly<Record<string, FieldKind>>,
-  staging: StagingTable,
+  staging: StagedRows,
   p: Pass,
   onResult: (r: BatchResult) => void = () => undefined,
 ): Promise<void> {
@@ -74,7 +74,7 @@ export interface CompaniesRead {
   unknownIndustries: number;
 }
 
-export async function readCompanies(file: string, staging: StagingTable, p: Pass): Promise<CompaniesRead> {
+export async function readCompanies(file: string, staging: StagedRows, p: Pass): Promise<CompaniesRead> {
   const employers = new Map<string, { employer: EmployerRef; line: number }>();
   const replaced: number[] = [];
   let unknownIndustries = 0;
@@ -94,6 +94,6 @@ export async function readCompanies(file: string, staging: StagingTable, p: Pass
   return { employers: byId, replaced, unknownIndustries };
 }
 
-export function readPeople(file: string, staging: StagingTable, p: Pass): Promise<void> {
+export function readPeople(file: string, staging: StagedRows, p: Pass): Promise<void> {
   return pass(file, 'people', PERSON_FIELDS, staging, p);
 }

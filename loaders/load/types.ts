@@ -1,3 +1,5 @@
+import type { OpenReleaseWriter } from '../../src/engine/release-writer.js';
+
 /** Public shapes of the loader: options, progress events and the report `cds load` prints. */
 
 export interface ProgressEvent {
@@ -20,6 +22,8 @@ export interface LoadOptions {
   /** Host of the professional network in profile URLs (default network.com). */
   networkHost?: string;
   onProgress?: ProgressFn;
+  /** The engine's release writer (default: the embedded engine's, loaders/load/writers.ts). */
+  openWriter?: OpenReleaseWriter;
 }
 
 export interface Reject {

@@ -44,7 +44,7 @@ const invalid = () =>
   new AppError('request.invalid', 'The cursor is not valid.', { field: 'cursor', hint: 'Pass page.next_cursor back unchanged, or start again with cursor null.' });
 
 /** Verifies the signature in constant time, then the release and the query. */
-export function decodeCursor(secret: string, token: string, expect: { release: string; queryHash: string }): CursorPayload {
+export function decodeCursor(secret: string, token: string, expect: { buildLabel: string; queryHash: string }): CursorPayload {
   const dot = token.indexOf('.');
   if (dot <= 0 || token.length > 2000) throw invalid();
   const body = token.slice(0, dot);
@@ -58,7 +58,7 @@ export function decodeCursor(secret: string, token: string, expect: { release: s
     throw invalid();
   }
   if (typeof payload.r !== 'string' || typeof payload.q !== 'string' || !Number.isSafeInteger(payload.k)) throw invalid();
-  if (payload.r !== expect.release) {
+  if (payload.r !== expect.buildLabel) {
     throw new AppError('cursor.expired', 'The cursor was minted by an earlier release; restart the search.', { field: 'cursor', hint: 'Send the same request with cursor null.' });
   }
   if (payload.q !== expect.queryHash) {

@@ -1,6 +1,20 @@
 import type { Entity } from '../domain/catalog/index.js';
 import type { IRNode } from '../domain/query/ir.js';
 
+/*
+ * Words used across the engines, one meaning each:
+ * - data release (or release): one immutable load of contacts and companies (ReleaseInfo). The answers' build
+ *   label (JSON `release`, operations/invoke.ts buildLabel) names the build and the release; releasing a credit
+ *   hold is `releaseHold` in the state store.
+ * - lookup column: a catalog column flagged `lookup` (work_email, the phones, profile slugs, company domain and
+ *   normalized name): an identifier a caller asks by.
+ * - point read: a query that is an OR of `eq` / `in` leaves on lookup columns (enrichment, the family B lookup
+ *   routes); an engine answers it by key, never by a scan.
+ * - point store: the embedded engine's per-release row store beside the DuckDB file that answers point reads
+ *   (engine/duckdb/point-store): a key table per lookup column and one card per contact.
+ * - card: one contact's columns kept for point reads (catalog CONTACT_CARD_COLUMNS).
+ */
+
 /** A data release: one immutable load of contacts and companies. */
 export interface ReleaseInfo {
   id: string;

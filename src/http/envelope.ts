@@ -5,7 +5,7 @@ import type { Page, Warning } from '../operations/types.js';
 /** Family A success envelope (spec "Success envelope"). */
 export function successEnvelope(p: {
   requestId: string;
-  release: string;
+  buildLabel: string;
   data?: unknown;
   page?: Page;
   quota: Quota;
@@ -14,7 +14,7 @@ export function successEnvelope(p: {
   return {
     ok: true,
     request_id: p.requestId,
-    release: p.release,
+    release: p.buildLabel,
     ...(p.data !== undefined ? { data: p.data } : {}),
     ...(p.page !== undefined ? { page: p.page } : {}),
     quota: p.quota,
@@ -23,11 +23,11 @@ export function successEnvelope(p: {
 }
 
 /** Error envelope; `quota` only once the account is known. */
-export function errorEnvelope(p: { requestId: string; release?: string; error: AppError; quota?: Quota }): Record<string, unknown> {
+export function errorEnvelope(p: { requestId: string; buildLabel?: string; error: AppError; quota?: Quota }): Record<string, unknown> {
   return {
     ok: false,
     request_id: p.requestId,
-    ...(p.release !== undefined ? { release: p.release } : {}),
+    ...(p.buildLabel !== undefined ? { release: p.buildLabel } : {}),
     error: p.error.toBody(),
     ...(p.quota !== undefined ? { quota: p.quota } : {}),
   };

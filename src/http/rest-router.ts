@@ -1,14 +1,13 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { invokeOperation, releaseName } from '../operations/invoke.js';
+import { buildLabel, invokeOperation } from '../operations/invoke.js';
 import type { Operation, Services } from '../operations/types.js';
-import type { Account, ApiKeyRecord } from '../state/port.js';
-import { authenticateKey, authenticateOperator, credentialOf } from './auth.js';
+import type { Account, ApiKeyRecord } from '../domain/account.js';
+import { authenticateKey, authenticateOperator, credentialOf } from '../face/auth.js';
 import { successEnvelope } from './envelope.js';
 import { withIdempotency, type Rendered } from './idempotency.js';
-import { withRateLimit } from './rate-limit.js';
+import { withRateLimit } from '../face/rate-limit.js';
 
-export { releaseName };
 
 /** Builds the REST routes of both families from the operation table; no route is written by hand. */
 export function buildRestRouter(services: Services, operations: readonly Operation[]): Router {
@@ -22,7 +21,7 @@ export function buildRestRouter(services: Services, operations: readonly Operati
 }
 
 async function runRest(services: Services, op: Operation, ctx: Context): Promise<void> {
-  ctx.state.release = releaseName(services);
+  ctx.state.buildLabel = buildLabel(services);
   let account: Account | undefined;
   let key: ApiKeyRecord | undefined;
   if (op.auth === 'key' || (op.auth === 'optional' && credentialOf(ctx, op.family))) {
@@ -36,10 +35,10 @@ async function runRest(services: Services, op: Operation, ctx: Context): Promise
   const render = async (): Promise<Rendered> => {
     const { ctx: opCtx, result, quota } = await invokeOperation(services, op, { requestId: ctx.state.requestId as string, account, key, input });
     ctx.state.spent = opCtx.spent;
-    if (op.family === 'B') return { status: result.status ?? 200, body: { ok: true, request_id: opCtx.requestId, release: opCtx.release, ...(result.body ?? {}) } };
+    if (op.family === 'B') return { status: result.status ?? 200, body: { ok: true, request_id: opCtx.requestId, release: opCtx.buildLabel, ...(result.body ?? {}) } };
     const envelope = successEnvelope({
       requestId: opCtx.requestId,
-      release: opCtx.release,
+      buildLabel: opCtx.buildLabel,
       data: result.data,
       ...(result.page ? { page: result.page } : {}),
       quota: quota as never,

@@ -1,11 +1,19 @@
-import type { CreditKind, Hold, UsageCategory } from '../state/port.js';
+import type { CreditKind, Hold, UsageCategory } from '../domain/credits.js';
+import type { CollectPayload } from '../network-signals/collect-payload.js';
+import type { ExportPayload } from './export/payload.js';
 
 /**
- * Durable jobs (exports, signal collects, alert runs, enrichment runs) kept in the state store, so they
+ * Durable jobs (exports, signal collects, alert runs) kept in the state store, so they
  * survive a restart. Creating a job and taking its credit hold happen in one transaction; finishing a
  * job and settling its hold happen in one transaction, so a crash can neither lose a hold nor charge twice.
  */
-export type JobKind = 'export' | 'collect' | 'alert_run' | 'enrich_run';
+/** Every job kind and the payload it carries: the one map that `enqueue` and the workers are typed by. */
+export interface JobPayloads {
+  export: ExportPayload;
+  collect: CollectPayload;
+  alert_run: CollectPayload;
+}
+export type JobKind = keyof JobPayloads;
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type JobEndStatus = 'completed' | 'failed' | 'cancelled';
 

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
-import type { Hold } from '../state/port.js';
-import type { Job, JobEndStatus, JobKind, JobStore, NewJob } from './port.js';
+import type { Hold } from '../domain/credits.js';
+import type { Job, JobEndStatus, JobKind, JobPayloads, JobStore, NewJob } from './port.js';
 
 /**
  * The in-process job runner (ARCHITECTURE "job queue: in-process worker over the state store").
@@ -48,14 +48,24 @@ export interface JobOutcome {
   charge: number;
 }
 
-export interface JobKindDef<P = Record<string, unknown>> {
-  kind: JobKind;
+export interface JobKindDef<P = Record<string, unknown>, K extends JobKind = JobKind> {
+  kind: K;
   /** Jobs of this kind running at once in this process (default 1). */
   concurrency?: number;
   run(job: Job<P>, ctx: JobRunContext): Promise<JobOutcome>;
   /** The outcome once the job failed for good (default: its error message, nothing charged). */
   giveUp?(job: Job<P>, error: unknown): { error: string; charge?: number; result?: Record<string, unknown> };
 }
+
+/** Work done every `everyMs` beside the jobs while the runner runs (the alert scheduler); skipped while busy. */
+export interface PeriodicTask {
+  name: string;
+  everyMs: number;
+  run(): Promise<unknown>;
+}
+
+/** Payload types by kind: the service's JobPayloads, or a test's own map over the same kinds. */
+export type PayloadMap = { [K in JobKind]?: unknown };
 
 /** Thrown by a kind's run: the job fails now, without a retry. */
 export class FatalJobError extends Error {
@@ -100,11 +110,13 @@ interface Running {
 const liveRunners = new Set<string>();
 const HOST = hostname();
 
-export class JobRunner {
+export class JobRunner<M extends PayloadMap = JobPayloads> {
   readonly workerId = `${HOST}/${process.pid}/${randomBytes(4).toString('hex')}`;
   private readonly kinds = new Map<JobKind, JobKindDef<any>>();
   private readonly running = new Map<string, Running>();
   private timer: NodeJS.Timeout | null = null;
+  private readonly periodic: PeriodicTask[] = [];
+  private periodicTimers: NodeJS.Timeout[] = [];
   private started = false;
   private lastStaleCheck = 0;
   private readonly o: Required<Omit<JobRunnerOptions, 'store' | 'clock' | 'logger'>>;
@@ -121,17 +133,39 @@ export class JobRunner {
     };
   }
 
-  /** Declares a job kind and its payload type once (STYLE: typed task registry). */
-  register<P>(def: JobKindDef<P>): void {
+  /** Declares a job kind's worker once; its payload type is the map's (STYLE: typed task registry). */
+  register<K extends JobKind & keyof M>(def: JobKindDef<M[K], K>): void {
     if (this.kinds.has(def.kind)) throw new Error(`job kind ${def.kind} is registered twice`);
     this.kinds.set(def.kind, def as JobKindDef<any>);
   }
 
+  /** Adds work done periodically while the runner runs; `stop()` clears its timer with the rest. */
+  every(task: PeriodicTask): void {
+    this.periodic.push(task);
+    if (this.started) this.startPeriodic(task);
+  }
+
   /** Creates the job (with its hold, atomically: JobStore.createJob) and wakes the runner. */
-  enqueue<P>(job: NewJob<P>): { job: Job<P>; hold: Hold | null } {
+  enqueue<K extends JobKind & keyof M>(job: NewJob<M[K]> & { kind: K }): { job: Job<M[K]>; hold: Hold | null } {
     const created = this.opts.store.createJob(job);
     this.nudge();
     return created;
+  }
+
+  private startPeriodic(task: PeriodicTask): void {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy || !this.started) return;
+      busy = true;
+      task
+        .run()
+        .catch((e: unknown) => this.opts.logger.error({ err: e }, `${task.name} failed`))
+        .finally(() => {
+          busy = false;
+        });
+    }, task.everyMs);
+    timer.unref();
+    this.periodicTimers.push(timer);
   }
 
   /** Claims now instead of at the next poll (after a job was created). A no-op when stopped. */
@@ -154,6 +188,7 @@ export class JobRunner {
     this.started = true;
     liveRunners.add(this.workerId);
     this.lastStaleCheck = 0;
+    for (const task of this.periodic) this.startPeriodic(task);
     this.schedule(0);
   }
 
@@ -168,6 +203,8 @@ export class JobRunner {
     liveRunners.delete(this.workerId);
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    for (const t of this.periodicTimers) clearInterval(t);
+    this.periodicTimers = [];
     const runs = [...this.running.values()];
     for (const r of runs) r.abort.abort(new RunnerStopping('the job runner is stopping'));
     let grace: NodeJS.Timeout | undefined;

@@ -2,10 +2,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'koa';
 import { AppError, isAppError } from '../domain/errors/index.js';
 import { newId } from '../domain/ids.js';
-import { withRateLimit } from '../http/rate-limit.js';
+import { withRateLimit } from '../face/rate-limit.js';
 import { invokeOperation } from '../operations/invoke.js';
 import type { Services } from '../operations/types.js';
-import type { Account, ApiKeyRecord } from '../state/port.js';
+import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { columnName, labelPayload } from './labels.js';
 import type { ToolEntry } from './tools.js';
 
@@ -30,7 +30,7 @@ export async function callTool(services: Services, http: Context, entry: ToolEnt
         ? { ...(result.body ?? {}) }
         : { data: result.data, ...(result.page ? { page: result.page } : {}), warnings: result.warnings ?? [], ...(quota ? { quota } : {}) };
     const shown = labelPayload(payload) as Record<string, unknown>;
-    return { content: [{ type: 'text', text: JSON.stringify(shown) }], structuredContent: shown, _meta: { request_id: requestId, release: ctx.release } };
+    return { content: [{ type: 'text', text: JSON.stringify(shown) }], structuredContent: shown, _meta: { request_id: requestId, release: ctx.buildLabel } };
   } catch (err) {
     const appErr = isAppError(err) ? err : unexpected(services, err, requestId, entry);
     const body = appErr.toBody() as unknown as Record<string, unknown>;
@@ -38,15 +38,12 @@ export async function callTool(services: Services, http: Context, entry: ToolEnt
   }
 }
 
-/** Tool arguments as the operation's input: `limit` clamped on row-capped tools, `columns` labels read as names. */
+/**
+ * Tool arguments as the operation's input: `columns` labels read as names. The row cap is the operation's
+ * (operations/limits.ts rowsPerCall), so a `limit` above it is answered with the cap's rows, not refused.
+ */
 export function toolInput(entry: ToolEntry, args: Record<string, unknown>): Record<string, unknown> {
   const input: Record<string, unknown> = { ...args };
-  if (entry.clampLimit && entry.rowCap !== undefined) {
-    const raw = input.limit;
-    const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
-    if (typeof n === 'number' && n > entry.rowCap) input.limit = entry.rowCap;
-    else if (raw === undefined && entry.defaultLimit !== undefined) input.limit = entry.defaultLimit;
-  }
   if (Array.isArray(input.columns)) input.columns = input.columns.map((c) => (typeof c === 'string' ? columnName(entry.entity, c) : c));
   return input;
 }

@@ -1,7 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Context, Middleware } from 'koa';
-import { authenticateKey } from '../http/auth.js';
-import { releaseName } from '../operations/invoke.js';
+import { authenticateKey } from '../face/auth.js';
+import { buildLabel } from '../operations/invoke.js';
 import type { Operation, Services } from '../operations/types.js';
 import { callTool } from './call-tool.js';
 import { checkOrigin } from './origin.js';
@@ -20,7 +20,7 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
   const info = { name: 'contact-data-service', version: services.build.version };
   return async (ctx, next) => {
     if (ctx.path !== MCP_PATH) return next();
-    ctx.state.release = releaseName(services);
+    ctx.state.buildLabel = buildLabel(services);
     checkOrigin(ctx, services.config.mcpAllowedOrigins);
     const caller = authenticateKey(services, ctx, 'mcp');
     ctx.state.account = caller.account;

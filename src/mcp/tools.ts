@@ -1,13 +1,12 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Entity } from '../domain/catalog/index.js';
-import { inputJsonSchema, propertiesOf, type JsonSchema } from '../http/openapi/input-schema.js';
+import { inputJsonSchema, propertiesOf, type JsonSchema } from '../face/json-schema.js';
 import type { Operation } from '../operations/types.js';
 
 /** Rows per MCP call of a paged, row-returning tool (spec "Limits": search rows per MCP call). */
 import { MCP_ROWS_PER_CALL } from '../operations/limits.js';
 
 /** Rows a row tool returns per call: the operations' own MCP bound. */
-export const MCP_ROW_CAP = MCP_ROWS_PER_CALL;
 
 export interface ToolEntry {
   op: Operation;
@@ -16,13 +15,6 @@ export interface ToolEntry {
   entity: Entity;
   /** Rows per call on spending tools that page rows (they have a `limit`); advertised in schema and description. */
   rowCap?: number;
-  /**
-   * true: the MCP layer clamps `limit` to rowCap, because the operation's own schema accepts more (family A
-   * search). An operation whose schema has no maximum bounds its page itself by `ctx.face` (family B search).
-   */
-  clampLimit?: boolean;
-  /** The limit the tool applies when the caller sends none (clamped tools). */
-  defaultLimit?: number;
 }
 
 /**
@@ -43,10 +35,8 @@ export function buildTools(operations: readonly Operation[]): ToolEntry[] {
     const entry: ToolEntry = { op, entity, tool: undefined as unknown as Tool };
     const limit = props.limit;
     if (op.spends && limit) {
-      entry.rowCap = MCP_ROW_CAP;
-      entry.clampLimit = typeof limit.maximum === 'number' && limit.maximum > MCP_ROW_CAP;
-      props.limit = capLimit(limit, MCP_ROW_CAP);
-      if (entry.clampLimit && typeof limit.default === 'number') entry.defaultLimit = Math.min(limit.default, MCP_ROW_CAP);
+      entry.rowCap = MCP_ROWS_PER_CALL;
+      props.limit = capLimit(limit, MCP_ROWS_PER_CALL);
     }
     entry.tool = {
       name: op.mcp.tool,

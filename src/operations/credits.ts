@@ -1,5 +1,5 @@
 import { AppError } from '../domain/errors/index.js';
-import type { Hold, UsageCategory } from '../state/port.js';
+import type { Hold, UsageCategory } from '../domain/credits.js';
 import type { OpContext } from './types.js';
 
 /**
@@ -20,7 +20,7 @@ export async function withContactCredits<T>(
   // exact: all or nothing (the store raises 402 itself); up_to: the store grants what is left.
   const hold = state.reserve({ accountId: account.id, kind: 'contact', category, amount: wanted, mode, now: ctx.now });
   if (hold.amount === 0 && wanted > 0) {
-    state.release(hold.id, ctx.now);
+    state.releaseHold(hold.id, ctx.now);
     throw exhaustedError(ctx, category);
   }
   let settled = false;
@@ -31,7 +31,7 @@ export async function withContactCredits<T>(
     ctx.spent += Math.min(delivered, hold.amount);
     return result;
   } finally {
-    if (!settled) state.release(hold.id, ctx.now);
+    if (!settled) state.releaseHold(hold.id, ctx.now);
   }
 }
 
@@ -43,6 +43,6 @@ function exhaustedError(ctx: OpContext, category: UsageCategory): AppError {
   } catch (e) {
     return e as AppError;
   }
-  ctx.services.state.release(probe.id, ctx.now);
+  ctx.services.state.releaseHold(probe.id, ctx.now);
   return new AppError('contact_credits.exhausted', 'No contact credits are left.');
 }

@@ -13,7 +13,7 @@ import { searchContacts } from './contacts/search-contacts.js';
 import { enrichContacts } from './enrichment/enrich-contacts.js';
 import { createExport, getExport } from './exports/family-a.js';
 import { createExportB, getExportB } from './exports/family-b.js';
-import { collectSignals, createAlert, deleteAlert, getAlert, getCollect, listAlerts, listSignals, pollAlert, updateAlert } from './signals/index.js';
+import { collectSignals, createAlert, deleteAlert, getAlert, getCollect, listAlerts, listSignals, pollAlert, updateAlert } from './network-signals/index.js';
 import { countContactsB } from './family-b/count.js';
 import { filterValuesB } from './family-b/filter-values.js';
 import { contactsHealthB, fairUseB } from './family-b/health-usage.js';

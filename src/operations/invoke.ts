@@ -1,12 +1,17 @@
-import { AppError } from '../domain/errors/index.js';
+import * as v from 'valibot';
+import { AppError, isAppError } from '../domain/errors/index.js';
+import { errorCodesOf } from './error-codes.js';
 import { quotaBlock, type Quota } from '../domain/quota/index.js';
-import type { Account, ApiKeyRecord } from '../state/port.js';
+import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { parseInput } from './schemas.js';
 import type { OpContext, OpResult, Operation, Services } from './types.js';
 
-/** `release` of every answer: the build and the data release it served (ARCHITECTURE rule 7). */
-export function releaseName(services: Services): string {
-  return `${services.build.version}+${services.engine.release()?.id ?? 'no-data'}`;
+/**
+ * The build label of every answer (JSON member `release`): the build and the data release that served it,
+ * `<version>+<release id>` (ARCHITECTURE rule 7). In code, "release" alone means a data release.
+ */
+export function buildLabel(services: Services, releaseId: string | undefined = services.engine.release()?.id): string {
+  return `${services.build.version}+${releaseId ?? 'no-data'}`;
 }
 
 export interface Invocation {
@@ -31,7 +36,7 @@ export interface InvocationResult {
  */
 export async function invokeOperation(services: Services, op: Operation, inv: Invocation): Promise<InvocationResult> {
   const now = services.clock.now();
-  const ctx: OpContext = { services, requestId: inv.requestId, now, release: releaseName(services), spent: 0, face: inv.face ?? 'rest' };
+  const ctx: OpContext = { services, requestId: inv.requestId, now, buildLabel: buildLabel(services), spent: 0, face: inv.face ?? 'rest' };
   if (inv.account) ctx.account = inv.account;
   if (inv.key) ctx.key = inv.key;
   if (op.spends && inv.account?.status === 'suspended') {
@@ -44,7 +49,31 @@ export async function invokeOperation(services: Services, op: Operation, inv: In
     throw new AppError('request.invalid', 'The body must be a JSON object.', { hint: 'Send one JSON object.' });
   }
   const input = parseInput(op.input, raw);
-  const result = await op.handler(ctx, input);
+  const result = services.config.checkContracts ? await checked(op, () => op.handler(ctx, input)) : await op.handler(ctx, input);
   const quota = inv.account ? quotaBlock(services.state.snapshot(inv.account.id, now), now, ctx.spent) : undefined;
   return { ctx, result, ...(quota ? { quota } : {}) };
+}
+
+/**
+ * CDS_CHECK_CONTRACTS=1 (the test suite): an operation's answer must match its declared `output`, and an error
+ * it raises must be one errorCodesOf lists. A mismatch is a programming error: it fails loudly (500).
+ */
+async function checked(op: Operation, run: () => Promise<OpResult>): Promise<OpResult> {
+  let result: OpResult;
+  try {
+    result = await run();
+  } catch (e) {
+    if (isAppError(e) && !errorCodesOf(op).includes(e.code)) {
+      throw new Error(`operation ${op.name} raised ${e.code}, which it does not declare (errors)`);
+    }
+    throw e;
+  }
+  const answer = op.family === 'B' ? result.body : result.data;
+  const parsed = v.safeParse(op.output, answer);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const path = issue.path?.map((p) => String(p.key)).join('.') ?? '(root)';
+    throw new Error(`operation ${op.name} answered outside its output schema at ${path}: ${issue.message}`);
+  }
+  return result;
 }

@@ -2,12 +2,15 @@ import type * as v from 'valibot';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Clock } from '../domain/clock.js';
-import type { WarningCode } from '../domain/errors/index.js';
+import type { ErrorCode, WarningCode } from '../domain/errors/index.js';
+import type { CreditKind } from '../domain/credits.js';
 import type { SearchEngine } from '../engine/port.js';
 import type { JobRunner } from '../jobs/runner.js';
-import type { Account, ApiKeyRecord, StateStore } from '../state/port.js';
+import type { StateStore } from '../state/port.js';
+import type { Account, ApiKeyRecord } from '../domain/account.js';
 import type { RateLimiter } from '../state/rate-limiter.js';
-import type { SqlParser } from '../engine/duckdb/sql-parser.js';
+import type { NetworkSource } from '../network-signals/port.js';
+import type { WhereSqlParser } from '../domain/family-b/where-sql.js';
 
 /** Everything an operation may use, chosen once in the composition root (src/services.ts). */
 export interface Services {
@@ -17,8 +20,10 @@ export interface Services {
   /** Background jobs: `jobs.enqueue(...)` creates a job with its hold and wakes the runner. */
   jobs: JobRunner;
   rateLimiter: RateLimiter;
-  /** DuckDB's parser for family B where_sql (never executes client text). */
-  sqlParser: SqlParser;
+  /** Where network signals (engagers of posts and company pages) are read: a provider over HTTP or the simulation. */
+  networkSource: NetworkSource;
+  /** Family B where_sql into the Query IR (never executes client text). */
+  whereSqlParser: WhereSqlParser;
   clock: Clock;
   logger: Logger;
   secret: string;
@@ -50,8 +55,8 @@ export interface OpContext {
   /** Set for operations with auth 'key'. */
   account?: Account;
   key?: ApiKeyRecord;
-  /** The response release id (build + data release). */
-  release: string;
+  /** The build label of the answer (JSON `release`): build version + data release id. */
+  buildLabel: string;
   /** Contact credits this request spent; the quota block reports it. */
   spent: number;
   /** Which face called: MCP answers are bounded for an agent's context (e.g. 100 rows per search). */
@@ -92,7 +97,16 @@ export interface Operation<S extends v.GenericSchema = v.GenericSchema> {
   /** What it does, what it costs, its limits (used in OpenAPI and MCP tool descriptions). */
   description: string;
   cost: string;
+  /** The credits a spending operation charges (its 402 code follows from it). */
+  charges?: CreditKind;
   input: S;
+  /** The response: family A's `data`, family B's body members (built from operations/outputs.ts). */
+  output: v.GenericSchema;
+  /**
+   * Error codes the operation raises itself, beyond those every operation of its kind can answer (auth, rate
+   * limits, spending, filters: operations/error-codes.ts). OpenAPI lists them; tests enforce the list.
+   */
+  errors: readonly ErrorCode[];
   mcp?: McpSpec;
   handler(ctx: OpContext, input: v.InferOutput<S>): Promise<OpResult>;
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import type { Plan } from './port.js';
+import type { Plan } from '../domain/account.js';
 
 /** File in the data dir where operators override plans by slug or add new ones. */
 export const PLANS_FILE = 'plans.json';

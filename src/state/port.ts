@@ -1,88 +1,13 @@
+import type { Account, AccountStatus, ApiKeyRecord, CreditSnapshot, Plan } from '../domain/account.js';
+import type { CreditKind, Hold, UsageCategory } from '../domain/credits.js';
 import type { JobStore } from '../jobs/port.js';
-import type { SignalStore } from '../signals/port.js';
+import type { SignalStore } from '../network-signals/port.js';
 
 /**
  * StateStore port: accounts, plans, API keys, credits, feedback (and later jobs, idempotency, signals).
  * Implemented by state/sqlite (embedded default) and state/redis (scale-out); both pass test/state.
  * Every credit movement goes through reserve -> commit | release here, atomically (ARCHITECTURE rule 5).
  */
-
-export type CreditKind = 'contact' | 'premium';
-/** Fair-use categories of unlimited plans. */
-export type UsageCategory = 'search' | 'export' | 'enrich';
-
-export type ContactAllowance =
-  | { kind: 'pool'; pool: number } // free plan: lifetime pool, never resets
-  | { kind: 'windows'; daily: number; monthly: number } // paid plans: UTC day + billing month caps
-  | { kind: 'unlimited'; fairUse: Record<UsageCategory, { daily: number; monthly: number }> };
-
-export interface Plan {
-  slug: string;
-  name: string;
-  contact: ContactAllowance;
-  /** Premium credits per billing month. */
-  premiumMonthly: number;
-  /** Whether alerts may be created. */
-  alerts: boolean;
-  maxActiveAlerts: number;
-}
-
-export type AccountStatus = 'active' | 'suspended';
-
-export interface Account {
-  id: string;
-  name: string;
-  plan: string;
-  /** Day of month (1-28) the billing month starts; null = no subscription (UTC calendar month). */
-  billingDay: number | null;
-  status: AccountStatus;
-  createdAt: string;
-}
-
-export interface ApiKeyRecord {
-  id: string;
-  accountId: string;
-  /** The 8 characters after `cds_`, for display (`cds_AbCd1234…`); the secret itself is never stored. */
-  prefix: string;
-  name: string | null;
-  createdAt: string;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-}
-
-/** Usage of one credit kind (and category, for fair use) in the windows that apply now. */
-export interface WindowUsage {
-  /** Window start and reset, RFC 3339 UTC; the free pool has start null and reset far-future. */
-  start: string | null;
-  resetsAt: string;
-  cap: number;
-  used: number;
-  held: number;
-}
-
-export interface CreditSnapshot {
-  plan: Plan;
-  account: Account;
-  /** contact credits: pool (free) or day+month (paid). Unlimited: per category. */
-  contact:
-    | { kind: 'pool'; pool: WindowUsage }
-    | { kind: 'windows'; day: WindowUsage; month: WindowUsage }
-    | { kind: 'unlimited'; categories: Record<UsageCategory, { day: WindowUsage; month: WindowUsage }> };
-  premium: { month: WindowUsage };
-}
-
-export interface Hold {
-  id: string;
-  accountId: string;
-  kind: CreditKind;
-  category: UsageCategory | null;
-  amount: number;
-  status: 'held' | 'committed' | 'released';
-  charged: number;
-  createdAt: string;
-  /** When the hold was committed or released; null while held. */
-  settledAt: string | null;
-}
 
 export interface ReserveRequest {
   accountId: string;
@@ -141,7 +66,7 @@ export interface StateStore extends JobStore, SignalStore {
   reserve(req: ReserveRequest): Hold;
   /** Charges min(charged, amount) and returns the rest; a no-op returning the hold once it is settled. */
   commit(holdId: string, charged: number, now: Date): Hold;
-  release(holdId: string, now: Date): Hold;
+  releaseHold(holdId: string, now: Date): Hold;
   getHold(holdId: string): Hold | undefined;
   /**
    * Releases holds no queued or running job owns: request-scoped holds of a process that died mid-request.

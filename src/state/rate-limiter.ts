@@ -22,5 +22,5 @@ export interface RateLimiter {
   /** Admits a request (counting it in the window and as in flight) or refuses it. */
   acquire(key: string, nowMs: number): Promise<RateDecision>;
   /** Ends an admitted request's in-flight slot; called exactly once per admitted request. */
-  release(key: string): Promise<void>;
+  releaseSlot(key: string): Promise<void>;
 }

@@ -1,6 +1,6 @@
-import { tickAlerts } from '../../src/operations/signals/alert-runs.js';
-import { SimulatedNetwork } from '../../src/signals/simulated/simulated-network.js';
-import { parseSignalTarget } from '../../src/signals/target.js';
+import { tickAlerts } from '../../src/operations/network-signals/alert-runs.js';
+import { SimulatedNetwork } from '../../src/network-signals/simulated/simulated-network.js';
+import { parseSignalTarget } from '../../src/network-signals/target.js';
 import { allSignals, startSignalsApp, type SignalsApp } from './signals-support.js';
 
 /** Deleting an alert while its run is running: the run ends cancelled, the hold is released, rows stay readable. */

@@ -1,7 +1,7 @@
-import { tickAlerts } from '../../src/operations/signals/alert-runs.js';
-import { SimulatedNetwork } from '../../src/signals/simulated/simulated-network.js';
-import { parseSignalTarget } from '../../src/signals/target.js';
-import type { SignalKind } from '../../src/signals/port.js';
+import { tickAlerts } from '../../src/operations/network-signals/alert-runs.js';
+import { SimulatedNetwork } from '../../src/network-signals/simulated/simulated-network.js';
+import { parseSignalTarget } from '../../src/network-signals/target.js';
+import type { SignalKind } from '../../src/network-signals/port.js';
 import { allSignals, startSignalsApp, waitAlertRun, type SignalsApp } from './signals-support.js';
 
 const T0 = '2026-11-10T12:00:00.000Z';

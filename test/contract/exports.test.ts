@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { exportFile } from '../../src/jobs/export/links.js';
-import type { UsageCategory } from '../../src/state/port.js';
+import type { UsageCategory } from '../../src/domain/credits.js';
 import { parseCsv } from '../helpers/csv.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

@@ -59,7 +59,9 @@ describe('GET /openapi.json', () => {
     const search = doc.paths['/v1/contacts/search'].post;
     expect(search.requestBody.content['application/json'].schema.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: 100 });
     expect(search.responses['402']['x-error-codes']).toEqual(['contact_credits.exhausted']);
-    expect(search.responses['2XX'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SuccessEnvelope' });
+    const success = search.responses['2XX'].content['application/json'].schema;
+    expect(success.allOf[0]).toEqual({ $ref: '#/components/schemas/SuccessEnvelope' });
+    expect(success.allOf[1].properties.data).toMatchObject({ type: 'array', items: { type: 'object', required: ['id'] } });
   });
 
   it('passes the Redocly linter with no errors', () => {

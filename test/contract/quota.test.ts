@@ -1,4 +1,4 @@
-import type { UsageCategory } from '../../src/state/port.js';
+import type { UsageCategory } from '../../src/domain/credits.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
@@ -98,7 +98,7 @@ describe('quota block per plan kind (clock set by the test)', () => {
     expect(text).toContain('"held":40');
     expect(text).toContain('"used":10');
     expect(text).toContain('10000');
-    app.services.state.release(hold.id, app.clock.now());
+    app.services.state.releaseHold(hold.id, app.clock.now());
     expect(JSON.stringify((await app.request('GET', '/v1/credits', { key: apiKey })).body.data)).toContain('"held":0');
   });
 });

@@ -1,6 +1,6 @@
-import { SimulatedNetwork } from '../../src/signals/simulated/simulated-network.js';
-import { parseSignalTarget } from '../../src/signals/target.js';
-import type { SignalKind } from '../../src/signals/port.js';
+import { SimulatedNetwork } from '../../src/network-signals/simulated/simulated-network.js';
+import { parseSignalTarget } from '../../src/network-signals/target.js';
+import type { SignalKind } from '../../src/network-signals/port.js';
 import { allRows, type Row } from '../helpers/rows.js';
 import { allSignals, startSignalsApp, waitCollect, type SignalsApp } from './signals-support.js';
 

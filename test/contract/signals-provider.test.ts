@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpNetworkSource } from '../../src/signals/http/http-provider.js';
-import { SourceError } from '../../src/signals/port.js';
+import { HttpNetworkSource } from '../../src/network-signals/http/http-provider.js';
+import { SourceError } from '../../src/network-signals/port.js';
 import { allRows } from '../helpers/rows.js';
 import { allSignals, startSignalsApp, waitCollect, type SignalsApp } from './signals-support.js';
 

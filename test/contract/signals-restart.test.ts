@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SimulatedNetwork } from '../../src/signals/simulated/simulated-network.js';
-import { parseSignalTarget } from '../../src/signals/target.js';
+import { SimulatedNetwork } from '../../src/network-signals/simulated/simulated-network.js';
+import { parseSignalTarget } from '../../src/network-signals/target.js';
 import { allSignals, startSignalsApp, waitCollect, type SignalsApp } from './signals-support.js';
 
 /**

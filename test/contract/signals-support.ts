@@ -1,25 +1,21 @@
 import type { JobRunner } from '../../src/jobs/runner.js';
-import { attachSignals } from '../../src/operations/signals/runner-link.js';
 import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/test-app.js';
 
-/** The test app with the signals workers on its job runner (the alert scheduler is ticked by the tests). */
+/**
+ * The test app with its job runner, which runs the signals workers (openServices registers them); the tests tick
+ * the alert scheduler themselves with the clock they set (its 30 s timer never fires within a test).
+ */
 export interface SignalsApp extends TestApp {
   runner: JobRunner;
-  /** Stops the alert scheduler timer (shutdown does it too). */
-  detach(): void;
-  /** Stops the runner and the scheduler timer, then closes the app. */
+  /** Stops the runner (with its timers), then closes the app. */
   shutdown(): Promise<void>;
 }
 
 export async function startSignalsApp(opts: TestAppOptions = {}): Promise<SignalsApp> {
   const app = await startTestApp({ ...opts, env: { CDS_SIGNALS_DELAY_MS: '0', CDS_JOB_HEARTBEAT_MS: '200', CDS_JOB_STALE_MS: '2000', ...(opts.env ?? {}) } });
-  const runner = app.services.jobs;
-  const detach = attachSignals(app.services, runner, { tickMs: 3_600_000 });
   return Object.assign(app, {
-    runner,
-    detach,
+    runner: app.services.jobs,
     async shutdown() {
-      detach();
       await app.close();
     },
   });

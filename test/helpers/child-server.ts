@@ -11,7 +11,7 @@ export interface ChildServer {
 /** Runs `cds <args>` as a child process of the build under test (CDS_DIST or dist). */
 export function cds(args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [join(repoRoot(), 'bin', 'cds.js'), ...args], {
-    env: { ...process.env, CDS_LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, CDS_LOG_LEVEL: 'warn', CDS_CHECK_CONTRACTS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -1,6 +1,6 @@
 import { renameSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { ident, lookupIndexDdl, META_TABLE, releaseDdl, TABLE } from '../../src/engine/duckdb/schema.js';
+import { ident, lookupColumnIndexDdl, META_TABLE, releaseDdl, TABLE } from '../../src/engine/duckdb/schema.js';
 import { currentRelease, releaseFile } from '../../src/engine/duckdb/release-store.js';
 
 /**
@@ -24,7 +24,7 @@ export async function splitIntoRowGroups(dataDir: string, rows = 2048): Promise<
       const order = table === META_TABLE ? '' : ' ORDER BY sort_key';
       await c.run(`INSERT INTO dst.${ident(table)} SELECT * FROM src.${ident(table)}${order}`);
     }
-    for (const sql of lookupIndexDdl()) await c.run(sql);
+    for (const sql of lookupColumnIndexDdl()) await c.run(sql);
     const groups = await c.runAndReadAll(`SELECT count(DISTINCT row_group_id) AS n FROM pragma_storage_info('dst.contacts')`);
     await c.run('USE memory');
     await c.run('DETACH dst');

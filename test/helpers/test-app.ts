@@ -48,9 +48,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     await seedRelease({ dataDir, contacts: opts.contacts ?? 2000, companies: opts.companies ?? 300, seed: opts.seed ?? 7, asOf: new Date('2026-11-01T00:00:00Z') });
   }
   if (opts.plans) writeFileSync(join(dataDir, 'plans.json'), JSON.stringify(opts.plans));
-  const config = loadConfig(['--data', dataDir, '--port', '0'], { ...opts.env, CDS_LOG_LEVEL: 'silent', CDS_DUCKDB_THREADS: '1', CDS_DUCKDB_POOL: '2' });
+  const config = loadConfig(['--data', dataDir, '--port', '0'], { CDS_CHECK_CONTRACTS: '1', ...opts.env, CDS_LOG_LEVEL: 'silent', CDS_DUCKDB_THREADS: '1', CDS_DUCKDB_POOL: '2' });
   const clock = new SettableClock(opts.now ?? '2026-11-10T12:00:00.000Z');
-  const services = await openServices(config, { clock, logger: pino({ level: 'silent' }) });
+  const services = await openServices(config, { clock, logger: pino({ level: process.env.CDS_TEST_LOG ?? 'silent' }) });
   const server: RunningServer = await startServer(services, '127.0.0.1', 0);
   services.config.publicUrl = server.url;
   return {

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { AppError } from '../../src/domain/errors/index.js';
 import { billingMonthWindow, dayWindow, quotaBlock, FAR_FUTURE } from '../../src/domain/quota/index.js';
 import { DEFAULT_PLANS, applyPlanOverrides } from '../../src/state/plans.js';
-import type { CreditKind, CreditSnapshot, Hold, Plan, StateStore, UsageCategory, WindowUsage } from '../../src/state/port.js';
+import type { StateStore } from '../../src/state/port.js';
+import type { CreditSnapshot, Plan } from '../../src/domain/account.js';
+import type { CreditKind, Hold, UsageCategory, WindowUsage } from '../../src/domain/credits.js';
 
 /** How a suite gets stores: every `open` of one factory shares the same storage (two "processes"). */
 export interface StoreFactory {
@@ -263,7 +265,7 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
       it('release returns the whole hold', () => {
         const id = account();
         const hold = contact(id, 6);
-        expect(store.release(hold.id, T0)).toMatchObject({ status: 'released', charged: 0 });
+        expect(store.releaseHold(hold.id, T0)).toMatchObject({ status: 'released', charged: 0 });
         expect(counts(windows(id).day)).toEqual({ used: 0, held: 0 });
         expect(contact(id, 10).amount).toBe(10);
       });
@@ -276,9 +278,9 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
 
       it.each<[string, (s: StateStore, holdId: string) => void, { status: string; charged: number; used: number }]>([
         ['commit twice', (s, h) => (s.commit(h, 2, T0), s.commit(h, 5, T0)), { status: 'committed', charged: 2, used: 2 }],
-        ['commit then release', (s, h) => (s.commit(h, 2, T0), s.release(h, T0)), { status: 'committed', charged: 2, used: 2 }],
-        ['release then commit', (s, h) => (s.release(h, T0), s.commit(h, 5, T0)), { status: 'released', charged: 0, used: 0 }],
-        ['release twice', (s, h) => (s.release(h, T0), s.release(h, T0)), { status: 'released', charged: 0, used: 0 }],
+        ['commit then release', (s, h) => (s.commit(h, 2, T0), s.releaseHold(h, T0)), { status: 'committed', charged: 2, used: 2 }],
+        ['release then commit', (s, h) => (s.releaseHold(h, T0), s.commit(h, 5, T0)), { status: 'released', charged: 0, used: 0 }],
+        ['release twice', (s, h) => (s.releaseHold(h, T0), s.releaseHold(h, T0)), { status: 'released', charged: 0, used: 0 }],
       ])('%s settles once', (_t, settle, want) => {
         const id = account();
         const hold = contact(id, 5);
@@ -290,7 +292,7 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
       it('knows no unknown hold', () => {
         expect(store.getHold('hld_missing')).toBeUndefined();
         expect(() => store.commit('hld_missing', 1, T0)).toThrow();
-        expect(() => store.release('hld_missing', T0)).toThrow();
+        expect(() => store.releaseHold('hld_missing', T0)).toThrow();
       });
 
       it.each([-1, 1.5, Number.NaN])('refuses amount %s', (amount) => {
@@ -511,7 +513,7 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
                 }
               } else if (holds.length > 0) {
                 const h = holds[op.index % holds.length]!;
-                h.hold = op.t === 'commit' ? store.commit(h.hold.id, op.charged, now) : store.release(h.hold.id, now);
+                h.hold = op.t === 'commit' ? store.commit(h.hold.id, op.charged, now) : store.releaseHold(h.hold.id, now);
               }
 
               const snap = store.snapshot(id, now);

@@ -9,7 +9,8 @@ import type { Job } from '../../src/jobs/port.js';
 import { FatalJobError, JobRunner, sleep, type JobKindDef, type JobRunnerOptions } from '../../src/jobs/runner.js';
 import { AppError } from '../../src/domain/errors/index.js';
 import { DEFAULT_PLANS } from '../../src/state/plans.js';
-import type { Plan, StateStore } from '../../src/state/port.js';
+import type { StateStore } from '../../src/state/port.js';
+import type { Plan } from '../../src/domain/account.js';
 import { openSqliteStore } from '../../src/state/sqlite/index.js';
 import { TEST_PLANS } from './conformance.js';
 
@@ -227,9 +228,12 @@ describe('SQLite JobStore', () => {
 
 describe('JobRunner over the SQLite JobStore', () => {
   const clock = new SettableClock(T0);
-  const runners: JobRunner[] = [];
+  /** The runner's payload map for these tests: export jobs that carry only a row count. */
+  type P = { rows: number };
+  type TestPayloads = { export: P };
+  const runners: JobRunner<TestPayloads>[] = [];
   const runner = (o: Partial<JobRunnerOptions> = {}) => {
-    const r = new JobRunner({ store: a, clock, logger: pino({ level: 'silent' }), pollMs: 20, heartbeatMs: 50, retryDelayMs: 5, stopGraceMs: 2000, ...o });
+    const r = new JobRunner<TestPayloads>({ store: a, clock, logger: pino({ level: 'silent' }), pollMs: 20, heartbeatMs: 50, retryDelayMs: 5, stopGraceMs: 2000, ...o });
     runners.push(r);
     return r;
   };
@@ -244,15 +248,14 @@ describe('JobRunner over the SQLite JobStore', () => {
     }
   };
   const ended = (id: string) => () => ['completed', 'failed', 'cancelled'].includes(a.getJob(id)!.status);
-  type P = { rows: number };
-  const enqueueOn = (r: JobRunner, accountId: string, rows = 4) =>
-    r.enqueue<P>({ id: `exp_run${++seq}`, accountId, kind: 'export', payload: { rows }, hold: { kind: 'contact', category: 'export', amount: rows, mode: 'exact' }, now: T0 }).job;
+  const enqueueOn = (r: JobRunner<TestPayloads>, accountId: string, rows = 4) =>
+    r.enqueue({ id: `exp_run${++seq}`, accountId, kind: 'export', payload: { rows }, hold: { kind: 'contact', category: 'export', amount: rows, mode: 'exact' }, now: T0 }).job;
 
   it('runs a job: progress is saved, the outcome ends it and settles the hold', async () => {
     const acc = account();
     const r = runner();
     const seen: number[] = [];
-    r.register<P>({
+    r.register({
       kind: 'export',
       run: async (job, ctx) => {
         for (let i = 1; i <= job.payload.rows; i++) {
@@ -274,7 +277,7 @@ describe('JobRunner over the SQLite JobStore', () => {
     const acc = account();
     const r = runner();
     let runs = 0;
-    r.register<P>({
+    r.register({
       kind: 'export',
       run: async () => {
         runs++;
@@ -292,7 +295,7 @@ describe('JobRunner over the SQLite JobStore', () => {
 
   it('a FatalJobError fails the job at once', async () => {
     const r = runner();
-    r.register<P>({ kind: 'export', run: async () => { throw new FatalJobError('bad payload'); } });
+    r.register({ kind: 'export', run: async () => { throw new FatalJobError('bad payload'); } });
     r.start();
     const job = enqueueOn(r, account());
     await until(ended(job.id), 'the job');
@@ -303,7 +306,7 @@ describe('JobRunner over the SQLite JobStore', () => {
     const r = runner();
     let now = 0;
     let peak = 0;
-    r.register<P>({
+    r.register({
       kind: 'export',
       concurrency: 2,
       run: async () => {
@@ -323,7 +326,7 @@ describe('JobRunner over the SQLite JobStore', () => {
     const acc = account();
     const first = runner();
     const starts: number[] = [];
-    const def = (mark: number): JobKindDef<P> => ({
+    const def = (mark: number): JobKindDef<P, 'export'> => ({
       kind: 'export',
       run: async (job, ctx) => {
         starts.push(mark);
@@ -357,7 +360,7 @@ describe('JobRunner over the SQLite JobStore', () => {
     const other = exportJob(a, account(), 1, { exclusive: false }).job;
     a.claimJob(['export'], T0, `${hostname()}/999999999/cafe`);
     const r = runner();
-    r.register<P>({ kind: 'export', run: async () => ({ status: 'completed', charge: 1 }) });
+    r.register({ kind: 'export', run: async () => ({ status: 'completed', charge: 1 }) });
     r.start();
     await until(() => ended(gone.id)() && ended(other.id)(), 'both orphans');
     expect(a.getJob(gone.id)).toMatchObject({ status: 'completed', attempts: 2 });
@@ -367,10 +370,10 @@ describe('JobRunner over the SQLite JobStore', () => {
   it('leaves nothing running after stop: no claims, and a stopped runner ignores nudges', async () => {
     const r = runner();
     let runs = 0;
-    r.register<P>({ kind: 'export', run: async () => ({ status: 'completed', charge: (runs++, 0) }) });
+    r.register({ kind: 'export', run: async () => ({ status: 'completed', charge: (runs++, 0) }) });
     r.start();
     await r.stop();
-    const job = r.enqueue<P>({ id: `exp_idle${++seq}`, accountId: account(), kind: 'export', payload: { rows: 1 }, now: T0 }).job;
+    const job = r.enqueue({ id: `exp_idle${++seq}`, accountId: account(), kind: 'export', payload: { rows: 1 }, now: T0 }).job;
     await sleep(100);
     expect(runs).toBe(0);
     expect(a.getJob(job.id)?.status).toBe('queued');

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../src/domain/errors/index.js';
-import type { Plan } from '../../src/state/port.js';
+import type { Plan } from '../../src/domain/account.js';
 import { openSqliteStore } from '../../src/state/sqlite/index.js';
 
 /** One "process" of the concurrency test: its own connection to the file, reserving and committing in a loop. */

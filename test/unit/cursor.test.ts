@@ -16,7 +16,7 @@ function codeOf(fn: () => unknown): string {
 describe('cursor codec', () => {
   it('round-trips', () => {
     const t = encodeCursor(secret, { r: '0.1.0+r1', q, k: 42 });
-    expect(decodeCursor(secret, t, { release: '0.1.0+r1', queryHash: q }).k).toBe(42);
+    expect(decodeCursor(secret, t, { buildLabel: '0.1.0+r1', queryHash: q }).k).toBe(42);
   });
 
   it('canonical JSON ignores key order', () => {
@@ -32,16 +32,16 @@ describe('cursor codec', () => {
     ['another secret', () => encodeCursor('other', { r: '0.1.0+r1', q, k: 1 })],
   ])('%s answers request.invalid', (_n, make) => {
     const t = encodeCursor(secret, { r: '0.1.0+r1', q, k: 42 });
-    expect(codeOf(() => decodeCursor(secret, make(t), { release: '0.1.0+r1', queryHash: q }))).toBe('request.invalid');
+    expect(codeOf(() => decodeCursor(secret, make(t), { buildLabel: '0.1.0+r1', queryHash: q }))).toBe('request.invalid');
   });
 
   it('another release answers cursor.expired', () => {
     const t = encodeCursor(secret, { r: '0.1.0+r1', q, k: 42 });
-    expect(codeOf(() => decodeCursor(secret, t, { release: '0.1.0+r2', queryHash: q }))).toBe('cursor.expired');
+    expect(codeOf(() => decodeCursor(secret, t, { buildLabel: '0.1.0+r2', queryHash: q }))).toBe('cursor.expired');
   });
 
   it('another query answers request.invalid', () => {
     const t = encodeCursor(secret, { r: '0.1.0+r1', q, k: 42 });
-    expect(codeOf(() => decodeCursor(secret, t, { release: '0.1.0+r1', queryHash: queryHash({ other: true }) }))).toBe('request.invalid');
+    expect(codeOf(() => decodeCursor(secret, t, { buildLabel: '0.1.0+r1', queryHash: queryHash({ other: true }) }))).toBe('request.invalid');
   });
 });

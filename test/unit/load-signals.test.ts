@@ -1,4 +1,4 @@
-import { computeSignals, epochDay } from '../../loaders/load/signals.js';
+import { computeProfileSignals, epochDay } from '../../loaders/load/profile-signals.js';
 import { day, emailStatus, fundingRoundType, revenueBand, sizeBand } from '../../loaders/load/values.js';
 
 describe('epochDay', () => {
@@ -10,9 +10,9 @@ describe('epochDay', () => {
   });
 });
 
-describe('computeSignals (relative to asOf, whole UTC days)', () => {
+describe('computeProfileSignals (relative to asOf, whole UTC days)', () => {
   const asOf = new Date('2026-11-01T18:30:00Z');
-  const at = (mainStart: string | null, founder = false, atPublicCompany = false): string[] => computeSignals({ mainStart, founder, atPublicCompany }, asOf);
+  const at = (mainStart: string | null, founder = false, atPublicCompany = false): string[] => computeProfileSignals({ mainStart, founder, atPublicCompany }, asOf);
 
   it.each([
     ['2025-11-01', ['one_year_at_company']],

@@ -11,7 +11,8 @@ import {
   type Budget,
 } from '../../src/domain/quota/index.js';
 import { DEFAULT_PLANS } from '../../src/state/plans.js';
-import type { Account, CreditSnapshot, Plan, WindowUsage } from '../../src/state/port.js';
+import type { Account, CreditSnapshot, Plan } from '../../src/domain/account.js';
+import type { WindowUsage } from '../../src/domain/credits.js';
 
 const iso = (d: Date) => d.toISOString();
 const plan = (slug: string): Plan => DEFAULT_PLANS.find((p) => p.slug === slug)!;

@@ -52,7 +52,7 @@ describe('MemoryRateLimiter (sliding window, concurrency)', () => {
     expect((await rl.acquire('a', 1)).allowed).toBe(true);
     expect(await rl.acquire('a', 2)).toMatchObject({ allowed: false, reason: 'concurrency', retryAfter: 1 });
     expect((await rl.acquire('b', 2)).allowed).toBe(true);
-    await rl.release('a');
+    await rl.releaseSlot('a');
     expect((await rl.acquire('a', 3)).allowed).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
 import { AppError } from '../../src/domain/errors/index.js';
-import { planCollect } from '../../src/signals/plan.js';
-import { nextSlot } from '../../src/signals/schedule.js';
-import { parseSignalTarget } from '../../src/signals/target.js';
-import type { SignalKind } from '../../src/signals/port.js';
+import { planCollect } from '../../src/network-signals/plan.js';
+import { nextSlot } from '../../src/network-signals/schedule.js';
+import { parseSignalTarget } from '../../src/network-signals/target.js';
+import type { SignalKind } from '../../src/network-signals/port.js';
 
 describe('parseSignalTarget', () => {
   it.each<[SignalKind, string, string]>([

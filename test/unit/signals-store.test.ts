@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../../src/domain/errors/index.js';
-import type { Engager, NewSignal, SignalRun } from '../../src/signals/port.js';
+import type { Engager, NewSignal, SignalRun } from '../../src/network-signals/port.js';
 import type { StateStore } from '../../src/state/port.js';
 import { openSqliteStore } from '../../src/state/sqlite/index.js';
 

@@ -33,7 +33,7 @@ export const CONTACT_COLUMNS: readonly ColumnDef[] = [
   c('has_work_email', 'bool', 'Has Work Email', 'True when a work email is known.', { nullable: false }),
   c('email_verified_month', 'month', 'Email Verified Month', 'Month the email status was last verified.', { fill: 0.6 }),
   c('role_since', 'date', 'Job Start Date', 'Start date of the current main role.', { fill: 0.85 }),
-  c('signals', 'list', 'Signals', 'Computed signals.', { list: 'signals', nullable: false }),
+  c('signals', 'list', 'Signals', 'Profile signals computed at load: career events such as new_in_role_90d.', { list: 'signals', nullable: false }),
   c('skills', 'list', 'Skills', 'Skills, lowercase.', { list: 'skills', fill: 0.7 }),
   c('languages', 'list', 'Languages', 'Spoken languages.', { list: 'languages', fill: 0.5 }),
   c('personas', 'list', 'Personas', 'Buyer personas.', { list: 'personas', fill: 0.6 }),

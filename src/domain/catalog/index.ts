@@ -32,7 +32,7 @@ export function publicColumns(entity: Entity): readonly ColumnDef[] {
 const columnIndex = new Map<string, ColumnDef>();
 for (const col of [...CONTACT_COLUMNS, ...COMPANY_COLUMNS]) columnIndex.set(`${col.entity}:${col.name}`, col);
 
-/** Case-insensitive column lookup; `includeInternal` also finds engine-only fields. */
+/** A column by its name, case-insensitively; `includeInternal` also finds engine-only fields. */
 export function findColumn(entity: Entity, name: string, includeInternal = false): ColumnDef | undefined {
   const col = columnIndex.get(`${entity}:${name.trim().toLowerCase()}`);
   if (!col || (!includeInternal && col.visibility !== 'public')) return undefined;

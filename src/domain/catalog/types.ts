@@ -49,7 +49,7 @@ export interface ColumnDef {
   defaultSet?: boolean;
   /** Expected share of rows with a value in the synthetic data (for demos and fill_share checks). */
   fill: number;
-  /** Point-lookup column (enrichment, lookups): the engine keeps an index on it. */
+  /** Lookup column: an identifier point reads ask by (enrichment, the lookup routes); engines index it. */
   lookup?: boolean;
   /** Internal column holding this column's words key (domain/text/words), for whole-word matching. */
   words?: string;

@@ -1,4 +1,5 @@
-import type { CreditKind, Plan, UsageCategory } from '../../state/port.js';
+import type { Plan } from '../account.js';
+import type { CreditKind, UsageCategory } from '../credits.js';
 import { FAR_FUTURE, billingMonthWindow, dayWindow } from './windows.js';
 
 export const USAGE_CATEGORIES: readonly UsageCategory[] = ['search', 'export', 'enrich'];

@@ -1,4 +1,5 @@
-import type { CreditSnapshot, UsageCategory, WindowUsage } from '../../state/port.js';
+import type { CreditSnapshot } from '../account.js';
+import type { UsageCategory, WindowUsage } from '../credits.js';
 import { bindingWindow, type Binding } from './binding.js';
 import { pacedOf, remainingOf, tightest } from './window-usage.js';
 import { FAR_FUTURE } from './windows.js';

@@ -1,4 +1,4 @@
-import type { WindowUsage } from '../../state/port.js';
+import type { WindowUsage } from '../credits.js';
 import type { PacedWindow } from './binding.js';
 
 /** cap - used - held, never negative (a cap lowered below usage reads as 0, not as a debt). */

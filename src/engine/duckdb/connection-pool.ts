@@ -48,7 +48,7 @@ export class ConnectionPool {
     });
   }
 
-  release(conn: DuckDBConnection): void {
+  putBack(conn: DuckDBConnection): void {
     const next = this.waiters.shift();
     if (next) {
       clearTimeout(next.timer);

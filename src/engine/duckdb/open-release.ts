@@ -117,7 +117,7 @@ export class OpenRelease {
       throw e;
     } finally {
       clearTimeout(timer);
-      this.pool.release(conn);
+      this.pool.putBack(conn);
     }
   }
 

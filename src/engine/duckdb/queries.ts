@@ -2,7 +2,7 @@ import type { Entity } from '../../domain/catalog/index.js';
 import { isAppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { QueryRequest, QueryResult } from '../port.js';
-import { pointReadLeaves } from './compile/lookup-branches.js';
+import { pointReadLeaves } from './compile/point-read-leaves.js';
 import { countQuery, pageQuery } from './compile/select.js';
 import type { ReleaseSession } from './open-release.js';
 

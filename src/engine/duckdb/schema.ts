@@ -45,8 +45,8 @@ export function releaseDdl(): string[] {
   return [createTableSql('company'), createTableSql('contact'), createMetaSql()];
 }
 
-/** ART indexes on the catalog's point-lookup columns, built once a release's tables are written. */
-export function lookupIndexDdl(): string[] {
+/** ART indexes on the catalog's lookup columns, built once a release's tables are written. */
+export function lookupColumnIndexDdl(): string[] {
   return (['contact', 'company'] as const).flatMap((entity) =>
     columnsOf(entity)
       .filter((c) => c.lookup)

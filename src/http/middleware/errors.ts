@@ -27,7 +27,7 @@ export function errorHandler(logger: Logger, quotaFor: (ctx: { state: Record<str
         quota = undefined;
       }
       ctx.status = appErr.status;
-      ctx.body = errorEnvelope({ requestId: ctx.state.requestId as string, release: ctx.state.release as string | undefined, error: appErr, quota });
+      ctx.body = errorEnvelope({ requestId: ctx.state.requestId as string, buildLabel: ctx.state.buildLabel as string | undefined, error: appErr, quota });
       if (appErr.code === 'rate.limited' && appErr.details?.retry_after !== undefined) ctx.set('Retry-After', String(appErr.details.retry_after));
     }
   };

@@ -1,5 +1,5 @@
 import { ERROR_CATALOG, WARNING_CODES } from '../../domain/errors/index.js';
-import type { JsonSchema } from './input-schema.js';
+import type { JsonSchema } from '../../face/json-schema.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

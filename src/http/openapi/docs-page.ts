@@ -1,4 +1,4 @@
-import type { JsonSchema } from './input-schema.js';
+import type { JsonSchema } from '../../face/json-schema.js';
 import type { OpenApiDocument, OpenApiOperation } from './document.js';
 
 /**

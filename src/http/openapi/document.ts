@@ -1,8 +1,8 @@
 import { ERROR_CATALOG, type ErrorCode } from '../../domain/errors/index.js';
 import type { Family, Operation } from '../../operations/types.js';
 import { componentSchemas, SECURITY_SCHEMES } from './components.js';
-import { errorCodesOf } from './error-codes.js';
-import { inputJsonSchema, propertiesOf, type JsonSchema } from './input-schema.js';
+import { errorCodesOf } from '../../operations/error-codes.js';
+import { inputJsonSchema, outputJsonSchema, propertiesOf, type JsonSchema } from '../../face/json-schema.js';
 
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, OpenApiOperation>> };
 export type OpenApiOperation = Record<string, unknown> & { operationId: string; security: Record<string, string[]>[] };
@@ -85,7 +85,7 @@ function operationObject(op: Operation, params: string[]): OpenApiOperation {
     responses: {
       '2XX': {
         description: 'Success (200; 201 when a record is created; 202 when a job is started).',
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.family === 'B' ? 'FamilyBBody' : 'SuccessEnvelope'}` } } },
+        content: { 'application/json': { schema: successSchema(op) } },
       },
       ...errorResponses(codes),
     },
@@ -93,6 +93,13 @@ function operationObject(op: Operation, params: string[]): OpenApiOperation {
     'x-error-codes': codes,
     ...(op.mcp ? { 'x-mcp-tool': op.mcp.tool } : {}),
   };
+}
+
+/** The success body: the family's envelope with the operation's declared output (`data`, or family B members). */
+function successSchema(op: Operation): JsonSchema {
+  const output = outputJsonSchema(op);
+  if (op.family === 'B') return { allOf: [{ $ref: '#/components/schemas/FamilyBBody' }, output] };
+  return { allOf: [{ $ref: '#/components/schemas/SuccessEnvelope' }, { type: 'object', properties: { data: output } }] };
 }
 
 /** The OpenAPI 3.1 document, generated from the operation table and the valibot input schemas. */

@@ -1,5 +1,4 @@
 export { buildOpenApi, openApiPath, type OpenApiDocument, type OpenApiOperation } from './document.js';
-export { errorCodesOf } from './error-codes.js';
-export { inputJsonSchema, type JsonSchema } from './input-schema.js';
+export { inputJsonSchema, type JsonSchema } from '../../face/json-schema.js';
 export { renderDocsPage } from './docs-page.js';
 export { openApiRoutes } from './routes.js';

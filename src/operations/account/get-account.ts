@@ -1,6 +1,7 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { AppError } from '../../domain/errors/index.js';
-import type { Account, Plan } from '../../state/port.js';
+import type { Account, Plan } from '../../domain/account.js';
 import { defineOperation, type OpContext } from '../types.js';
 
 export function requireAccount(ctx: OpContext): Account {
@@ -36,6 +37,8 @@ export const getAccount = defineOperation({
   summary: 'Get account',
   description: 'The account behind the API key: plan and its caps, billing day, status.',
   cost: 'free',
+  output: out.accountOutput,
+  errors: [],
   input: v.object({}),
   handler: async (ctx) => {
     const account = requireAccount(ctx);

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { AppError } from '../../domain/errors/index.js';
-import type { Account } from '../../state/port.js';
+import type { Account } from '../../domain/account.js';
 import { planView } from '../account/get-account.js';
 import { intParam, text } from '../schemas.js';
 import { defineOperation, type OpContext } from '../types.js';
@@ -30,6 +31,8 @@ export const adminCreateAccount = defineOperation({
   summary: 'Create account (operator)',
   description: 'Creates an account on a plan with its first API key, returned once.',
   cost: 'free',
+  output: out.obj({ ...out.accountOutput.entries, api_key: out.str }),
+  errors: [],
   input: v.object({
     plan: text('Plan slug.', 50),
     name: v.optional(text('Account name.', 200)),
@@ -55,6 +58,8 @@ export const adminGetAccount = defineOperation({
   summary: 'Show account (operator)',
   description: 'One account with its plan.',
   cost: 'free',
+  output: out.accountOutput,
+  errors: ['column.not_found'],
   input: v.object({ id: text('Account id.', 100) }),
   handler: async (ctx, input) => ({ data: accountView(ctx, mustGet(ctx, input.id)) }),
 });
@@ -70,6 +75,8 @@ function statusOperation(action: 'suspend' | 'resume') {
     summary: `${action === 'suspend' ? 'Suspend' : 'Resume'} account (operator)`,
     description: action === 'suspend' ? 'Suspends at once: spending calls answer 403 account.suspended; free reads keep working.' : 'Restores access after a suspension.',
     cost: 'free',
+    output: out.accountOutput,
+    errors: ['column.not_found'],
     input: v.object({ id: text('Account id.', 100) }),
     handler: async (ctx, input) => {
       mustGet(ctx, input.id);

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { parseCompanyFilter } from '../../domain/query/index.js';
 import { resolveColumns } from '../contacts/columns.js';
 import { columnsMember, cursorMember, filterMember, limitMember, SEARCH_LIMIT_DEFAULT } from '../contacts/inputs.js';
@@ -16,6 +17,8 @@ export const countCompanies = defineOperation({
   summary: 'Count companies',
   description: 'Exact number of companies matching a company filter (see GET /v1/companies/schema). Free; 3 second budget, then null with count_unavailable.',
   cost: 'free',
+  output: out.obj({ count: out.nullable(out.num) }),
+  errors: ['data.unavailable', 'query.timeout'],
   input: v.object({ filter: filterMember }),
   mcp: { tool: 'count_companies', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {
@@ -38,6 +41,9 @@ export const searchCompanies = defineOperation({
   summary: 'Search companies',
   description: 'Companies matching a company filter, paged with a cursor in ascending company id order. One contact credit per returned company; the page is cut to the credits left. limit defaults to 100, at most 1,000.',
   cost: 'one contact credit per returned company',
+  output: out.list(out.row),
+  errors: ['data.unavailable', 'query.timeout'],
+  charges: 'contact',
   input: v.object({
     filter: v.optional(filterMember, {}),
     columns: v.optional(columnsMember),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { normalizeCompanyName, normalizeDomain, parseNetworkUrl } from '../../domain/normalize/index.js';
 import { or, type IRNode } from '../../domain/query/ir.js';
 import { withContactCredits } from '../credits.js';
@@ -35,6 +36,9 @@ export const lookupCompanies = defineOperation({
   description:
     'Up to 100 inputs, each a domain (or website URL), company name, company profile URL or com_ id, answered in order with matched and company. A name shared by several companies matches the one with the most stored contacts. One contact credit per match (repeats included); misses are free; when the credits left cannot cover every match the call answers 402.',
   cost: 'one contact credit per match; miss free',
+  output: out.list(out.obj({ input: out.str, matched: out.bool, company: out.nullable(out.row) })),
+  errors: ['data.unavailable', 'query.timeout'],
+  charges: 'contact',
   input: v.object({
     inputs: v.pipe(v.array(v.pipe(v.string(), v.maxLength(500))), v.minLength(1, 'must hold at least one input'), v.maxLength(100, 'must hold at most 100 inputs')),
     columns: v.optional(columnsMember),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { parseContactFilter } from '../../domain/query/index.js';
 import { defineOperation, type Warning } from '../types.js';
 import { countUnavailableWarning, noRowsWarning } from '../warnings.js';
@@ -14,6 +15,8 @@ export const countContacts = defineOperation({
   summary: 'Count matches',
   description: 'Exact number of contacts matching a filter. Free. Past its 3 second budget data.count is null with a count_unavailable warning; zero matches carry a no_rows warning naming the keys applied.',
   cost: 'free',
+  output: out.obj({ count: out.nullable(out.num) }),
+  errors: ['data.unavailable', 'query.timeout'],
   input: v.object({ filter: filterMember, exclude_ids: v.optional(excludeIdsMember) }),
   mcp: { tool: 'count_matches', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {

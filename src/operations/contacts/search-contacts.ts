@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { parseContactFilter } from '../../domain/query/index.js';
 import { defineOperation } from '../types.js';
 import { resolveColumns } from './columns.js';
@@ -16,6 +17,9 @@ export const searchContacts = defineOperation({
   description:
     'Contacts matching a filter, page by page in a stable order (ascending contact id within a release), with an opaque cursor. One contact credit per returned row; when fewer credits are left than the page size the page is cut to what is left, with none left 402 contact_credits.exhausted. limit defaults to 100, at most 1,000.',
   cost: 'one contact credit per returned contact',
+  output: out.list(out.row),
+  errors: ['data.unavailable', 'query.timeout'],
+  charges: 'contact',
   input: v.object({
     filter: v.optional(filterMember, {}),
     columns: v.optional(columnsMember),

@@ -1,4 +1,6 @@
 import type { ColumnDef, Entity } from '../../domain/catalog/index.js';
+import { buildLabel } from '../invoke.js';
+import { rowsPerCall } from '../limits.js';
 import { canonicalJson, decodeCursor, encodeCursor, queryHash } from '../../domain/cursor.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import { withContactCredits } from '../credits.js';
@@ -39,12 +41,13 @@ function rememberTotal(key: string, n: number): void {
  */
 export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<OpResult> {
   const { services } = ctx;
+  const limit = rowsPerCall(ctx.face, p.limit);
   const hash = queryHash(p.pinned);
-  const after = p.cursor ? decodeCursor(services.secret, p.cursor, { release: ctx.release, queryHash: hash }).k : null;
+  const after = p.cursor ? decodeCursor(services.secret, p.cursor, { buildLabel: ctx.buildLabel, queryHash: hash }).k : null;
   const names = p.columns.map((c) => c.name);
   const fetchCols = p.maxPerCompany !== undefined && p.entity === 'contact' && !names.includes('company_domain') ? [...names, 'company_domain'] : names;
 
-  return withContactCredits(ctx, 'search', p.limit, async (granted) => {
+  return withContactCredits(ctx, 'search', limit, async (granted) => {
     const want = granted;
     const kept: Record<string, unknown>[] = [];
     const perCompany = new Map<string, number>();
@@ -84,12 +87,13 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
       if (more || res.rows.length < batch) break;
     }
     const lastKept = kept[kept.length - 1];
-    const release = `${services.build.version}+${releaseId}`;
+    // The cursor pins the release the rows were read from (a release swap mid-request expires it).
+    const label = buildLabel(services, releaseId);
     const page: Page = {
       returned: kept.length,
-      limit: p.limit,
+      limit,
       total,
-      next_cursor: more && lastKept ? encodeCursor(services.secret, { r: release, q: hash, k: Number(lastKept.sort_key) }) : null,
+      next_cursor: more && lastKept ? encodeCursor(services.secret, { r: label, q: hash, k: Number(lastKept.sort_key) }) : null,
     };
     const warnings: Warning[] = [];
     if (countTimedOut) warnings.push(countUnavailableWarning(services.config.countBudgetMs));

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { matchInput } from '../../domain/enrichment/match.js';
 import { AppError } from '../../domain/errors/index.js';
 import { classifyEnrichInput, normalizeDomain } from '../../domain/normalize/index.js';
@@ -21,6 +22,9 @@ export const enrichContacts = defineOperation({
   description:
     'Matches up to 100 work emails, phone numbers or profile URLs to stored contacts, answering one result per input in order. Emails are lowercased (mailto: and "Name <email>" accepted), profile URLs reduce to their slug, phones match mobile or direct phones. company_domain keeps only matches employed on that domain. One contact credit per matched input, repeats included; misses, invalid, ambiguous and off-domain inputs are free; when the credits left cannot cover every match the call answers 402.',
   cost: 'one contact credit per match; miss free',
+  output: out.list(out.obj({ input: out.str, matched: out.bool, contact: out.nullable(out.contactRow) })),
+  errors: ['enrich.mode_unavailable', 'enrich.too_many_inputs', 'data.unavailable', 'query.timeout'],
+  charges: 'contact',
   input: v.object({
     inputs: v.pipe(v.array(v.string('each input must be a string'), 'must be an array of strings'), v.minLength(1, 'must hold at least one input'), v.maxLength(10_000, 'is far too long')),
     company_domain: v.optional(v.pipe(v.string(), v.maxLength(300))),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { parseContactFilter } from '../../domain/query/index.js';
 import { resolveColumns } from '../contacts/columns.js';
 import { columnsMember, excludeIdsMember, filterMember } from '../contacts/inputs.js';
@@ -23,6 +24,9 @@ export const createExport = defineOperation({
     'CSV: UTF-8, RFC 4180, header row of column names, rows in the stable order; lists joined with "; ", records as JSON text; cells starting with = + - @ (or a tab or CR) get a leading \' against spreadsheet formulas. ' +
     'Poll GET /v1/exports/{export_id} every few seconds until completed, then download its url (valid 7 days).',
   cost: 'one contact credit per exported contact, on completion',
+  output: out.exportStarted,
+  errors: ['export.no_matches', 'export.running', 'data.unavailable', 'query.timeout'],
+  charges: 'contact',
   input: v.object({
     filter: filterMember,
     columns: v.optional(columnsMember),
@@ -66,6 +70,8 @@ export const getExport = defineOperation({
     'Status of an export: queued, running, completed or failed, with rows_available, rows_to_export, rows_exported (so far while running) and timestamps. When completed: url, a signed CSV link valid 7 days from completion, and expires_at; past it (or once the file is gone) 410 export.expired. ' +
     'A failed export carries error (what to do) and charged nothing. Another account\'s id answers 404 export.not_found, as an unknown id does. Free.',
   cost: 'free',
+  output: out.exportStatus,
+  errors: ['export.not_found', 'export.expired'],
   input: v.object({ id: v.pipe(v.string(), v.description('export_id from the start answer (exp_…).')) }),
   mcp: { tool: 'get_export', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {

@@ -1,8 +1,9 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { requireAccount } from '../account/get-account.js';
 import { familyBColumns } from '../family-b/columns.js';
 import { creditsRemaining } from '../family-b/credits-remaining.js';
-import { familyBInput } from '../family-b/input-schema.js';
+import { FAMILY_B_FILTER_ERRORS, familyBInput } from '../family-b/input-schema.js';
 import { familyBQuery, fieldsOf } from '../family-b/query.js';
 import { intParam } from '../schemas.js';
 import { defineOperation } from '../types.js';
@@ -23,6 +24,9 @@ export const createExportB = defineOperation({
     'credits for the rows are held now and only exported rows are charged on completion (rows_capped_by_credits says the balance cut it). CSV headers are display labels. One export at a time per account; nothing matching answers 400 export.no_matches. ' +
     'Poll GET /api/v1/contacts/search/export/{export_id}; a completed export carries a signed link valid 24 hours.',
   cost: 'one contact credit per exported contact, on completion',
+  output: out.obj({ export_id: out.str, job_status: out.str, rows_available: out.num, rows_to_export: out.num, rows_capped_by_credits: out.bool, creditsRemaining: out.creditsRemaining }),
+  errors: [...FAMILY_B_FILTER_ERRORS, 'export.no_matches', 'export.running', 'data.unavailable', 'query.timeout'],
+  charges: 'contact',
   input: familyBInput({
     columns: v.optional(v.pipe(v.union([v.array(v.string()), v.string()]), v.description('Output columns by display label or internal name; default set plus filtered columns when omitted.'))),
     max_rows: v.optional(intParam(1, FAMILY_B_EXPORT_MAX_ROWS, 'At most this many rows (default and maximum 50,000).')),
@@ -31,9 +35,8 @@ export const createExportB = defineOperation({
   }),
   mcp: { tool: 'export_contacts', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {
-    const body = input as Record<string, unknown>;
-    const { ir, keysApplied } = await familyBQuery(ctx, body);
-    const columns = familyBColumns(body.columns, fieldsOf(ir));
+    const { ir, keysApplied } = await familyBQuery(ctx, input);
+    const columns = familyBColumns(input.columns, fieldsOf(ir));
     const s = await startExport(ctx, { family: 'B', ir, keysApplied, columns, maxRows: input.max_rows, maxPerCompany: input.max_per_company });
     return {
       status: 202,
@@ -60,6 +63,8 @@ export const getExportB = defineOperation({
   description:
     'Status of a contact export: job_status queued, running, completed or failed; rows_exported, rows_available, rows_capped_by_credits, query_credits_used (charged on completion). A completed export carries export_url, a signed CSV link valid 24 hours, and expires_in_seconds; past it 410 export.expired. Free.',
   cost: 'free',
+  output: out.obj({ export_id: out.str, job_status: out.str, export_url: out.nullable(out.str), expires_in_seconds: out.nullable(out.num), rows_exported: out.num, rows_available: out.num, rows_capped_by_credits: out.bool, query_credits_used: out.num, creditsRemaining: out.creditsRemaining }),
+  errors: ['export.not_found', 'export.expired'],
   input: v.object({ export_id: v.pipe(v.string(), v.description('export_id from the export answer.')) }),
   mcp: { tool: 'check_contact_export', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {

@@ -5,7 +5,8 @@ import type { IRNode } from '../../domain/query/ir.js';
 import { contactExhausted, FAR_FUTURE, remainingOf, type Budget } from '../../domain/quota/index.js';
 import type { Job } from '../../jobs/port.js';
 import { FAMILY_B_EXPORT_MAX_ROWS, type ExportFamily, type ExportPayload, type TruncationReason } from '../../jobs/export/payload.js';
-import type { CreditSnapshot, WindowUsage } from '../../state/port.js';
+import type { WindowUsage } from '../../domain/credits.js';
+import type { CreditSnapshot } from '../../domain/account.js';
 import { requireAccount } from '../account/get-account.js';
 import type { OpContext, Warning } from '../types.js';
 
@@ -66,7 +67,7 @@ export async function startExport(ctx: OpContext, input: StartExportInput): Prom
   const wanted = Math.min(count.matches, ...caps.map((c) => c.rows));
   const cut = wanted < count.matches ? caps.find((c) => c.rows === wanted)!.reason : null;
 
-  const { job } = services.jobs.enqueue<ExportPayload>({
+  const { job } = services.jobs.enqueue({
     id: newId('export'),
     accountId: account.id,
     kind: 'export',

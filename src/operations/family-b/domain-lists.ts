@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { AppError } from '../../domain/errors/index.js';
 import { normalizeDomain } from '../../domain/normalize/index.js';
 import type { DomainList } from '../../state/port.js';
@@ -20,6 +21,8 @@ export const createDomainList = defineOperation({
   summary: 'Save a domain list (family B)',
   description: `Saves up to ${DOMAIN_LIST_MAX.toLocaleString('en')} company domains (or website URLs, reduced to domains) under a name; filter with domain_list_id. Lists belong to the account. Free.`,
   cost: 'free',
+  output: out.domainList,
+  errors: [],
   input: v.object({
     name: text('A name for the list.', 200),
     domains: v.pipe(v.array(v.pipe(v.string(), v.maxLength(500))), v.minLength(1, 'must hold at least one domain'), v.maxLength(DOMAIN_LIST_MAX, `must hold at most ${DOMAIN_LIST_MAX} domains`)),
@@ -45,6 +48,8 @@ export const listDomainLists = defineOperation({
   summary: 'Saved domain lists (family B)',
   description: 'The saved domain lists of the account with their sizes. Free.',
   cost: 'free',
+  output: out.obj({ domain_lists: out.list(out.domainList) }),
+  errors: [],
   input: v.object({}),
   handler: async (ctx) => ({ body: { domain_lists: ctx.services.state.listDomainLists(requireAccount(ctx).id).map(view) } }),
 });

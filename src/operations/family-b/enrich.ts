@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import type { Candidate } from '../../domain/enrichment/match.js';
 import { AppError } from '../../domain/errors/index.js';
 import { normalizeCompanyName, normalizeDomain, parseEmail, parseNetworkUrl, type EnrichInput } from '../../domain/normalize/index.js';
@@ -78,6 +79,9 @@ export const enrichFromNetwork = defineOperation({
   summary: 'Emails from profile URLs (family B)',
   description: 'Up to 100 items, each { network_url }: the work email of the stored person with that profile. `success` is true when the person is held with a work email; one contact credit per successful item. More than 100 items: 400.',
   cost: 'one contact credit per successful item',
+  output: out.obj({ results: out.list(out.obj({ networkUrl: out.str, email: out.nullable(out.str), success: out.bool, data: out.nullable(out.record) })), creditsRemaining: out.creditsRemaining }),
+  errors: ['data.unavailable', 'query.timeout'],
+  charges: 'contact',
   input: v.object({ items: v.array(v.object({ network_url: v.pipe(v.string(), v.maxLength(500)) }), 'must be an array of { network_url }'), limit_per_item: limitPerItem }),
   mcp: { tool: 'service_get_emails_from_network_batch', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {
@@ -104,6 +108,9 @@ export const enrichFromEmail = defineOperation({
   summary: 'Profile URLs from emails (family B)',
   description: 'Up to 100 items, each { email }: the profile URL and name of the stored person with that work email. `success` is true when the person is held with a profile URL; one contact credit per successful item. More than 100 items: 400.',
   cost: 'one contact credit per match',
+  output: out.obj({ results: out.list(out.obj({ email: out.str, networkUrl: out.nullable(out.str), success: out.bool, data: out.nullable(out.record) })), creditsRemaining: out.creditsRemaining }),
+  errors: ['data.unavailable', 'query.timeout'],
+  charges: 'contact',
   input: v.object({ items: v.array(v.object({ email: v.pipe(v.string(), v.maxLength(500)) }), 'must be an array of { email }'), limit_per_item: limitPerItem }),
   mcp: { tool: 'service_get_network_urls_from_emails_batch', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {
@@ -131,6 +138,9 @@ export const enrichFromPerson = defineOperation({
   summary: 'Enrich people by name and company (family B)',
   description: 'Up to 100 items, each { first_name, last_name, company_name or company_domain }: names match case- and accent-insensitively; the company by normalized name or domain. `success` is true on a match; one contact credit per match. More than 100 items: 400.',
   cost: 'one contact credit per match',
+  output: out.obj({ results: out.list(out.obj({ input: out.record, success: out.bool, data: out.nullable(out.record) })), creditsRemaining: out.creditsRemaining }),
+  errors: ['data.unavailable', 'query.timeout'],
+  charges: 'contact',
   input: v.object({
     items: v.array(
       v.object({

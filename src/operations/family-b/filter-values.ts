@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { FAMILY_B_PARAMS, findFamilyBParam, findList, listValues } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 import { intParam, text } from '../schemas.js';
@@ -19,6 +20,8 @@ export const filterValuesB = defineOperation({
   summary: 'Filter values (family B)',
   description: 'Allowed values of a named list filter (e.g. seniority, job_functions, industries, company_size, revenue, email_status, regions, continents, technologies). Free-text filters have none. q filters by substring; limit at most 1,000. Free.',
   cost: 'free',
+  output: out.obj({ filter: out.str, type: out.str, values: out.list(out.str) }),
+  errors: ['data.unavailable', 'query.timeout'],
   input: v.object({
     filter: text('Filter name, e.g. seniority.', 100),
     q: v.optional(text('Case-insensitive substring filter.', 200)),

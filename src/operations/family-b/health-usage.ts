@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { creditsView } from '../../domain/quota/index.js';
 import { requireAccount } from '../account/get-account.js';
 import { defineOperation } from '../types.js';
@@ -13,6 +14,8 @@ export const contactsHealthB = defineOperation({
   summary: 'Contacts health (family B)',
   description: 'Connectivity of the contact store and its approximate record count; no credits.',
   cost: 'free',
+  output: out.obj({ status: out.str, approximate_records: out.num, companies: out.num, data_release: out.nullable(out.str) }),
+  errors: [],
   input: v.object({}),
   mcp: { tool: 'service_contacts_health', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx) => {
@@ -36,6 +39,8 @@ export const fairUseB = defineOperation({
   summary: 'Fair-use budget (family B)',
   description: 'Remaining daily and monthly fair-use budget for search, export and enrich rows on unlimited plans: used, remaining, caps and UTC resets_at (daily reset at the next 00:00 UTC). Other plans answer unlimited: false and their contact credit windows. Free.',
   cost: 'free',
+  output: out.obj({ plan: out.str, unlimited: out.bool, fair_use: out.nullable(out.fairUse), contact_credits: out.nullable(out.obj({ kind: out.str })), resets_at: out.str }),
+  errors: [],
   input: v.object({}),
   mcp: { tool: 'get_fair_use', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx) => {

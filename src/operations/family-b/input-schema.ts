@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { FAMILY_B_PARAMS, type FamilyBParamDef } from '../../domain/catalog/index.js';
+import type { ErrorCode } from '../../domain/errors/index.js';
 import { WHERE_SQL_MAX_CHARS } from '../../domain/family-b/index.js';
 
 function typed(d: FamilyBParamDef) {
@@ -33,3 +34,9 @@ export function familyBInput<E extends v.ObjectEntries>(extra: E) {
     ...extra,
   });
 }
+
+/** The codes the family B filter parser answers (unknown name, unknown closed-list value, a refused value). */
+export const FAMILY_B_FILTER_ERRORS: ErrorCode[] = ['filter.unknown_key', 'filter.unknown_value', 'filter.rejected'];
+
+/** What a filter-taking family B operation receives: the typed members, and any unknown name for the parser to name. */
+export type FamilyBFilterInput = v.InferOutput<ReturnType<typeof familyBInput<Record<never, never>>>>;

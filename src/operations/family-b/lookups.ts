@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { matchInput, type Candidate } from '../../domain/enrichment/match.js';
 import { AppError } from '../../domain/errors/index.js';
 import { normalizeDomain, normalizePhone, parseEmail, emailDomain, type EnrichInput } from '../../domain/normalize/index.js';
@@ -6,7 +7,7 @@ import { and, type IRNode } from '../../domain/query/ir.js';
 import { resolveColumns, shapeRow } from '../contacts/columns.js';
 import { withContactCredits } from '../credits.js';
 import { lookupCandidates } from '../enrichment/lookup-candidates.js';
-import { BATCH_MAX, MCP_ROWS_PER_CALL } from '../limits.js';
+import { BATCH_MAX, rowsPerCall } from '../limits.js';
 import { intParam, text } from '../schemas.js';
 import { defineOperation, type OpContext } from '../types.js';
 import { creditsRemaining } from './credits-remaining.js';
@@ -47,6 +48,9 @@ export const lookupPhone = defineOperation({
   summary: 'Contact by phone (family B)',
   description: 'The stored contact whose mobile or direct phone is this number (any common format; E.164 best). A number shared by several contacts is ambiguous and free. One contact credit on a match.',
   cost: 'one contact credit on a match',
+  output: out.obj({ phone: out.str, success: out.bool, contact: out.nullable(out.contactRow), creditsRemaining: out.creditsRemaining }),
+  errors: ['data.unavailable', 'query.timeout'],
+  charges: 'contact',
   input: v.object({ phone: text('Phone number.', 64) }),
   mcp: { tool: 'service_lookup_contact_by_phone', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {
@@ -65,6 +69,9 @@ export const lookupPhonesBatch = defineOperation({
   summary: 'Contacts by phone, batch (family B)',
   description: 'Up to 100 phone numbers in `phones`, answered in order. One contact credit per match; misses and ambiguous numbers are free. More than 100: 400.',
   cost: 'one contact credit per match; misses free',
+  output: out.obj({ results: out.list(out.obj({ phone: out.str, success: out.bool, contact: out.nullable(out.contactRow) })), creditsRemaining: out.creditsRemaining }),
+  errors: ['data.unavailable', 'query.timeout'],
+  charges: 'contact',
   input: v.object({ phones: v.array(v.pipe(v.string(), v.maxLength(64)), 'must be an array of phone numbers') }),
   mcp: { tool: 'service_lookup_contacts_by_phone_batch', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {
@@ -94,6 +101,9 @@ export const lookupColleagues = defineOperation({
   summary: 'Colleagues (family B)',
   description: 'Contacts at the same company as a work email (the person is left out) or at a company domain. 100 per page by default, up to 5,000 per REST call (100 per MCP call); offset paging. One contact credit per returned contact.',
   cost: 'one contact credit per returned contact',
+  output: out.obj({ contacts: out.list(out.contactRow), total: out.num, ...out.offsetPage, creditsRemaining: out.creditsRemaining }),
+  errors: ['data.unavailable', 'query.timeout'],
+  charges: 'contact',
   input: v.object({
     work_email: v.optional(text('A work email; its domain names the company.', 320)),
     company_domain: v.optional(text('A company domain or website URL.', 300)),
@@ -107,7 +117,7 @@ export const lookupColleagues = defineOperation({
     if (!domain) throw new AppError('request.invalid', 'Send a work_email or a company_domain.', { field: input.work_email ? 'work_email' : 'company_domain', hint: 'For example {"company_domain": "acme.com"}.' });
     const parts: IRNode[] = [{ field: 'company_domain', op: 'eq', value: domain }];
     if (email) parts.push({ not: { field: 'work_email', op: 'eq', value: email } });
-    const limit = ctx.face === 'mcp' ? Math.min(input.limit, MCP_ROWS_PER_CALL) : input.limit;
+    const limit = rowsPerCall(ctx.face, input.limit);
     const page = await listPage(ctx, and(...parts), limit, input.offset);
     return { body: { company_domain: domain, ...page, creditsRemaining: creditsRemaining(ctx) } };
   },
@@ -125,6 +135,9 @@ export const lookupDecisionMakers = defineOperation({
   summary: 'Decision makers (family B)',
   description: 'Executives, founders, VPs, directors and head-of roles with a VALID work email at one or more company domains. Up to 100 per MCP call (REST: up to 1,000); offset paging. One contact credit per returned contact.',
   cost: 'one contact credit per returned contact',
+  output: out.obj({ contacts: out.list(out.contactRow), total: out.num, ...out.offsetPage, creditsRemaining: out.creditsRemaining }),
+  errors: ['data.unavailable', 'query.timeout'],
+  charges: 'contact',
   input: v.object({
     company_domains: v.pipe(v.array(v.pipe(v.string(), v.maxLength(300))), v.minLength(1, 'must hold at least one domain'), v.maxLength(100, 'must hold at most 100 domains')),
     limit: v.optional(intParam(1, 1000, 'Contacts per page (default 100; at most 100 over MCP).'), 100),
@@ -142,7 +155,7 @@ export const lookupDecisionMakers = defineOperation({
       { field: 'email_status', op: 'eq', value: 'valid' },
       { or: [{ field: 'seniority', op: 'in', value: DECISION_SENIORITIES }, { field: 'title', op: 'words', value: 'head of' }] },
     );
-    const limit = ctx.face === 'mcp' ? Math.min(input.limit, MCP_ROWS_PER_CALL) : input.limit;
+    const limit = rowsPerCall(ctx.face, input.limit);
     const page = await listPage(ctx, where, limit, input.offset);
     return { body: { company_domains: domains, ...page, creditsRemaining: creditsRemaining(ctx) } };
   },

@@ -1,6 +1,7 @@
-import { parseFamilyBFilters, parseWhereSql } from '../../domain/family-b/index.js';
+import { parseFamilyBFilters } from '../../domain/family-b/index.js';
 import { and, isLeaf, type IRNode } from '../../domain/query/ir.js';
 import type { OpContext } from '../types.js';
+import type { FamilyBFilterInput } from './input-schema.js';
 
 export interface FamilyBQuery {
   ir: IRNode;
@@ -8,7 +9,7 @@ export interface FamilyBQuery {
 }
 
 /** Flat filters (nested `filters` or top level) AND `where_sql`, parsed into the one Query IR. */
-export async function familyBQuery(ctx: OpContext, body: Record<string, unknown>): Promise<FamilyBQuery> {
+export async function familyBQuery(ctx: OpContext, body: FamilyBFilterInput): Promise<FamilyBQuery> {
   const account = ctx.account;
   const parsed = parseFamilyBFilters(body, {
     networkHost: ctx.services.config.networkHost,
@@ -17,7 +18,7 @@ export async function familyBQuery(ctx: OpContext, body: Record<string, unknown>
   });
   const whereSql = body.where_sql;
   if (whereSql === undefined || whereSql === null || whereSql === '') return parsed;
-  const tree = await parseWhereSql(whereSql as string, ctx.services.sqlParser.run);
+  const tree = await ctx.services.whereSqlParser.parse(whereSql);
   return { ir: and(parsed.ir, tree), keysApplied: [...parsed.keysApplied, 'where_sql'] };
 }
 

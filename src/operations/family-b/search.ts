@@ -1,19 +1,30 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { AppError } from '../../domain/errors/index.js';
 import { shapeRow } from '../contacts/columns.js';
 import { withContactCredits } from '../credits.js';
-import { MCP_ROWS_PER_CALL } from '../limits.js';
+import { rowsPerCall } from '../limits.js';
 import { intParam } from '../schemas.js';
 import { defineOperation, type OpContext } from '../types.js';
 import { familyBColumns } from './columns.js';
 import { creditsRemaining } from './credits-remaining.js';
-import { familyBInput } from './input-schema.js';
+import { FAMILY_B_FILTER_ERRORS, familyBInput } from './input-schema.js';
 import { familyBQuery, fieldsOf } from './query.js';
 
 export const B_LIMIT_DEFAULT = 1000;
 export const B_LIMIT_MAX = 5000;
 /** Paging walks at most this many matches; beyond it, size the audience with count or export it. */
 export const B_PAGING_WINDOW = 50_000;
+
+const searchInput = familyBInput({
+  limit: v.optional(v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.description('Rows per page (default 1000; above 5,000 clamped).'))),
+  offset: v.optional(intParam(0, 10_000_000, 'Rows to skip; use next_offset from the previous answer.')),
+  max_per_company: v.optional(intParam(1, 50, 'At most this many rows per company domain in the page.')),
+  columns: v.optional(v.pipe(v.union([v.array(v.string()), v.string()]), v.description('Output columns by display label or internal name; default set plus filtered columns when omitted.'))),
+});
+
+/** A family B search body: the filters, where_sql and the paging members, typed by its schema. */
+export type BSearchInput = v.InferOutput<typeof searchInput>;
 
 export interface BSearchOptions {
   /** Largest page this face allows (REST 5,000; MCP 100). */
@@ -25,11 +36,11 @@ export interface BSearchOptions {
  * is `contacts`. `total_available` counts matches only up to the end of the requested window (it is a
  * paging hint, not a count); `total_available_is_minimum: true` says more rows match.
  */
-export async function familyBSearch(ctx: OpContext, input: Record<string, unknown>, opts: BSearchOptions) {
+export async function familyBSearch(ctx: OpContext, input: BSearchInput, opts: BSearchOptions) {
   const { ir, keysApplied } = await familyBQuery(ctx, input);
-  const asked = (input.limit as number | undefined) ?? B_LIMIT_DEFAULT;
+  const asked = input.limit ?? B_LIMIT_DEFAULT;
   const limit = Math.min(asked, opts.maxLimit);
-  const offset = (input.offset as number | undefined) ?? 0;
+  const offset = input.offset ?? 0;
   if (offset >= B_PAGING_WINDOW) {
     throw new AppError('request.invalid', `Paging walks at most ${B_PAGING_WINDOW} matches; offset ${offset} is beyond it.`, {
       field: 'offset',
@@ -38,7 +49,7 @@ export async function familyBSearch(ctx: OpContext, input: Record<string, unknow
   }
   const window = Math.min(limit, B_PAGING_WINDOW - offset);
   const columns = familyBColumns(input.columns, fieldsOf(ir));
-  const maxPer = input.max_per_company as number | undefined;
+  const maxPer = input.max_per_company;
   const names = columns.map((c) => c.name);
   const fetchCols = maxPer !== undefined && !names.includes('company_domain') ? [...names, 'company_domain'] : names;
 
@@ -89,18 +100,16 @@ export const searchContactsB = defineOperation({
   description:
     'Contacts matching flat filters (nested in `filters` or at the top level, all AND) and an optional where_sql, offset-paged in a stable order. Records are in `contacts`. limit defaults to 1000; values above 5,000 are clamped and the effective limit is echoed. Paging walks up to 50,000 matches; beyond that narrow the query or export. One contact credit per returned row.',
   cost: 'one contact credit per returned contact',
-  input: familyBInput({
-    limit: v.optional(v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.description('Rows per page (default 1000; above 5,000 clamped).'))),
-    offset: v.optional(intParam(0, 10_000_000, 'Rows to skip; use next_offset from the previous answer.')),
-    max_per_company: v.optional(intParam(1, 50, 'At most this many rows per company domain in the page.')),
-    columns: v.optional(v.pipe(v.union([v.array(v.string()), v.string()]), v.description('Output columns by display label or internal name; default set plus filtered columns when omitted.'))),
-  }),
+  output: out.obj({ contacts: out.list(out.row), ...out.offsetPage, total_available: out.num, total_available_is_minimum: out.bool, creditsRemaining: out.creditsRemaining }),
+  errors: [...FAMILY_B_FILTER_ERRORS, 'data.unavailable', 'query.timeout'],
+  charges: 'contact',
+  input: searchInput,
   mcp: { tool: 'search_contacts', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx, input) => {
     // MCP: at most 100 rows per call, and an offer to export when more match.
-    const body = await familyBSearch(ctx, input as Record<string, unknown>, { maxLimit: ctx.face === 'mcp' ? MCP_ROWS_PER_CALL : B_LIMIT_MAX });
+    const body = await familyBSearch(ctx, input, { maxLimit: rowsPerCall(ctx.face, B_LIMIT_MAX) });
     if (ctx.face === 'mcp' && body.has_more) {
-      return { body: { ...body, export_offer: { tool: 'export_contacts', message: 'More contacts match than one call returns; export them as a CSV (one credit per exported row, up to 50,000).', arguments: { ...(input as Record<string, unknown>), limit: undefined, offset: undefined } } } };
+      return { body: { ...body, export_offer: { tool: 'export_contacts', message: 'More contacts match than one call returns; export them as a CSV (one credit per exported row, up to 50,000).', arguments: { ...input, limit: undefined, offset: undefined } } } };
     }
     return { body };
   },

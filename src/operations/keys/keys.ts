@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import type { ApiKeyRecord } from '../../state/port.js';
+import * as out from '../outputs.js';
+import type { ApiKeyRecord } from '../../domain/account.js';
 import { requireAccount } from '../account/get-account.js';
 import { text } from '../schemas.js';
 import { defineOperation } from '../types.js';
@@ -19,6 +20,8 @@ export const listKeys = defineOperation({
   summary: 'List API keys',
   description: 'The keys of the account, active and revoked, without their secrets.',
   cost: 'free',
+  output: out.list(out.keyOutput),
+  errors: [],
   input: v.object({}),
   handler: async (ctx) => ({ data: ctx.services.state.listKeys(requireAccount(ctx).id).map(keyView) }),
 });
@@ -33,6 +36,8 @@ export const createKey = defineOperation({
   summary: 'Create API key',
   description: 'Creates the account key and returns its secret once. An account has at most one active key: while one is active this answers 409 key.limit_reached; revoke it first (DELETE /v1/keys/{id}) and create the new one with `cds keys create`, since a revoked key can no longer sign requests.',
   cost: 'free',
+  output: out.obj({ ...out.keyOutput.entries, api_key: out.str }),
+  errors: ['key.limit_reached'],
   input: v.object({ name: v.optional(text('A label for the key.', 100)) }),
   handler: async (ctx, input) => {
     const { key, secret } = ctx.services.state.createKey(requireAccount(ctx).id, { name: input.name ?? null, now: ctx.now });
@@ -50,6 +55,8 @@ export const revokeKey = defineOperation({
   summary: 'Revoke API key',
   description: 'Revokes an active key of the account at once; requests signed with it then answer 401. Unknown, revoked or another account\'s key: 404 key.not_found.',
   cost: 'free',
+  output: out.keyOutput,
+  errors: ['key.not_found'],
   input: v.object({ id: text('Key id (key_…).', 100) }),
   handler: async (ctx, input) => ({ data: keyView(ctx.services.state.revokeKey(requireAccount(ctx).id, input.id, ctx.now)) }),
 });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { FAMILY_B_PARAMS, publicColumns } from '../../domain/catalog/index.js';
 import { FAMILY_B_EXPORT_MAX_ROWS } from '../../jobs/export/payload.js';
 import { defineOperation } from '../types.js';
@@ -18,6 +19,8 @@ export const getAvailableColumns = defineOperation({
   summary: 'Available columns (MCP only)',
   description: 'Contact columns with display labels, types, the filters that read them, and populated_count / fill_share computed from the current data release; the supported filters; export options. Free.',
   cost: 'free',
+  output: out.obj({ release: out.nullable(out.str), rows: out.num, columns: out.list(out.obj({ name: out.str, label: out.str, type: out.str, description: out.str })), supported_filters: out.list(out.obj({ name: out.str, type: out.str, description: out.str })), export_options: out.obj({ tool: out.str }) }),
+  errors: ['data.unavailable', 'query.timeout'],
   input: v.object({}),
   mcp: { tool: 'get_available_columns', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx) => {

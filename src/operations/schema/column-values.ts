@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { columnForValuesRoute, findList, publicColumns, type ColumnDef, type Entity } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 import type { Services } from '../types.js';
@@ -68,6 +69,8 @@ function valuesOperation(entity: Entity): Operation {
     summary: entity === 'contact' ? 'List column values' : 'Company column values',
     description: `Allowed values of a closed-list ${entity} column with labels and stored row counts. q filters by substring; limit defaults to 100 (at most 1,000). Unknown column: 404 column.not_found.`,
     cost: 'free',
+    output: out.valuesOutput,
+    errors: ['column.not_found', 'data.unavailable', 'query.timeout'],
     input: v.object({
       column: text('Column name (or `industries`).', 100),
       q: v.optional(text('Case-insensitive substring filter.', 200)),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import type { Entity } from '../../domain/catalog/index.js';
 import { defineOperation, type Operation } from '../types.js';
 import { describeSchema } from './describe.js';
@@ -15,6 +16,8 @@ function schemaOperation(entity: Entity): Operation {
     summary: entity === 'contact' ? 'List columns' : 'Company schema',
     description: `Every public ${entity} column (name, type, description, format, nullable, closed list, values route), every ${entity} filter key, and notes on the limits of the filter language.`,
     cost: 'free',
+    output: out.schemaOutput,
+    errors: [],
     input: v.object({}),
     handler: async () => ({ data: describeSchema(entity) }),
   });

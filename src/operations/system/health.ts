@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import * as out from '../outputs.js';
 import { defineOperation, type Services } from '../types.js';
 
 export async function healthReport(services: Services) {
@@ -37,6 +38,8 @@ export const getHealth = defineOperation({
   summary: 'Health check',
   description: 'Reports whether the search engine (with its data release) and the state store answer. Needs no API key.',
   cost: 'free',
+  output: out.obj({ status: out.str, version: out.str, engine: out.obj({ ok: out.bool, release: out.nullable(out.str), contacts: out.nullable(out.num), companies: out.nullable(out.num) }), state: out.obj({ ok: out.bool }) }),
+  errors: [],
   input: v.object({}),
   handler: async (ctx) => ({ data: await healthReport(ctx.services) }),
 });
@@ -52,6 +55,8 @@ export const getApiHealth = defineOperation({
   summary: 'Service health',
   description: 'Pings the service; answers ok, service and version. Needs no API key; costs nothing.',
   cost: 'free',
+  output: out.obj({ service: out.str, version: out.str, status: out.str }),
+  errors: [],
   input: v.object({}),
   mcp: { tool: 'service_health', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
   handler: async (ctx) => {

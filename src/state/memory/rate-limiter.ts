@@ -36,7 +36,7 @@ export class MemoryRateLimiter implements RateLimiter {
     return { allowed: true, limit: this.perMinute, remaining: this.perMinute - s.times.length, resetSeconds, retryAfter: 0 };
   }
 
-  async release(key: string): Promise<void> {
+  async releaseSlot(key: string): Promise<void> {
     const s = this.keys.get(key);
     if (!s) return;
     s.inFlight = Math.max(0, s.inFlight - 1);

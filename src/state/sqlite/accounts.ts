@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
 import type { PlanBook } from '../plans.js';
-import type { Account, AccountStatus, Plan } from '../port.js';
+import type { Account, AccountStatus, Plan } from '../../domain/account.js';
 
 interface AccountRow {
   id: string;

@@ -1,7 +1,9 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { newId } from '../../domain/ids.js';
 import { USAGE_CATEGORIES, budgetsFor, contactExhausted, premiumExhausted, type Budget, type BudgetScope, type WindowKind } from '../../domain/quota/index.js';
-import type { CreditKind, CreditSnapshot, Hold, ReserveRequest, UsageCategory, WindowUsage } from '../port.js';
+import type { ReserveRequest } from '../port.js';
+import type { CreditKind, Hold, UsageCategory, WindowUsage } from '../../domain/credits.js';
+import type { CreditSnapshot } from '../../domain/account.js';
 import type { SqliteAccounts } from './accounts.js';
 import { UsageCounters, type CounterKey } from './usage.js';
 
@@ -73,7 +75,7 @@ export class SqliteCredits {
     return this.settleTx.immediate(holdId, charged, 'committed', now);
   }
 
-  release(holdId: string, now: Date): Hold {
+  releaseHold(holdId: string, now: Date): Hold {
     return this.settleTx.immediate(holdId, 0, 'released', now);
   }
 

@@ -1,6 +1,6 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { Job, JobEnd, JobKind, JobStatus, NewJob } from '../../jobs/port.js';
-import type { Hold } from '../port.js';
+import type { Hold } from '../../domain/credits.js';
 import type { SqliteAccounts } from './accounts.js';
 import type { SqliteCredits } from './credits.js';
 
@@ -193,7 +193,7 @@ export class SqliteJobs {
     this.end.run({ id, status: end.status, result: JSON.stringify(result), error: end.error ?? null, now: now.toISOString() });
     if (row.hold_id) {
       if (end.charge > 0) this.credits.commit(row.hold_id, end.charge, now);
-      else this.credits.release(row.hold_id, now);
+      else this.credits.releaseHold(row.hold_id, now);
     }
     return true;
   }

@@ -2,7 +2,7 @@ import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
 import { displayPrefix, generateSecret, hashSecret, isWellFormedSecret, sameDigest } from '../key-hash.js';
-import type { Account, ApiKeyRecord } from '../port.js';
+import type { Account, ApiKeyRecord } from '../../domain/account.js';
 import type { SqliteAccounts } from './accounts.js';
 
 interface KeyRow {

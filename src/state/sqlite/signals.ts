@@ -12,7 +12,7 @@ import type {
   SignalRun,
   SignalStore,
   StoredSignal,
-} from '../../signals/port.js';
+} from '../../network-signals/port.js';
 
 interface SignalRow {
   seq: number;

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { DEFAULT_PLANS, PlanBook, loadPlans } from '../plans.js';
-import type { Plan, StateStore } from '../port.js';
+import type { StateStore } from '../port.js';
+import type { Plan } from '../../domain/account.js';
 import { SqliteAccounts } from './accounts.js';
 import { SqliteCredits } from './credits.js';
 import { SqliteFeedback } from './feedback.js';
@@ -71,13 +72,13 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     snapshot: (accountId, now) => credits.snapshot(accountId, now),
     reserve: (req) => credits.reserve(req),
     commit: (holdId, charged, now) => credits.commit(holdId, charged, now),
-    release: (holdId, now) => credits.release(holdId, now),
+    releaseHold: (holdId, now) => credits.releaseHold(holdId, now),
     getHold: (holdId) => credits.getHold(holdId),
     releaseOrphanHolds: (now) => {
       const orphans = db
         .prepare<[], { id: string }>("SELECT h.id FROM holds h WHERE h.status = 'held' AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.hold_id = h.id AND j.status IN ('queued', 'running'))")
         .all();
-      db.transaction(() => orphans.forEach((o) => credits.release(o.id, now)))();
+      db.transaction(() => orphans.forEach((o) => credits.releaseHold(o.id, now)))();
       return orphans.length;
     },
     addFeedback: (accountId, body, now) => feedback.add(accountId, body, now),

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { BudgetScope, WindowKind } from '../../domain/quota/index.js';
-import type { CreditKind, UsageCategory } from '../port.js';
+import type { CreditKind, UsageCategory } from '../../domain/credits.js';
 
 /** Primary key of one usage counter. */
 export interface CounterKey {

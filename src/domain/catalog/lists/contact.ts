@@ -2,7 +2,7 @@ import type { ClosedList } from '../types.js';
 
 export const SIGNALS: ClosedList = {
   name: 'signals',
-  description: 'Computed signals on the contact record.',
+  description: 'Profile signals on the contact record: career events computed at load.',
   values: [
     { slug: 'one_year_at_company', label: 'One year at company' },
     { slug: 'new_in_role_90d', label: 'New in role (90 days)' },

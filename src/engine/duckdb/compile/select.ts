@@ -2,7 +2,7 @@ import type { Entity } from '../../../domain/catalog/index.js';
 import type { IRNode, Leaf } from '../../../domain/query/ir.js';
 import { ident, TABLE } from '../schema.js';
 import { compileWhere } from './compile-where.js';
-import { pointReadLeaves } from './lookup-branches.js';
+import { pointReadLeaves } from './point-read-leaves.js';
 import { Params } from './params.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 
@@ -36,7 +36,7 @@ export function pageQuery(entity: Entity, where: IRNode, columns: readonly strin
 }
 
 /**
- * A point read (lookup-branches.ts) as a UNION ALL of one branch per leaf, each answered by its column's
+ * A point read (point-read-leaves.ts) as a UNION ALL of one branch per leaf, each answered by its column's
  * ART index, instead of one OR that scans the whole table.
  */
 function unionPage(entity: Entity, branches: readonly Leaf[], columns: readonly string[], limit: number): CompiledQuery {

@@ -59,8 +59,8 @@ export class PointStore {
     return [...this.keyReads.keys()];
   }
 
-  /** The cards of every contact matching any leaf (lookup-branches.ts), each once, in no order. Throws on a storage error. */
-  lookup(leaves: readonly Leaf[]): CardRow[] {
+  /** The cards of every contact matching any leaf (point-read-leaves.ts), each once, in no order. Throws on a storage error. */
+  read(leaves: readonly Leaf[]): CardRow[] {
     const keys = new Set<number>();
     for (const leaf of leaves) {
       const values = leafValues(leaf).map(String);

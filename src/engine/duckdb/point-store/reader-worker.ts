@@ -23,7 +23,7 @@ if (!opened.store) {
       return;
     }
     try {
-      port.postMessage({ id: req.id, rows: store.lookup(req.leaves as Leaf[]) } satisfies ReaderReply);
+      port.postMessage({ id: req.id, rows: store.read(req.leaves as Leaf[]) } satisfies ReaderReply);
     } catch (e) {
       port.postMessage({ id: req.id, error: (e as Error).message } satisfies ReaderReply);
     }

@@ -79,7 +79,7 @@ export class PointReaders {
     return { readers: pool };
   }
 
-  /** True when the store can answer a point read of these leaves (lookup-branches.ts) for these columns. */
+  /** True when the store can answer a point read of these leaves (point-read-leaves.ts) for these columns. */
   answers(leaves: readonly Leaf[], columns: readonly string[]): boolean {
     return cardCovers(this.layout, columns) && leaves.every((l) => this.keyColumns.has(l.field));
   }

@@ -1,0 +1,80 @@
+import { closeSync, fsyncSync, openSync, rmSync } from 'node:fs';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import Database from 'better-sqlite3';
+import { CONTACT_CARD_COLUMNS } from '../../../domain/catalog/index.js';
+import { ident } from '../schema.js';
+import { cardsSourceSql, CARDS_TABLE, keysSourceSql, keyTable, POINT_KEY_COLUMNS, POINT_META, POINT_META_TABLE, pointStoreDdl } from '../point-store/schema.js';
+
+/** Rows bound per INSERT statement: one statement call per row costs more than the row itself. */
+const ROWS_PER_INSERT = 100;
+
+/**
+ * Writes a release's point store (engine/duckdb/point-store) from its finished `contacts` table: the
+ * cards in storage order, then each key table sorted, so every SQLite B-tree is built by appends. No
+ * journal while writing (a failed load deletes the file); fsynced before the caller renames it into place.
+ */
+export async function writePointStore(
+  conn: DuckDBConnection,
+  file: string,
+  releaseId: string,
+  onTable: (done: number, total: number) => void = () => undefined,
+): Promise<{ cards: number; keys: number }> {
+  rmSync(file, { force: true });
+  const db = new Database(file);
+  let cards = 0;
+  let keys = 0;
+  try {
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('cache_size = -262144');
+    for (const sql of pointStoreDdl()) db.exec(sql);
+    const tables = 1 + POINT_KEY_COLUMNS.length;
+    onTable(0, tables);
+    db.exec('BEGIN');
+    cards = await copyRows(conn, cardsSourceSql(), db, CARDS_TABLE, ['sort_key', 'card']);
+    onTable(1, tables);
+    for (const [i, column] of POINT_KEY_COLUMNS.entries()) {
+      keys += await copyRows(conn, keysSourceSql(column), db, keyTable(column), ['value', 'sort_key']);
+      onTable(2 + i, tables);
+    }
+    // Meta last: a store that names its release holds all of it.
+    const meta = db.prepare(`INSERT INTO ${POINT_META_TABLE} (key, value) VALUES (?, ?)`);
+    meta.run(POINT_META.releaseId, releaseId);
+    meta.run(POINT_META.cardColumns, JSON.stringify(CONTACT_CARD_COLUMNS));
+    db.exec('COMMIT');
+    db.close();
+  } catch (e) {
+    if (db.open) db.close();
+    rmSync(file, { force: true });
+    throw e;
+  }
+  const fd = openSync(file, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return { cards, keys };
+}
+
+/** Streams a DuckDB query into a SQLite table of two columns; BIGINT values become numbers. */
+async function copyRows(conn: DuckDBConnection, sql: string, db: Database.Database, table: string, columns: readonly [string, string]): Promise<number> {
+  const into = `INSERT INTO ${ident(table)} (${columns.map(ident).join(', ')}) VALUES `;
+  const many = db.prepare(into + Array(ROWS_PER_INSERT).fill('(?, ?)').join(', '));
+  const one = db.prepare(`${into}(?, ?)`);
+  const plain = (v: DuckDBValue): string | number => (typeof v === 'bigint' ? Number(v) : String(v));
+  let n = 0;
+  const result = await conn.stream(sql);
+  for await (const rows of result.yieldRows()) {
+    let i = 0;
+    for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
+      const args: (string | number)[] = [];
+      for (let j = i; j < i + ROWS_PER_INSERT; j++) args.push(plain(rows[j]![0]!), plain(rows[j]![1]!));
+      many.run(args);
+    }
+    for (; i < rows.length; i++) one.run(plain(rows[i]![0]!), plain(rows[i]![1]!));
+    n += rows.length;
+  }
+  return n;
+}

@@ -1,0 +1,42 @@
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { IRNode } from '../../../domain/query/ir.js';
+import type { WhereSqlParser } from '../../../domain/family-b/where-sql.js';
+import { plainRows } from '../rows.js';
+import { parseWhereSql } from './parse-where-sql.js';
+
+/**
+ * The WhereSqlParser of the embedded engine: DuckDB's own SQL parser on an in-memory instance with no tables and
+ * external access off, used only to run `json_serialize_sql` on a bound string. Client text is a parameter here,
+ * never a statement.
+ */
+export class DuckDBWhereSqlParser implements WhereSqlParser {
+  private conn: Promise<DuckDBConnection> | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  private connection(): Promise<DuckDBConnection> {
+    this.conn ??= (async () => {
+      const inst = await DuckDBInstance.create(':memory:', { threads: '1', enable_external_access: 'false', lock_configuration: 'true' });
+      return inst.connect();
+    })();
+    return this.conn;
+  }
+
+  /** Runs one parser query at a time on the one connection. */
+  run = (sql: string, params: unknown[]): Promise<Record<string, unknown>[]> => {
+    const next = this.chain.then(async () => {
+      const c = await this.connection();
+      return plainRows(await c.runAndReadAll(sql, params as never));
+    });
+    this.chain = next.catch(() => undefined);
+    return next;
+  };
+
+  parse(text: string): Promise<IRNode> {
+    return parseWhereSql(text, this.run);
+  }
+
+  async close(): Promise<void> {
+    if (this.conn) (await this.conn).closeSync();
+    this.conn = null;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The ReleaseWriter port: how the loader writes a new data release into an engine, without knowing which. The
+ * loader's workers normalize dump rows into staged-row files (JSON Lines of catalog columns, src/domain/catalog
+ * employer-columns.ts names them); the writer takes the files in, drops rejected and duplicate rows, builds the
+ * release (the employer joined onto each contact, `sort_key` in id order), and publishes it atomically: until
+ * `publish` returns, the previous release keeps serving, and `abort` leaves no trace.
+ *
+ * The embedded engine's writer is src/engine/duckdb/release-writer (a DuckDB file with its point store); the
+ * Elasticsearch loader implements the same port.
+ */
+
+/** Staged rows of one kind, taken in file by file. */
+export interface StagedRows {
+  /** Queues a file (deleted once it is in); resolves when the file before it is in, bounding what waits. */
+  addFile(file: string): Promise<void>;
+  /** Resolves when every queued file is in; rejects with the first failure. */
+  finish(): Promise<void>;
+}
+
+/** A staged person whose id appears again with a later `updated_at`: its line loses to `winnerLine`. */
+export interface Duplicate {
+  line: number;
+  id: string;
+  winnerLine: number;
+}
+
+/** What a published release records about itself. */
+export interface ReleaseSource {
+  peopleFile: string;
+  companiesFile: string;
+  skipped: { people: number; companies: number };
+  asOf: string;
+  networkHost: string;
+}
+
+export type StepFn = (done: number, total: number) => void;
+
+export interface ReleaseWriter {
+  readonly releaseId: string;
+  /** A folder for the staged-row files; removed when the writer publishes or aborts. */
+  readonly stagingDir: string;
+  /** Where the loader writes this release's rejected rows. */
+  readonly rejectsFile: string;
+  readonly companies: StagedRows;
+  readonly people: StagedRows;
+  /** Staged people whose id appears again with a later `updated_at` (a tie goes to the later line). */
+  duplicatePeople(): Promise<Duplicate[]>;
+  /** Removes staged rows by their line. */
+  drop(kind: 'people' | 'companies', lines: readonly number[]): Promise<void>;
+  /** Writes the final companies and contacts from the staged rows; returns their counts. */
+  build(onStep?: StepFn): Promise<{ contacts: number; companies: number }>;
+  /** Writes what point reads use, records the release, and makes it the serving one atomically. */
+  publish(source: ReleaseSource, onStep?: StepFn): Promise<{ createdAt: string }>;
+  /** Leaves the previous release serving and removes everything this writer wrote. */
+  abort(): Promise<void>;
+}
+
+/** Opens a writer for a new release in a data dir (chosen once, in loaders/load/writers.ts). */
+export type OpenReleaseWriter = (dataDir: string) => Promise<ReleaseWriter>;

@@ -1,0 +1,55 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { Context } from 'koa';
+import { AppError } from '../domain/errors/index.js';
+import type { Family, Services } from '../operations/types.js';
+import type { Account, ApiKeyRecord } from '../domain/account.js';
+
+/**
+ * Credentials (spec "Authentication"): family A takes `Authorization: Bearer <key>`; family B and MCP take
+ * `X-API-Key: <key>` or the Bearer form. The operator token is the "other sign-in" of the console routes.
+ */
+export function credentialOf(ctx: Pick<Context, 'get'>, family: Family | 'mcp'): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('Authorization'))?.[1];
+  if (bearer) return bearer;
+  if (family !== 'A') {
+    const header = ctx.get('X-API-Key').trim();
+    if (header) return header;
+  }
+  return undefined;
+}
+
+const invalidKeyHint: Record<Family | 'mcp', string> = {
+  A: 'Send Authorization: Bearer <API_KEY>.',
+  B: 'Send X-API-Key: <API_KEY> or Authorization: Bearer <API_KEY>.',
+  system: 'Send Authorization: Bearer <API_KEY>.',
+  mcp: 'Add the X-API-Key header (or Authorization: Bearer) to the MCP client configuration.',
+};
+
+export function authenticateKey(services: Services, ctx: Pick<Context, 'get'>, family: Family | 'mcp'): { account: Account; key: ApiKeyRecord } {
+  const secret = credentialOf(ctx, family);
+  const found = secret ? services.state.authenticate(secret, services.clock.now()) : undefined;
+  if (!found) {
+    throw new AppError('auth.invalid_key', secret ? 'The API key is unknown or revoked.' : 'No API key was sent.', { hint: invalidKeyHint[family] });
+  }
+  return found;
+}
+
+/** The operator routes accept only the operator token; an API key there answers 403 auth.oauth_required. */
+export function authenticateOperator(services: Services, ctx: Pick<Context, 'get'>): void {
+  const secret = credentialOf(ctx, 'B');
+  const token = services.config.adminToken;
+  if (secret && token && sameSecret(secret, token)) return;
+  if (secret && services.state.authenticate(secret, services.clock.now())) {
+    throw new AppError('auth.oauth_required', 'Operator routes do not accept an API key.', {
+      hint: 'Sign in with the operator token (CDS_ADMIN_TOKEN), or use the `cds accounts` command.',
+    });
+  }
+  throw new AppError('auth.invalid_key', 'The operator token is missing or wrong.', { hint: 'Send Authorization: Bearer <CDS_ADMIN_TOKEN>.' });
+}
+
+/** Constant-time comparison of two secrets of any length. */
+export function sameSecret(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}

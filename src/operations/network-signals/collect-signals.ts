@@ -1,0 +1,62 @@
+import * as v from 'valibot';
+import * as out from '../outputs.js';
+import { maxFollowersMissingWarning, planCollect } from '../../network-signals/plan.js';
+import { parseSignalTarget } from '../../network-signals/target.js';
+import { requireAccount } from '../account/get-account.js';
+import { defineOperation, type Services, type Warning } from '../types.js';
+import { createCollectJob, estimateTarget, premiumAvailable, type CollectJob } from './collect-job.js';
+import { checkMaxFollowers, kindMember, maxFollowersMember, targetMember } from './inputs.js';
+import { jobView } from './views.js';
+
+export const collectSignals = defineOperation({
+  name: 'signals.collect',
+  family: 'A',
+  method: 'POST',
+  path: '/v1/signals/collect',
+  auth: 'key',
+  spends: true,
+  summary: 'Collect signals',
+  description:
+    'Starts a background job collecting the people who react to or comment on the 10 latest posts of a profile, on one post, or who follow a company page. Premium credits are held first: twice the expected engagers for a profile or post; exactly max_followers for a company page (without max_followers, what the premium credits allow, at least 100, with a max_followers_missing warning). A page below 100 followers answers 400 signals.below_minimum; too few premium credits 402 premium_credits.exhausted. Answers 202 with data.job; poll GET /v1/signals/collect/{id} every 30 to 60 seconds, then read the rows with GET /v1/signals. wait: true keeps the request open up to about 45 seconds when the estimate is at most 500 engagers (never for a company page). dry_run: true only estimates (units, premium_credits, available, sufficient), free. At settlement one premium credit per unique lead is charged and the rest returned; each row matched to a stored contact costs one contact credit (with none left the row is kept without its contact). data.job.status: queued, running, completed, partial (stopped early: the hold ran out; leads delivered are charged), no_matches (nobody engaged; free), failed (nothing charged; rows written stay readable; error says what to do).',
+  cost: 'one premium credit per lead',
+  output: v.union([out.obj({ job: out.runOutput }), out.obj({ units: out.num, premium_credits: out.num, available: out.num, sufficient: out.bool })]),
+  errors: ['signals.below_minimum', 'data.unavailable'],
+  charges: 'premium',
+  input: v.object({
+    kind: kindMember,
+    target: targetMember,
+    max_followers: v.optional(maxFollowersMember),
+    wait: v.optional(v.boolean('must be true or false'), false),
+    dry_run: v.optional(v.boolean('must be true or false'), false),
+  }),
+  mcp: { tool: 'collect_signals', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: true } },
+  handler: async (ctx, input) => {
+    const account = requireAccount(ctx);
+    const { services } = ctx;
+    const target = parseSignalTarget(input.kind, input.target, services.config.networkHost);
+    checkMaxFollowers(input.kind, input.max_followers);
+    const estimate = await estimateTarget(services, target);
+    const available = premiumAvailable(services, account.id, ctx.now);
+    const plan = planCollect(input.kind, estimate, input.max_followers ?? null, available);
+    const warnings: Warning[] = plan.maxFollowersMissing ? [maxFollowersMissingWarning(plan.requested, estimate)] : [];
+    if (input.dry_run) {
+      return { data: { units: plan.requested, premium_credits: plan.hold, available, sufficient: available >= plan.hold }, warnings };
+    }
+    let job = createCollectJob(services, { account, target, plan, alertId: null, now: ctx.now });
+    if (input.wait && plan.waitAllowed) job = await waitForEnd(services, job, services.config.collectWaitMs);
+    return { status: 202, data: { job: jobView(services.state, job) }, warnings };
+  },
+});
+
+/** Polls the job until it ends or `ms` pass (real time), and answers its state then. */
+async function waitForEnd(services: Services, job: CollectJob, ms: number): Promise<CollectJob> {
+  const deadline = Date.now() + ms;
+  let current = job;
+  while (current.status === 'queued' || current.status === 'running') {
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(100, left)));
+    current = (services.state.getJob(job.id) as CollectJob | undefined) ?? current;
+  }
+  return current;
+}

@@ -1,7 +1,0 @@
-export { collectSignals } from './collect-signals.js';
-export { getCollect } from './get-collect.js';
-export { listSignals } from './list-signals.js';
-export { createAlert, deleteAlert, getAlert, listAlerts, pollAlert, updateAlert } from './alerts.js';
-export { attachSignals, nudgeRunner } from './runner-link.js';
-export { tickAlerts } from './alert-runs.js';
-export { collectJobKinds, runCollect } from './collect-run.js';
