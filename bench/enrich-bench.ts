@@ -17,11 +17,19 @@ import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { benchDataDir, benchKey } from './lib/bench-data.js';
 import { poster } from './lib/http.js';
-import { startBenchServer } from './lib/server.js';
 import { machine } from './lib/machine.js';
+import { startBenchServer } from './lib/server.js';
 import { percentile, round, timed } from './lib/stats.js';
 
-const { values } = parseArgs({ options: { contacts: { type: 'string', default: '1000000' }, data: { type: 'string' }, runs: { type: 'string', default: '100' }, warmup: { type: 'string', default: '10' }, tag: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    contacts: { type: 'string', default: '1000000' },
+    data: { type: 'string' },
+    runs: { type: 'string', default: '100' },
+    warmup: { type: 'string', default: '10' },
+    tag: { type: 'string' },
+  },
+});
 const root = process.cwd();
 const contacts = Number(values.contacts);
 const runs = Number(values.runs);
@@ -30,7 +38,10 @@ const dir = benchDataDir(root, contacts, values.data);
 const key = benchKey(root, dir);
 
 let seed = 7;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const rand = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
 
 /** Identifiers of a uniform sample of stored contacts, one kind per contact, in random order. */
 async function sampleIdentifiers(n: number): Promise<string[]> {
@@ -39,13 +50,16 @@ async function sampleIdentifiers(n: number): Promise<string[]> {
   const db = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
   const conn = await db.connect();
   try {
-    const reader = await conn.runAndReadAll(`SELECT work_email, mobile_phone, direct_phone, network FROM contacts USING SAMPLE reservoir(${n} ROWS) REPEATABLE (42)`);
+    const reader = await conn.runAndReadAll(
+      `SELECT work_email, mobile_phone, direct_phone, network FROM contacts USING SAMPLE reservoir(${n} ROWS) ` +
+        `REPEATABLE (42)`,
+    );
     const out: string[] = [];
     for (const [email, mobile, direct, network] of reader.getRows() as (string | null)[][]) {
       // Mostly emails (the common enrichment), then phones and profile URLs; an email in a third of cases
       // in the display-name form, upper-cased.
       const r = rand();
-      const pick = r < 0.5 ? email : r < 0.7 ? mobile ?? direct : r < 0.8 ? direct ?? mobile : network;
+      const pick = r < 0.5 ? email : r < 0.7 ? (mobile ?? direct) : r < 0.8 ? (direct ?? mobile) : network;
       const id = pick ?? email ?? network ?? mobile ?? direct;
       if (!id) continue;
       out.push(id === email && out.length % 3 === 0 ? `Someone <${id.toUpperCase()}>` : id);
@@ -67,7 +81,9 @@ const stored = await sampleIdentifiers(Math.ceil(calls * 100 * 0.9));
 const server = await startBenchServer(dir);
 const post = poster(server.url, key);
 // Which path answers the lookups: the release's point store, or its columns (a release without one).
-const health = (await (await fetch(`${server.url}/v1/health`)).json()) as { data: { engine: { point_reads?: boolean } } };
+const health = (await (await fetch(`${server.url}/v1/health`)).json()) as {
+  data: { engine: { point_reads?: boolean } };
+};
 
 // Each call: about 90 stored identifiers and 10 misses (unknown emails and phones), shuffled; none repeats.
 let next = 0;
@@ -77,7 +93,11 @@ function nextInputs(): string[] {
   while (inputs.length < 100) {
     if (rand() < 0.1 || next >= stored.length) {
       miss++;
-      inputs.push(miss % 2 ? `nobody${miss}@nowhere-${miss}.example` : `+1 415 555 ${String(1000 + (miss % 9000)).padStart(4, '0')}`);
+      inputs.push(
+        miss % 2
+          ? `nobody${miss}@nowhere-${miss}.example`
+          : `+1 415 555 ${String(1000 + (miss % 9000)).padStart(4, '0')}`,
+      );
     } else inputs.push(stored[next++]!);
   }
   return inputs;
@@ -117,6 +137,9 @@ try {
     at: new Date().toISOString(),
   };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(root, 'bench', 'results', `enrich-${contacts}${values.tag ? `-${values.tag}` : ''}.json`), `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileSync(
+    join(root, 'bench', 'results', `enrich-${contacts}${values.tag ? `-${values.tag}` : ''}.json`),
+    `${JSON.stringify(summary, null, 2)}\n`,
+  );
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
 }

@@ -17,7 +17,13 @@ import { startBenchServer } from './lib/server.js';
 import { percentile, round } from './lib/stats.js';
 
 const { values } = parseArgs({
-  options: { contacts: { type: 'string', default: '1000000' }, data: { type: 'string' }, rows: { type: 'string', default: '50000' }, runs: { type: 'string', default: '3' }, full: { type: 'boolean', default: false } },
+  options: {
+    contacts: { type: 'string', default: '1000000' },
+    data: { type: 'string' },
+    rows: { type: 'string', default: '50000' },
+    runs: { type: 'string', default: '3' },
+    full: { type: 'boolean', default: false },
+  },
 });
 const root = process.cwd();
 const contacts = Number(values.contacts);
@@ -45,18 +51,41 @@ interface Scenario {
 
 const SCENARIOS: Scenario[] = [
   { name: `A ${rows} rows, default columns, empty filter`, family: 'A', body: { filter: {}, max_rows: rows }, runs },
-  { name: `A ${rows} rows, filter (us, with work email)`, family: 'A', body: { filter: { countries: ['us'], has_work_email: true }, max_rows: rows }, runs },
-  { name: `A ${rows} rows, max_rows_per_company 2`, family: 'A', body: { filter: {}, max_rows: rows, max_rows_per_company: 2 }, runs },
+  {
+    name: `A ${rows} rows, filter (us, with work email)`,
+    family: 'A',
+    body: { filter: { countries: ['us'], has_work_email: true }, max_rows: rows },
+    runs,
+  },
+  {
+    name: `A ${rows} rows, max_rows_per_company 2`,
+    family: 'A',
+    body: { filter: {}, max_rows: rows, max_rows_per_company: 2 },
+    runs,
+  },
   { name: `B ${rows} rows, labels, default columns`, family: 'B', body: { max_rows: Math.min(rows, 50_000) }, runs },
-  ...(values.full ? [{ name: 'A full export (all contacts, up to the 1,000,000 bound)', family: 'A' as const, body: { filter: {}, columns: ['*'] }, runs: 1 }] : []),
+  ...(values.full
+    ? [
+        {
+          name: 'A full export (all contacts, up to the 1,000,000 bound)',
+          family: 'A' as const,
+          body: { filter: {}, columns: ['*'] },
+          runs: 1,
+        },
+      ]
+    : []),
 ];
 
 /** One export: POST, poll every 100 ms until it ends, then download the file. */
 async function runOnce(s: Scenario) {
   const t0 = performance.now();
-  const started = s.family === 'A' ? await call('POST', '/v1/exports', s.body) : await call('POST', '/api/v1/contacts/search/export', s.body);
+  const started =
+    s.family === 'A'
+      ? await call('POST', '/v1/exports', s.body)
+      : await call('POST', '/api/v1/contacts/search/export', s.body);
   const postMs = performance.now() - t0;
-  if (started.status !== 202) throw new Error(`${s.name}: POST answered ${started.status} ${JSON.stringify(started.body).slice(0, 300)}`);
+  if (started.status !== 202)
+    throw new Error(`${s.name}: POST answered ${started.status} ${JSON.stringify(started.body).slice(0, 300)}`);
   const id: string = s.family === 'A' ? started.body.data.export_id : started.body.export_id;
   const path = s.family === 'A' ? `/v1/exports/${id}` : `/api/v1/contacts/search/export/${id}`;
   let status: any;
@@ -89,15 +118,28 @@ try {
       runs: s.runs,
       rows: samples[0]!.rows,
       bytes: samples[0]!.bytes,
-      post_ms_p50: round(percentile(samples.map((x) => x.postMs), 50)),
+      post_ms_p50: round(
+        percentile(
+          samples.map((x) => x.postMs),
+          50,
+        ),
+      ),
       post_to_completed_ms_p50: round(percentile(total, 50)),
       post_to_completed_ms_max: round(Math.max(...total)),
       rows_per_second: Math.round(samples[0]!.rows / (percentile(total, 50) / 1000)),
-      download_ms_p50: round(percentile(samples.map((x) => x.downloadMs), 50)),
+      download_ms_p50: round(
+        percentile(
+          samples.map((x) => x.downloadMs),
+          50,
+        ),
+      ),
     };
     results.push(row);
     process.stdout.write(
-      `${s.name.padEnd(58)} rows ${String(row.rows).padStart(8)}  ${(row.bytes / 1e6).toFixed(1).padStart(7)} MB  POST ${String(row.post_ms_p50).padStart(7)} ms  to completed p50 ${String(row.post_to_completed_ms_p50).padStart(8)} ms  (${row.rows_per_second} rows/s)  download ${row.download_ms_p50} ms\n`,
+      `${s.name.padEnd(58)} rows ${String(row.rows).padStart(8)}  ${(row.bytes / 1e6).toFixed(1).padStart(7)} MB  ` +
+        `POST ${String(row.post_ms_p50).padStart(7)} ms  to completed p50 ` +
+        `${String(row.post_to_completed_ms_p50).padStart(8)} ms  (${row.rows_per_second} rows/s)  download ` +
+        `${row.download_ms_p50} ms\n`,
     );
   }
 } finally {
@@ -107,11 +149,16 @@ try {
     contacts,
     machine: machine(),
     at: new Date().toISOString(),
-    settings: { batch_rows: Number(process.env.CDS_EXPORT_BATCH_ROWS ?? 100_000), duckdb_threads: Number(process.env.CDS_DUCKDB_THREADS ?? 2) },
+    settings: {
+      batch_rows: Number(process.env.CDS_EXPORT_BATCH_ROWS ?? 100_000),
+      duckdb_threads: Number(process.env.CDS_DUCKDB_THREADS ?? 2),
+    },
     server_peak_rss_mb: round(peak),
     scenarios: results,
   };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
   writeFileSync(join(root, 'bench', 'results', `export-${contacts}.json`), `${JSON.stringify(summary, null, 2)}\n`);
-  process.stdout.write(`\nserver peak RSS ${summary.server_peak_rss_mb} MB; wrote bench/results/export-${contacts}.json\n`);
+  process.stdout.write(
+    `\nserver peak RSS ${summary.server_peak_rss_mb} MB; wrote bench/results/export-${contacts}.json\n`,
+  );
 }

@@ -93,7 +93,10 @@ try {
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   const out = join(process.cwd(), 'bench', 'results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, `gen-load-${load.contacts}${values.tag ? `-${values.tag}` : ''}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(
+    join(out, `gen-load-${load.contacts}${values.tag ? `-${values.tag}` : ''}.json`),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
 } finally {
   clearInterval(sampler);
   if (!values.keep) rmSync(dir, { recursive: true, force: true });

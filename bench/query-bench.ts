@@ -15,10 +15,18 @@ import { poster } from './lib/http.js';
 import { machine } from './lib/machine.js';
 import { querySuite } from './lib/query-suite.js';
 import { startBenchServer } from './lib/server.js';
-import { suiteClient } from './lib/suite-client.js';
 import { percentile, round, timed } from './lib/stats.js';
+import { suiteClient } from './lib/suite-client.js';
 
-const { values } = parseArgs({ options: { contacts: { type: 'string', default: '1000000' }, data: { type: 'string' }, runs: { type: 'string', default: '15' }, depth: { type: 'string', default: '5000' }, tag: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    contacts: { type: 'string', default: '1000000' },
+    data: { type: 'string' },
+    runs: { type: 'string', default: '15' },
+    depth: { type: 'string', default: '5000' },
+    tag: { type: 'string' },
+  },
+});
 const root = process.cwd();
 const contacts = Number(values.contacts);
 const runs = Number(values.runs);
@@ -62,7 +70,11 @@ try {
     pooled.count.push(...count);
     pooled.first.push(...first);
     pooled.deep.push(...deep);
-    process.stdout.write(`${q.name.padEnd(34)} matches ${String(matches).padStart(9)}  count p50 ${String(row.count_p50).padStart(7)} p95 ${String(row.count_p95).padStart(7)}  first p50 ${String(row.first_page_p50).padStart(7)} p95 ${String(row.first_page_p95).padStart(7)}  deep p50 ${String(row.deep_page_p50 ?? '-').padStart(7)}\n`);
+    process.stdout.write(
+      `${q.name.padEnd(34)} matches ${String(matches).padStart(9)}  count p50 ${String(row.count_p50).padStart(7)} ` +
+        `p95 ${String(row.count_p95).padStart(7)}  first p50 ${String(row.first_page_p50).padStart(7)} p95 ` +
+        `${String(row.first_page_p95).padStart(7)}  deep p50 ${String(row.deep_page_p50 ?? '-').padStart(7)}\n`,
+    );
   }
 } finally {
   const peak = server.peakRssMb();
@@ -84,6 +96,13 @@ try {
     queries: results,
   };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(root, 'bench', 'results', `query-${contacts}${values.tag ? `-${values.tag}` : ''}.json`), `${JSON.stringify(summary, null, 2)}\n`);
-  process.stdout.write(`\nsuite: count p50 ${summary.suite_count_p50_ms} ms, p95 ${summary.suite_count_p95_ms} ms; first page p50 ${summary.suite_first_page_p50_ms} ms; deep page p50 ${summary.suite_deep_page_p50_ms} ms; server peak RSS ${summary.server_peak_rss_mb} MB\n`);
+  writeFileSync(
+    join(root, 'bench', 'results', `query-${contacts}${values.tag ? `-${values.tag}` : ''}.json`),
+    `${JSON.stringify(summary, null, 2)}\n`,
+  );
+  process.stdout.write(
+    `\nsuite: count p50 ${summary.suite_count_p50_ms} ms, p95 ${summary.suite_count_p95_ms} ms; first page p50 ` +
+      `${summary.suite_first_page_p50_ms} ms; deep page p50 ${summary.suite_deep_page_p50_ms} ms; server peak RSS ` +
+      `${summary.server_peak_rss_mb} MB\n`,
+  );
 }

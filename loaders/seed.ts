@@ -34,7 +34,9 @@ export async function seedRelease(opts: SeedOptions): Promise<SeedReport> {
     outDir,
     ...(opts.asOf ? { asOf: opts.asOf } : {}),
     ...(opts.networkHost ? { networkHost: opts.networkHost } : {}),
-    ...(opts.onProgress ? { onProgress: (done: number, total: number) => opts.onProgress!({ phase: 'generate', done, total }) } : {}),
+    ...(opts.onProgress
+      ? { onProgress: (done: number, total: number) => opts.onProgress!({ phase: 'generate', done, total }) }
+      : {}),
   });
   const load = await loadRelease({
     dataDir: opts.dataDir,

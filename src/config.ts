@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 
 /**
@@ -16,50 +16,230 @@ export interface Setting {
 }
 
 export const SETTINGS: readonly Setting[] = [
-  { key: 'dataDir', flag: '--data', env: 'CDS_DATA_DIR', default: './data', doc: 'Data directory: releases, state.sqlite, files, secret.' },
+  {
+    key: 'dataDir',
+    flag: '--data',
+    env: 'CDS_DATA_DIR',
+    default: './data',
+    doc: 'Data directory: releases, state.sqlite, files, secret.',
+  },
   { key: 'port', flag: '--port', env: 'PORT', default: '8080', doc: 'HTTP port (0 = any free port).' },
   { key: 'host', flag: '--host', env: 'HOST', default: '127.0.0.1', doc: 'Interface to bind.' },
-  { key: 'publicUrl', flag: '--public-url', env: 'CDS_PUBLIC_URL', default: '', doc: 'Base URL printed and used in signed links; default http://HOST:PORT.' },
-  { key: 'logLevel', env: 'CDS_LOG_LEVEL', default: 'info', doc: 'pino log level: fatal, error, warn, info, debug, trace, silent.' },
-  { key: 'engine', env: 'CDS_ENGINE', default: 'duckdb', doc: 'Search engine adapter: duckdb (embedded) or elasticsearch.' },
+  {
+    key: 'publicUrl',
+    flag: '--public-url',
+    env: 'CDS_PUBLIC_URL',
+    default: '',
+    doc: 'Base URL printed and used in signed links; default http://HOST:PORT.',
+  },
+  {
+    key: 'logLevel',
+    env: 'CDS_LOG_LEVEL',
+    default: 'info',
+    doc: 'pino log level: fatal, error, warn, info, debug, trace, silent.',
+  },
+  {
+    key: 'engine',
+    env: 'CDS_ENGINE',
+    default: 'duckdb',
+    doc: 'Search engine adapter: duckdb (embedded) or elasticsearch.',
+  },
   { key: 'state', env: 'CDS_STATE', default: 'sqlite', doc: 'State store adapter: sqlite (embedded) or redis.' },
   { key: 'redisUrl', env: 'REDIS_URL', default: '', doc: 'Redis URL for CDS_STATE=redis.' },
-  { key: 'elasticsearchUrl', env: 'ELASTICSEARCH_URL', default: '', doc: 'Elasticsearch URL for CDS_ENGINE=elasticsearch.' },
-  { key: 'duckdbPool', env: 'CDS_DUCKDB_POOL', default: '4', doc: 'DuckDB connections per release (one query at a time each).' },
+  {
+    key: 'elasticsearchUrl',
+    env: 'ELASTICSEARCH_URL',
+    default: '',
+    doc: 'Elasticsearch URL for CDS_ENGINE=elasticsearch.',
+  },
+  {
+    key: 'duckdbPool',
+    env: 'CDS_DUCKDB_POOL',
+    default: '4',
+    doc: 'DuckDB connections per release (one query at a time each).',
+  },
   { key: 'duckdbThreads', env: 'CDS_DUCKDB_THREADS', default: '2', doc: 'DuckDB worker threads.' },
   { key: 'duckdbMemory', env: 'CDS_DUCKDB_MEMORY', default: '3GB', doc: 'DuckDB memory limit.' },
-  { key: 'pointReaders', env: 'CDS_POINT_READERS', default: '4', doc: 'Reader threads per release for point reads (enrichment, lookups): the identifiers of one call are read in parallel from the point store.' },
-  { key: 'countBudgetMs', env: 'CDS_COUNT_BUDGET_MS', default: '3000', doc: 'Count budget; past it the count is null with count_unavailable.' },
-  { key: 'searchBudgetMs', env: 'CDS_SEARCH_BUDGET_MS', default: '10000', doc: 'Search budget; past it 504 query.timeout.' },
-  { key: 'workers', env: 'CDS_WORKERS', default: '4', doc: 'Background jobs (exports, collects, alert runs) this process runs at once; 0 = none (another process sharing the data dir runs them).' },
-  { key: 'jobHeartbeatMs', env: 'CDS_JOB_HEARTBEAT_MS', default: '5000', doc: 'How often a running job proves it is alive.' },
-  { key: 'jobStaleMs', env: 'CDS_JOB_STALE_MS', default: '30000', doc: 'A running job silent this long is requeued and resumed (its process died). Jobs of a dead process on the same host are requeued at once.' },
-  { key: 'exportConcurrency', env: 'CDS_EXPORT_CONCURRENCY', default: '1', doc: 'CSV exports this process runs at once (each also holds one DuckDB connection while a batch runs).' },
-  { key: 'exportMaxRows', env: 'CDS_EXPORT_MAX_ROWS', default: '1000000', doc: 'Upper bound of rows in one family A export (family B: 50,000, from the spec); beyond it truncation_reason is export_limit.' },
-  { key: 'exportBatchRows', env: 'CDS_EXPORT_BATCH_ROWS', default: '100000', doc: 'Rows an export reads and writes per engine query.' },
-  { key: 'exportBatchBudgetMs', env: 'CDS_EXPORT_BATCH_BUDGET_MS', default: '120000', doc: 'Time budget of one export batch query; past it the run fails and is retried (3 runs in all).' },
-  { key: 'exportBatchDelayMs', env: 'CDS_EXPORT_BATCH_DELAY_MS', default: '0', doc: 'Testing only: pause after each export batch, to make an export slow enough to interrupt.' },
-  { key: 'searchTotalsCache', env: 'CDS_SEARCH_TOTALS_CACHE', default: '1', doc: 'Remember page.total per data release and query during cursor walks (1) or count on every page (0).' },
-  { key: 'checkContracts', env: 'CDS_CHECK_CONTRACTS', default: '0', doc: 'Testing: check every answer against its operation\'s declared response schema and error codes; a mismatch answers 500 internal.error (the test suite runs with 1).' },
-  { key: 'maxBodyBytes', env: 'CDS_MAX_BODY_BYTES', default: '1048576', doc: 'Largest accepted JSON body; larger answers 400 request.invalid.' },
-  { key: 'ratePerMinute', env: 'CDS_RATE_PER_MINUTE', default: '300', doc: 'Requests accepted per key in any 60-second span (spec: 300).' },
+  {
+    key: 'pointReaders',
+    env: 'CDS_POINT_READERS',
+    default: '4',
+    doc:
+      'Reader threads per release for point reads (enrichment, lookups): the identifiers of one call are read in ' +
+      'parallel from the point store.',
+  },
+  {
+    key: 'countBudgetMs',
+    env: 'CDS_COUNT_BUDGET_MS',
+    default: '3000',
+    doc: 'Count budget; past it the count is null with count_unavailable.',
+  },
+  {
+    key: 'searchBudgetMs',
+    env: 'CDS_SEARCH_BUDGET_MS',
+    default: '10000',
+    doc: 'Search budget; past it 504 query.timeout.',
+  },
+  {
+    key: 'workers',
+    env: 'CDS_WORKERS',
+    default: '4',
+    doc:
+      'Background jobs (exports, collects, alert runs) this process runs at once; 0 = none (another process sharing ' +
+      'the data dir runs them).',
+  },
+  {
+    key: 'jobHeartbeatMs',
+    env: 'CDS_JOB_HEARTBEAT_MS',
+    default: '5000',
+    doc: 'How often a running job proves it is alive.',
+  },
+  {
+    key: 'jobStaleMs',
+    env: 'CDS_JOB_STALE_MS',
+    default: '30000',
+    doc:
+      'A running job silent this long is requeued and resumed (its process died). Jobs of a dead process on the ' +
+      'same host are requeued at once.',
+  },
+  {
+    key: 'exportConcurrency',
+    env: 'CDS_EXPORT_CONCURRENCY',
+    default: '1',
+    doc: 'CSV exports this process runs at once (each also holds one DuckDB connection while a batch runs).',
+  },
+  {
+    key: 'exportMaxRows',
+    env: 'CDS_EXPORT_MAX_ROWS',
+    default: '1000000',
+    doc:
+      'Upper bound of rows in one family A export (family B: 50,000, from the spec); beyond it truncation_reason is ' +
+      'export_limit.',
+  },
+  {
+    key: 'exportBatchRows',
+    env: 'CDS_EXPORT_BATCH_ROWS',
+    default: '100000',
+    doc: 'Rows an export reads and writes per engine query.',
+  },
+  {
+    key: 'exportBatchBudgetMs',
+    env: 'CDS_EXPORT_BATCH_BUDGET_MS',
+    default: '120000',
+    doc: 'Time budget of one export batch query; past it the run fails and is retried (3 runs in all).',
+  },
+  {
+    key: 'exportBatchDelayMs',
+    env: 'CDS_EXPORT_BATCH_DELAY_MS',
+    default: '0',
+    doc: 'Testing only: pause after each export batch, to make an export slow enough to interrupt.',
+  },
+  {
+    key: 'searchTotalsCache',
+    env: 'CDS_SEARCH_TOTALS_CACHE',
+    default: '1',
+    doc: 'Remember page.total per data release and query during cursor walks (1) or count on every page (0).',
+  },
+  {
+    key: 'checkContracts',
+    env: 'CDS_CHECK_CONTRACTS',
+    default: '0',
+    doc:
+      "Testing: check every answer against its operation's declared response schema and error codes; a mismatch " +
+      'answers 500 internal.error (the test suite runs with 1).',
+  },
+  {
+    key: 'maxBodyBytes',
+    env: 'CDS_MAX_BODY_BYTES',
+    default: '1048576',
+    doc: 'Largest accepted JSON body; larger answers 400 request.invalid.',
+  },
+  {
+    key: 'ratePerMinute',
+    env: 'CDS_RATE_PER_MINUTE',
+    default: '300',
+    doc: 'Requests accepted per key in any 60-second span (spec: 300).',
+  },
   { key: 'rateConcurrent', env: 'CDS_RATE_CONCURRENT', default: '2', doc: 'Concurrent requests per key (spec: 2).' },
-  { key: 'networkHost', env: 'CDS_NETWORK_HOST', default: 'network.com', doc: 'Host of the professional network in profile, post and company URLs.' },
-  { key: 'adminToken', env: 'CDS_ADMIN_TOKEN', default: '', doc: 'Operator token for /v1/admin routes (the "other sign-in"); empty disables them.' },
-  { key: 'secret', env: 'CDS_SECRET', default: '', doc: 'HMAC secret for cursors, signed links and key hashing; default: generated once into DATA/secret.' },
-  { key: 'mcpAllowedOrigins', env: 'CDS_MCP_ORIGINS', default: '', doc: 'Origins (comma-separated, e.g. https://app.example.org) allowed to call /mcp; empty = only loopback origins. Requests without Origin are always accepted.' },
-  { key: 'demoContacts', env: 'CDS_DEMO_CONTACTS', default: '200000', doc: 'Contacts in the demo release `npm start` creates on an empty data dir.' },
+  {
+    key: 'networkHost',
+    env: 'CDS_NETWORK_HOST',
+    default: 'network.com',
+    doc: 'Host of the professional network in profile, post and company URLs.',
+  },
+  {
+    key: 'adminToken',
+    env: 'CDS_ADMIN_TOKEN',
+    default: '',
+    doc: 'Operator token for /v1/admin routes (the "other sign-in"); empty disables them.',
+  },
+  {
+    key: 'secret',
+    env: 'CDS_SECRET',
+    default: '',
+    doc: 'HMAC secret for cursors, signed links and key hashing; default: generated once into DATA/secret.',
+  },
+  {
+    key: 'mcpAllowedOrigins',
+    env: 'CDS_MCP_ORIGINS',
+    default: '',
+    doc:
+      'Origins (comma-separated, e.g. https://app.example.org) allowed to call /mcp; empty = only loopback origins. ' +
+      'Requests without Origin are always accepted.',
+  },
+  {
+    key: 'demoContacts',
+    env: 'CDS_DEMO_CONTACTS',
+    default: '200000',
+    doc: 'Contacts in the demo release `npm start` creates on an empty data dir.',
+  },
   { key: 'demoCompanies', env: 'CDS_DEMO_COMPANIES', default: '20000', doc: 'Companies in the demo release.' },
-  { key: 'signalsDelayMs', env: 'CDS_SIGNALS_DELAY_MS', default: '100', doc: 'Simulated network: pause before each batch of 100 engagers (0 = as fast as possible).' },
-  { key: 'signalsProviderUrl', env: 'CDS_SIGNALS_PROVIDER_URL', default: '', doc: 'HTTP signals provider endpoint (POST {url}/estimate, {url}/collect); empty = the simulated network.' },
-  { key: 'signalsProviderToken', env: 'CDS_SIGNALS_PROVIDER_TOKEN', default: '', doc: 'Bearer token sent to the signals provider.' },
-  { key: 'signalsProviderTimeoutMs', env: 'CDS_SIGNALS_PROVIDER_TIMEOUT_MS', default: '15000', doc: 'Timeout of one signals provider call.' },
-  { key: 'signalsProviderRetries', env: 'CDS_SIGNALS_PROVIDER_RETRIES', default: '3', doc: 'Retries of a provider call that timed out or answered 429/5xx (exponential backoff).' },
-  { key: 'signalsProviderBackoffMs', env: 'CDS_SIGNALS_PROVIDER_BACKOFF_MS', default: '500', doc: 'First backoff before a provider retry; doubles each retry.' },
-  { key: 'collectWaitMs', env: 'CDS_COLLECT_WAIT_MS', default: '45000', doc: 'Longest a POST /v1/signals/collect with wait: true keeps the request open (spec: about 45 s).' },
+  {
+    key: 'signalsDelayMs',
+    env: 'CDS_SIGNALS_DELAY_MS',
+    default: '100',
+    doc: 'Simulated network: pause before each batch of 100 engagers (0 = as fast as possible).',
+  },
+  {
+    key: 'signalsProviderUrl',
+    env: 'CDS_SIGNALS_PROVIDER_URL',
+    default: '',
+    doc: 'HTTP signals provider endpoint (POST {url}/estimate, {url}/collect); empty = the simulated network.',
+  },
+  {
+    key: 'signalsProviderToken',
+    env: 'CDS_SIGNALS_PROVIDER_TOKEN',
+    default: '',
+    doc: 'Bearer token sent to the signals provider.',
+  },
+  {
+    key: 'signalsProviderTimeoutMs',
+    env: 'CDS_SIGNALS_PROVIDER_TIMEOUT_MS',
+    default: '15000',
+    doc: 'Timeout of one signals provider call.',
+  },
+  {
+    key: 'signalsProviderRetries',
+    env: 'CDS_SIGNALS_PROVIDER_RETRIES',
+    default: '3',
+    doc: 'Retries of a provider call that timed out or answered 429/5xx (exponential backoff).',
+  },
+  {
+    key: 'signalsProviderBackoffMs',
+    env: 'CDS_SIGNALS_PROVIDER_BACKOFF_MS',
+    default: '500',
+    doc: 'First backoff before a provider retry; doubles each retry.',
+  },
+  {
+    key: 'collectWaitMs',
+    env: 'CDS_COLLECT_WAIT_MS',
+    default: '45000',
+    doc: 'Longest a POST /v1/signals/collect with wait: true keeps the request open (spec: about 45 s).',
+  },
 ];
 
-const intIn = (min: number, max: number) => v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max));
+const intIn = (min: number, max: number) =>
+  v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max));
 
 const ConfigSchema = v.object({
   dataDir: v.pipe(v.string(), v.minLength(1)),
@@ -85,8 +265,14 @@ const ConfigSchema = v.object({
   exportBatchRows: intIn(1, 10_000_000),
   exportBatchBudgetMs: intIn(100, 3_600_000),
   exportBatchDelayMs: intIn(0, 600_000),
-  searchTotalsCache: v.pipe(v.picklist(['0', '1'], 'must be 0 or 1'), v.transform((x) => x === '1')),
-  checkContracts: v.pipe(v.picklist(['0', '1'], 'must be 0 or 1'), v.transform((x) => x === '1')),
+  searchTotalsCache: v.pipe(
+    v.picklist(['0', '1'], 'must be 0 or 1'),
+    v.transform((x) => x === '1'),
+  ),
+  checkContracts: v.pipe(
+    v.picklist(['0', '1'], 'must be 0 or 1'),
+    v.transform((x) => x === '1'),
+  ),
   maxBodyBytes: intIn(1024, 100 * 1024 * 1024),
   ratePerMinute: intIn(1, 1_000_000),
   rateConcurrent: intIn(1, 10_000),
@@ -96,7 +282,10 @@ const ConfigSchema = v.object({
   demoContacts: intIn(0, 100_000_000),
   demoCompanies: intIn(1, 10_000_000),
   signalsDelayMs: intIn(0, 60_000),
-  signalsProviderUrl: v.pipe(v.string(), v.check((s) => s === '' || /^https?:\/\/\S+$/i.test(s), 'an http(s) URL or empty')),
+  signalsProviderUrl: v.pipe(
+    v.string(),
+    v.check((s) => s === '' || /^https?:\/\/\S+$/i.test(s), 'an http(s) URL or empty'),
+  ),
   signalsProviderToken: v.string(),
   signalsProviderTimeoutMs: intIn(1, 600_000),
   signalsProviderRetries: intIn(0, 10),
@@ -104,7 +293,12 @@ const ConfigSchema = v.object({
   collectWaitMs: intIn(0, 120_000),
   mcpAllowedOrigins: v.pipe(
     v.string(),
-    v.transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
+    v.transform((s) =>
+      s
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
     v.check((list) => list.every((o) => /^https?:\/\/[^/\s]+$/i.test(o)), 'each origin like https://host[:port]'),
   ),
 });

@@ -1,20 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { pino, type Logger } from 'pino';
-import { ensureSecret, type Config } from './config.js';
-import { systemClock, type Clock } from './domain/clock.js';
+import { type Logger, pino } from 'pino';
+import { type Config, ensureSecret } from './config.js';
+import { type Clock, systemClock } from './domain/clock.js';
 import { openDuckDBEngine } from './engine/duckdb/duckdb-engine.js';
+import { DuckDBWhereSqlParser } from './engine/duckdb/where-sql/parser.js';
 import type { SearchEngine } from './engine/port.js';
 import { exportJobKind } from './jobs/export/worker.js';
 import { JobRunner } from './jobs/runner.js';
-import type { Services } from './operations/types.js';
-import { openSqliteStore } from './state/sqlite/index.js';
-import type { StateStore } from './state/port.js';
-import { MemoryRateLimiter } from './state/memory/rate-limiter.js';
-import { unavailableStateStore } from './state/unavailable-store.js';
-import { alertScheduler, collectJobKinds } from './operations/network-signals/index.js';
 import { openNetworkSource } from './network-signals/source.js';
-import { DuckDBWhereSqlParser } from './engine/duckdb/where-sql/parser.js';
+import { alertScheduler, collectJobKinds } from './operations/network-signals/index.js';
+import type { Services } from './operations/types.js';
+import { MemoryRateLimiter } from './state/memory/rate-limiter.js';
+import type { StateStore } from './state/port.js';
+import { openSqliteStore } from './state/sqlite/index.js';
+import { unavailableStateStore } from './state/unavailable-store.js';
 import { BUILD_VERSION } from './version.js';
 
 export function stateFile(dataDir: string): string {
@@ -27,12 +27,15 @@ export function makeLogger(level: string): Logger {
 
 /** Opens the state store chosen by configuration (CDS_STATE). */
 export function openState(config: Config, secret: string): StateStore {
-  if (config.state !== 'sqlite') throw new Error(`CDS_STATE=${config.state} is not available in this build; use sqlite.`);
+  if (config.state !== 'sqlite')
+    throw new Error(`CDS_STATE=${config.state} is not available in this build; use sqlite.`);
   mkdirSync(config.dataDir, { recursive: true });
   return openSqliteStore({ file: stateFile(config.dataDir), keyPepper: secret, dataDir: config.dataDir });
 }
 
-/** For the server: a state file that cannot be opened degrades the service (503, health false) instead of crashing it. */
+/**
+ * For the server: a state file that cannot be opened degrades the service (503, health false) instead of crashing it.
+ */
 function openStateForServer(config: Config, secret: string, logger: Logger): StateStore {
   try {
     return openState(config, secret);
@@ -44,8 +47,15 @@ function openStateForServer(config: Config, secret: string, logger: Logger): Sta
 
 /** Opens the search engine chosen by configuration (CDS_ENGINE). */
 export async function openEngine(config: Config): Promise<SearchEngine> {
-  if (config.engine !== 'duckdb') throw new Error(`CDS_ENGINE=${config.engine} is not available in this build; use duckdb.`);
-  return openDuckDBEngine({ dataDir: config.dataDir, poolSize: config.duckdbPool, threads: config.duckdbThreads, memoryLimit: config.duckdbMemory, pointReaders: config.pointReaders });
+  if (config.engine !== 'duckdb')
+    throw new Error(`CDS_ENGINE=${config.engine} is not available in this build; use duckdb.`);
+  return openDuckDBEngine({
+    dataDir: config.dataDir,
+    poolSize: config.duckdbPool,
+    threads: config.duckdbThreads,
+    memoryLimit: config.duckdbMemory,
+    pointReaders: config.pointReaders,
+  });
 }
 
 /** The composition root: every adapter is chosen here once and handed to the app as one Services object. */

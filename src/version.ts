@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
 
 /** The build version, read once from package.json. */
-export const BUILD_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const BUILD_VERSION: string = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;

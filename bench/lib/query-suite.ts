@@ -51,7 +51,10 @@ const FIRST_WAVE: SuiteQuery[] = [
   },
   { name: 'all-us (low selectivity)', filter: { countries: ['us'] } },
   { name: 'everything (empty filter)', filter: {} },
-  { name: 'gb-engineering-with-email', filter: { countries: ['gb'], functions: ['engineering'], has_work_email: true } },
+  {
+    name: 'gb-engineering-with-email',
+    filter: { countries: ['gb'], functions: ['engineering'], has_work_email: true },
+  },
   {
     name: 'marketing-managers-11-200',
     filter: { functions: ['marketing_and_advertising'], seniority: ['manager'], company_size: ['11-50', '51-200'] },

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { startChildServer } from '../../test/helpers/child-server.js';
 import { readFileSync } from 'node:fs';
+import { startChildServer } from '../../test/helpers/child-server.js';
 
 export interface BenchServer {
   url: string;
@@ -19,7 +19,12 @@ function statusField(pid: number, field: string): number {
 
 /** Starts `cds serve` (the test helper's child server) with the bench's relaxed limits, and reads its memory. */
 export async function startBenchServer(dataDir: string, env: Record<string, string> = {}): Promise<BenchServer> {
-  const { url, child } = await startChildServer(dataDir, { CDS_RATE_PER_MINUTE: '1000000', CDS_RATE_CONCURRENT: '1000', CDS_CHECK_CONTRACTS: '0', ...env });
+  const { url, child } = await startChildServer(dataDir, {
+    CDS_RATE_PER_MINUTE: '1000000',
+    CDS_RATE_CONCURRENT: '1000',
+    CDS_CHECK_CONTRACTS: '0',
+    ...env,
+  });
   return {
     url,
     pid: child.pid!,

@@ -28,7 +28,12 @@ export function suiteClient(post: Post) {
       let cursor: string | null = null;
       // The cursor pins filter and columns, not limit: walk with large pages, then time pages of 100.
       while (walked < depth) {
-        const page: any = await post('/v1/contacts/search', { filter: q.filter, limit: 1000, cursor, columns: ['name'] });
+        const page: any = await post('/v1/contacts/search', {
+          filter: q.filter,
+          limit: 1000,
+          cursor,
+          columns: ['name'],
+        });
         walked += page.page.returned;
         cursor = page.page.next_cursor;
         if (!cursor) return null;

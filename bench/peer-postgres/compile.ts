@@ -1,5 +1,5 @@
-import { findColumn, type ColumnDef, type Entity } from '../../src/domain/catalog/index.js';
-import { isLeaf, leafValues, type IRNode, type Leaf, type Scalar } from '../../src/domain/query/ir.js';
+import { type ColumnDef, type Entity, findColumn } from '../../src/domain/catalog/index.js';
+import { type IRNode, isLeaf, type Leaf, leafValues, type Scalar } from '../../src/domain/query/ir.js';
 import { wordsKey, wordTokens } from '../../src/domain/text/words.js';
 
 /**
@@ -49,7 +49,13 @@ const likeStart = (text: string): string => `${text.replace(/[\\%_]/g, (c) => `\
 const CMP = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
 const pgType = (col: ColumnDef): string =>
-  col.storage === 'BIGINT' ? 'bigint' : col.storage === 'DOUBLE' ? 'float8' : col.storage === 'BOOLEAN' ? 'boolean' : 'text';
+  col.storage === 'BIGINT'
+    ? 'bigint'
+    : col.storage === 'DOUBLE'
+      ? 'float8'
+      : col.storage === 'BOOLEAN'
+        ? 'boolean'
+        : 'text';
 
 function pgLeaf(entity: Entity, leaf: Leaf, p: PgParams): string {
   const col = column(entity, leaf.field);

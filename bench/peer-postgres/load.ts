@@ -87,9 +87,13 @@ export async function loadRelease(client: pg.Client, pgUrl: string, dataDir: str
   await client.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
   await client.query(`CREATE TABLE ${TABLE} (${columns.map((c) => `"${c.name}" ${c.type}`).join(', ')})`);
   const t1 = Date.now();
-  execFileSync('psql', [pgUrl, '-v', 'ON_ERROR_STOP=1', '-c', `\\copy ${TABLE} FROM '${csv}' WITH (FORMAT csv, HEADER)`], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    'psql',
+    [pgUrl, '-v', 'ON_ERROR_STOP=1', '-c', `\\copy ${TABLE} FROM '${csv}' WITH (FORMAT csv, HEADER)`],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   rmSync(csv);
   log(`copied into PostgreSQL in ${((Date.now() - t1) / 1000).toFixed(1)} s\n`);
   const t2 = Date.now();

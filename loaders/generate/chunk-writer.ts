@@ -1,5 +1,5 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
 
 /**
  * Collects lines and writes them in ~2 MB chunks, waiting for 'drain' when the stream's buffer is
@@ -10,7 +10,10 @@ export class ChunkWriter {
   private parts: string[] = [];
   private size = 0;
 
-  constructor(path: string, private readonly chunkChars = 2 * 1024 * 1024) {
+  constructor(
+    path: string,
+    private readonly chunkChars = 2 * 1024 * 1024,
+  ) {
     this.stream = createWriteStream(path, { encoding: 'utf8', highWaterMark: 4 * 1024 * 1024 });
   }
 
@@ -23,7 +26,7 @@ export class ChunkWriter {
 
   async flush(): Promise<void> {
     if (this.parts.length === 0) return;
-    const chunk = this.parts.join('\n') + '\n';
+    const chunk = `${this.parts.join('\n')}\n`;
     this.parts = [];
     this.size = 0;
     if (!this.stream.write(chunk)) await once(this.stream, 'drain');

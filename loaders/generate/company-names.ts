@@ -57,7 +57,10 @@ export class CompanyNamer {
   private suffixes(geo: CountryGeo): Weighted<string> | undefined {
     if (!geo.profile) return undefined;
     let picker = this.suffixPickers.get(geo.slug);
-    if (!picker) this.suffixPickers.set(geo.slug, (picker = new Weighted(Object.entries(geo.profile.suffixes))));
+    if (!picker) {
+      picker = new Weighted(Object.entries(geo.profile.suffixes));
+      this.suffixPickers.set(geo.slug, picker);
+    }
     return picker;
   }
 
@@ -83,11 +86,15 @@ export class CompanyNamer {
     const t = rng.int(100);
     const local = geo.profile && geo.slug !== 'us' ? geo.profile.tld : 'com';
     const tld =
-      sector === 'nonprofit' && t < 60 ? 'org'
-      : TECH_TLDS.has(sector) && t < 25 ? rng.pick(['io', 'ai', 'co', 'dev'])
-      : t < 70 ? 'com'
-      : t < 92 ? local
-      : rng.pick(['net', 'co', 'io', 'org']);
+      sector === 'nonprofit' && t < 60
+        ? 'org'
+        : TECH_TLDS.has(sector) && t < 25
+          ? rng.pick(['io', 'ai', 'co', 'dev'])
+          : t < 70
+            ? 'com'
+            : t < 92
+              ? local
+              : rng.pick(['net', 'co', 'io', 'org']);
     const tries = [base, `get${base}`, `${base}hq`, `${base}-${geo.slug}`, `${words.join('')}${geo.slug}`];
     for (const candidate of tries) {
       const d = `${candidate}.${tld}`;

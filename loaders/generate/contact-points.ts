@@ -23,7 +23,8 @@ function localPart(pattern: number, first: string, last: string): string {
  * falls back to first.last, then to a numbered form, as mail admins do.
  */
 export function workEmail(rng: Rng, first: NamePart, last: NamePart, company: CompanyRef, seen: SeenSet): string {
-  const f = first.ascii || 'contact', l = last.ascii || 'team';
+  const f = first.ascii || 'contact',
+    l = last.ascii || 'team';
   const candidates = [localPart(company.emailPattern, f, l), `${f}.${l}`, `${f}${l[0]}`];
   let email = '';
   for (const c of candidates) {
@@ -49,13 +50,17 @@ export function workEmail(rng: Rng, first: NamePart, last: NamePart, company: Co
 
 /** Network profile slug, unique across the dump except where a duplicate is planted. */
 export function profileSlug(rng: Rng, first: NamePart, last: NamePart, seen: SeenSet): string {
-  const f = first.ascii || 'member', l = last.ascii || 'profile';
+  const f = first.ascii || 'member',
+    l = last.ascii || 'profile';
   const k = rng.int(100);
   let slug =
-    k < 40 ? `${f}-${l}-${rng.chars(rng.range(6, 9), HEX)}`
-    : k < 65 ? `${f}${l}${rng.digits(rng.range(2, 4))}`
-    : k < 85 ? `${f[0]}${l}${rng.digits(rng.range(1, 3))}`
-    : `${f}-${l}`;
+    k < 40
+      ? `${f}-${l}-${rng.chars(rng.range(6, 9), HEX)}`
+      : k < 65
+        ? `${f}${l}${rng.digits(rng.range(2, 4))}`
+        : k < 85
+          ? `${f[0]}${l}${rng.digits(rng.range(1, 3))}`
+          : `${f}-${l}`;
   while (!seen.add(slug)) slug = `${f}-${l}-${rng.chars(8, HEX)}`;
   return slug;
 }

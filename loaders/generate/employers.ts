@@ -5,7 +5,8 @@ import { Weighted } from './weighted.js';
 export function buildEmployers(refs: CompanyRef[]): Employers {
   return {
     refs,
-    byHeadcount: refs.length > 0 ? new Weighted(refs.map((r) => [r, Math.pow(Math.min(r.employees, 50_000), 0.6)] as const)) : null,
+    byHeadcount:
+      refs.length > 0 ? new Weighted(refs.map((r) => [r, Math.min(r.employees, 50_000) ** 0.6] as const)) : null,
     publicOnes: refs.filter((r) => r.isPublic),
     small: refs.filter((r) => r.employees <= 50),
     withPhones: refs.filter((r) => r.switchboard !== null),

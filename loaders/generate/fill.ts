@@ -1,4 +1,4 @@
-import { CONTACT_COLUMNS, COMPANY_COLUMNS } from '../../src/domain/catalog/index.js';
+import { COMPANY_COLUMNS, CONTACT_COLUMNS } from '../../src/domain/catalog/index.js';
 
 /**
  * Share of rows carrying each value, read from the catalog's `fill` so the synthetic data and the

@@ -22,7 +22,12 @@ const LATE = [
  * Rounds from the founding year on, 10-30 months apart, stopping at `asOf`; rounds can fall in the
  * last months before `asOf`, so recent-round filters find companies.
  */
-export function fundingRounds(rng: Rng, ctx: GenContext, foundedYear: number, isPublic: boolean): Array<{ type: string; date: string; amount_usd?: number }> {
+export function fundingRounds(
+  rng: Rng,
+  ctx: GenContext,
+  foundedYear: number,
+  isPublic: boolean,
+): Array<{ type: string; date: string; amount_usd?: number }> {
   const rounds: Array<{ type: string; date: string; amount_usd?: number }> = [];
   // The first round comes within two years of founding, and never after asOf.
   let day = Math.min(dayOfYmd(foundedYear, 1, 1) + rng.int(700), ctx.asOfDay - rng.int(90));

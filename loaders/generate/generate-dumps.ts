@@ -7,9 +7,9 @@ import { CompanyNamer } from './company-names.js';
 import type { CompanyRef, GenContext } from './context.js';
 import { DayFormatter, dayOf, yearOfDay } from './dates.js';
 import { buildEmployers } from './employers.js';
-import { PeopleState, generatePerson } from './people.js';
+import { generatePerson, PeopleState } from './people.js';
 import { Rng } from './rng.js';
-import { COMPANY_FIELDS, PERSON_FIELDS, csvHeader, csvRow } from './serialize.js';
+import { COMPANY_FIELDS, csvHeader, csvRow, PERSON_FIELDS } from './serialize.js';
 
 export interface GenerateOptions {
   contacts: number;
@@ -77,7 +77,8 @@ export async function generateDumps(opts: GenerateOptions): Promise<GenerateResu
     const { record, ref } = generateCompany(rng.reseed(ctx.seed, STREAM_COMPANIES, i), i, ctx, namer);
     refs.push(ref);
     // Awaiting only full chunks keeps the loop free of a promise per row.
-    if (companies.push(format === 'csv' ? csvRow(record, COMPANY_FIELDS) : JSON.stringify(record))) await companies.flush();
+    if (companies.push(format === 'csv' ? csvRow(record, COMPANY_FIELDS) : JSON.stringify(record)))
+      await companies.flush();
     progress(i + 1);
   }
   await companies.close();
@@ -94,5 +95,11 @@ export async function generateDumps(opts: GenerateOptions): Promise<GenerateResu
   await people.close();
   if (total === 0) opts.onProgress?.(0, 0);
 
-  return { peopleFile, companiesFile, contacts: opts.contacts, companies: opts.companies, ms: Math.round(performance.now() - started) };
+  return {
+    peopleFile,
+    companiesFile,
+    contacts: opts.contacts,
+    companies: opts.companies,
+    ms: Math.round(performance.now() - started),
+  };
 }

@@ -1,10 +1,11 @@
-import { listValues, type ListValue } from '../../src/domain/catalog/index.js';
+import { type ListValue, listValues } from '../../src/domain/catalog/index.js';
 import type { Rng } from './rng.js';
 import { SECTORS, sectorOfLabel } from './vocab/sectors.js';
 import { Weighted } from './weighted.js';
 
 /** Industries people search for most; they get a larger share of companies. */
-const POPULAR = /software development|it services|financial services|hospitals|marketing|staffing|retail|construction|higher education|real estate|business consulting|advertising|technology, information|manufacturing|banking|insurance/i;
+const POPULAR =
+  /software development|it services|financial services|hospitals|marketing|staffing|retail|construction|higher education|real estate|business consulting|advertising|technology, information|manufacturing|banking|insurance/i;
 
 interface Table {
   sectors: Weighted<string>;
@@ -20,7 +21,10 @@ function build(): Table {
   for (const v of listValues('industry')) {
     const s = sectorOfLabel(v.label);
     let g = groups.get(s);
-    if (!g) groups.set(s, (g = []));
+    if (!g) {
+      g = [];
+      groups.set(s, g);
+    }
     g.push(v);
   }
   const weigh = (v: ListValue): readonly [ListValue, number] => [v, POPULAR.test(v.label) ? 5 : 1];

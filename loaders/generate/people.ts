@@ -4,13 +4,23 @@ import type { CompanyRef, Employers, GenContext, Office } from './context.js';
 import { yearOfDay } from './dates.js';
 import { contactFill, given } from './fill.js';
 import { personId } from './ids.js';
-import { certifications, education, headline, jobDescription, languages, personas, skills, social, summary } from './person-details.js';
+import {
+  certifications,
+  education,
+  headline,
+  jobDescription,
+  languages,
+  personas,
+  skills,
+  social,
+  summary,
+} from './person-details.js';
 import { formatPhone, nationalNumber } from './phones.js';
-import { plantAt, type Plant } from './plan.js';
+import { type Plant, plantAt } from './plan.js';
 import type { Rng } from './rng.js';
 import { founderStartDay, mainTitle, role, sideRole, startDay, typedTitle } from './roles.js';
 import { SeenSet } from './seen.js';
-import { pickCountry, type City, type CountryGeo } from './vocab/geo.js';
+import { type City, type CountryGeo, pickCountry } from './vocab/geo.js';
 import type { NamePart } from './vocab/names.js';
 import { pickFounderTitle, type TitleEntry } from './vocab/titles.js';
 import { weightedRecord } from './weighted.js';
@@ -44,7 +54,19 @@ const P = {
   refreshed: contactFill('last_refreshed'),
 };
 
-const EMAIL_STATUS = weightedRecord({ valid: 38, VALID: 12, Valid: 5, 'catch-all': 8, CATCH_ALL: 4, catch_all: 2, catchall: 1, invalid: 4, INVALID: 2, unknown: 18, UNKNOWN: 6 });
+const EMAIL_STATUS = weightedRecord({
+  valid: 38,
+  VALID: 12,
+  Valid: 5,
+  'catch-all': 8,
+  CATCH_ALL: 4,
+  catch_all: 2,
+  catchall: 1,
+  invalid: 4,
+  INVALID: 2,
+  unknown: 18,
+  UNKNOWN: 6,
+});
 const CREDENTIALS = [', MBA', ', PhD', ', CPA', ', PMP', ' Jr.', ', MD'];
 const UPDATE_WINDOW = 3 * 365;
 
@@ -96,7 +118,8 @@ function employer(rng: Rng, plant: Plant | undefined, employers: Employers, stat
 
 /** Side roles sit mostly at small firms (advisory seats, own business), never at the main employer. */
 function sideEmployer(rng: Rng, employers: Employers, main: CompanyRef): CompanyRef {
-  const other = rng.chance(0.7) && employers.small.length ? rng.pick(employers.small) : (employers.byHeadcount?.pick(rng) ?? main);
+  const other =
+    rng.chance(0.7) && employers.small.length ? rng.pick(employers.small) : (employers.byHeadcount?.pick(rng) ?? main);
   return other === main ? employers.refs[(main.index + 1) % employers.refs.length]! : other;
 }
 
@@ -129,7 +152,7 @@ function mainStart(rng: Rng, ctx: GenContext, plant: Plant | undefined, company:
 
 /** Updated within three years before asOf, mostly recently, and not before the current role began. */
 function updatedDay(rng: Rng, ctx: GenContext, start: number | null): number {
-  const day = ctx.asOfDay - Math.floor(UPDATE_WINDOW * Math.pow(rng.float(), 1.5));
+  const day = ctx.asOfDay - Math.floor(UPDATE_WINDOW * rng.float() ** 1.5);
   if (start !== null && start > day && start <= ctx.asOfDay) return start + rng.int(ctx.asOfDay - start + 1);
   return day;
 }
@@ -140,12 +163,26 @@ function pairedUpdate(rng: Rng, ctx: GenContext, other: number): number {
   return earlier >= ctx.asOfDay - UPDATE_WINDOW ? earlier : Math.min(ctx.asOfDay, other + rng.range(62, 120));
 }
 
-export function generatePerson(rng: Rng, index: number, ctx: GenContext, employers: Employers, state: PeopleState): SourcePerson {
+export function generatePerson(
+  rng: Rng,
+  index: number,
+  ctx: GenContext,
+  employers: Employers,
+  state: PeopleState,
+): SourcePerson {
   const plant = plantAt(index);
   const company = employer(rng, plant, employers, state);
-  const office: Office | null = company ? (company.offices.length === 1 || rng.chance(0.6) ? company.offices[0]! : rng.pick(company.offices)) : null;
+  const office: Office | null = company
+    ? company.offices.length === 1 || rng.chance(0.6)
+      ? company.offices[0]!
+      : rng.pick(company.offices)
+    : null;
   const geo = office && rng.chance(0.88) ? office.geo : pickCountry(rng);
-  const city = geo.cities ? (office && office.geo === geo && office.city && rng.chance(0.75) ? office.city : geo.cities.pick(rng)) : null;
+  const city = geo.cities
+    ? office && office.geo === geo && office.city && rng.chance(0.75)
+      ? office.city
+      : geo.cities.pick(rng)
+    : null;
 
   const twin = plant === 'dup_email_b' ? state.pairEmail : plant === 'dup_slug_b' ? state.pairSlug : undefined;
   const culture = geo.cultures.pick(rng);
@@ -161,10 +198,23 @@ export function generatePerson(rng: Rng, index: number, ctx: GenContext, employe
   if (company) {
     entry = plant === 'founder' ? pickFounderTitle(rng) : mainTitle(rng, company);
     const forced = plant === 'founder' || plant === 'new_in_role' || plant === 'one_year';
-    start = entry.level === 'founder_or_partner' && !plant ? founderStartDay(rng, ctx, company) : mainStart(rng, ctx, plant, company);
+    start =
+      entry.level === 'founder_or_partner' && !plant
+        ? founderStartDay(rng, ctx, company)
+        : mainStart(rng, ctx, plant, company);
     if (twinUpdated !== null) start = Math.min(start, twinUpdated);
-    const main = role(rng, ctx, company, typedTitle(rng, entry.title), forced || rng.chance(P.start) ? start : null, true, P.domain, forced);
-    if (rng.chance(P.jobDescription)) main.description = jobDescription(rng, entry.fn.replace(/_and_/g, ' & ').replace(/_/g, ' '));
+    const main = role(
+      rng,
+      ctx,
+      company,
+      typedTitle(rng, entry.title),
+      forced || rng.chance(P.start) ? start : null,
+      true,
+      P.domain,
+      forced,
+    );
+    if (rng.chance(P.jobDescription))
+      main.description = jobDescription(rng, entry.fn.replace(/_and_/g, ' & ').replace(/_/g, ' '));
     roles.push(main);
     if (!plant && employers.refs.length > 1 && rng.chance(0.1)) {
       const side = sideRole(rng, ctx, sideEmployer(rng, employers, company), P.domain);
@@ -176,7 +226,8 @@ export function generatePerson(rng: Rng, index: number, ctx: GenContext, employe
 
   let email: string | null = null;
   if (plant === 'dup_email_b' && twin?.email) email = twin.email.toLowerCase();
-  else if (company && (plant === 'dup_email_a' || rng.chance(P.email))) email = workEmail(rng, first, last, company, state.emails);
+  else if (company && (plant === 'dup_email_a' || rng.chance(P.email)))
+    email = workEmail(rng, first, last, company, state.emails);
 
   let slug: string | null = null;
   if (plant === 'dup_slug_b' && twin?.slug) slug = twin.slug;
@@ -200,20 +251,27 @@ export function generatePerson(rng: Rng, index: number, ctx: GenContext, employe
     summary: rng.chance(P.summary) ? summary(rng, skillList ?? [], personCity?.name) : undefined,
     email,
     email_status: email ? EMAIL_STATUS.pick(rng) : null,
-    email_verified_at: email && rng.chance(P.verified) ? (rng.chance(0.7) ? ctx.days.monthOf(ctx.asOfDay - rng.int(540)) : ctx.days.ymdOf(ctx.asOfDay - rng.int(540))) : undefined,
-    mobile_phone: rng.chance(P.mobile) ? phone(rng, geo, personCity, true) ?? undefined : undefined,
+    email_verified_at:
+      email && rng.chance(P.verified)
+        ? rng.chance(0.7)
+          ? ctx.days.monthOf(ctx.asOfDay - rng.int(540))
+          : ctx.days.ymdOf(ctx.asOfDay - rng.int(540))
+        : undefined,
+    mobile_phone: rng.chance(P.mobile) ? (phone(rng, geo, personCity, true) ?? undefined) : undefined,
     direct_phone:
-      switchboard && officePlan ? formatPhone(rng, officePlan, switchboard)
-      : office && rng.chance(P.direct) ? phone(rng, office.geo, office.city, false) ?? undefined
-      : undefined,
+      switchboard && officePlan
+        ? formatPhone(rng, officePlan, switchboard)
+        : office && rng.chance(P.direct)
+          ? (phone(rng, office.geo, office.city, false) ?? undefined)
+          : undefined,
     country: hasCountry ? geo.spellings.pick(rng) : rng.chance(0.5) ? null : undefined,
-    state: personCity && rng.chance(P.state) ? stateName(rng, personCity) ?? undefined : undefined,
+    state: personCity && rng.chance(P.state) ? (stateName(rng, personCity) ?? undefined) : undefined,
     city: personCity ? personCity.name : undefined,
     job_location:
       office && rng.chance(P.jobCountry)
         ? {
             country: office.geo.spellings.pick(rng),
-            state: office.city && rng.chance(P.jobState) ? stateName(rng, office.city) ?? undefined : undefined,
+            state: office.city && rng.chance(P.jobState) ? (stateName(rng, office.city) ?? undefined) : undefined,
             city: office.city && rng.chance(P.jobCity) ? office.city.name : undefined,
           }
         : undefined,
@@ -224,7 +282,9 @@ export function generatePerson(rng: Rng, index: number, ctx: GenContext, employe
     certifications: rng.chance(P.certifications) ? certifications(rng, ctx.asOfYear) : undefined,
     education: rng.chance(P.education) ? education(rng, geo.slug, careerStartYear(rng, ctx, start)) : undefined,
     roles: roles.length > 0 ? roles : null,
-    social: rng.chance(P.social) ? social(rng, slug ?? `${first.ascii}${last.ascii}${rng.digits(2)}`, entry?.fn ?? 'other') : undefined,
+    social: rng.chance(P.social)
+      ? social(rng, slug ?? `${first.ascii}${last.ascii}${rng.digits(2)}`, entry?.fn ?? 'other')
+      : undefined,
     updated_at: ctx.days.ymdOf(updated),
     refreshed_at: rng.chance(P.refreshed) ? ctx.days.ymdOf(updated + rng.int(ctx.asOfDay - updated + 1)) : undefined,
   };

@@ -1,8 +1,8 @@
 import type { SourcePerson } from '../dump-format.js';
 import { distinct } from './distinct.js';
 import type { Rng } from './rng.js';
-import type { CountryGeo } from './vocab/geo.js';
 import { CERTIFICATIONS, DEGREES, FIELDS, GLOBAL_SCHOOLS, SCHOOLS_BY_COUNTRY } from './vocab/education.js';
+import type { CountryGeo } from './vocab/geo.js';
 import {
   GENERIC_PERSONAS,
   HEADLINE_SEPARATORS,
@@ -15,7 +15,7 @@ import {
   SUMMARY_OPENERS,
 } from './vocab/profile.js';
 import { COMMON_SKILLS, FUNCTION_SKILLS } from './vocab/skills.js';
-import { REGION_QUALIFIERS, type Level } from './vocab/title-parts.js';
+import { type Level, REGION_QUALIFIERS } from './vocab/title-parts.js';
 import { Weighted } from './weighted.js';
 
 const DEGREE = new Weighted(DEGREES);
@@ -51,19 +51,31 @@ export function certifications(rng: Rng, asOfYear: number): NonNullable<SourcePe
   for (let i = 0; i < n; i++) {
     const [name, authority] = rng.pick(CERTIFICATIONS);
     if (out.some((c) => c.name === name)) continue;
-    out.push({ name, authority: rng.chance(0.9) ? authority : undefined, year: rng.chance(0.7) ? asOfYear - rng.int(12) : undefined });
+    out.push({
+      name,
+      authority: rng.chance(0.9) ? authority : undefined,
+      year: rng.chance(0.7) ? asOfYear - rng.int(12) : undefined,
+    });
   }
   return out;
 }
 
 /** Schools of the person's country mostly; the last degree ends when the career starts. */
-export function education(rng: Rng, country: string | undefined, careerStartYear: number): NonNullable<SourcePerson['education']> {
-  const local = (country && SCHOOLS_BY_COUNTRY[country]) || SCHOOLS_BY_COUNTRY['us']!;
+export function education(
+  rng: Rng,
+  country: string | undefined,
+  careerStartYear: number,
+): NonNullable<SourcePerson['education']> {
+  const local = (country && SCHOOLS_BY_COUNTRY[country]) || SCHOOLS_BY_COUNTRY.us!;
   const n = rng.chance(0.6) ? 1 : rng.chance(0.8) ? 2 : 3;
   const out: NonNullable<SourcePerson['education']> = [];
   let end = careerStartYear - rng.int(2);
   for (let i = 0; i < n; i++) {
-    const school = rng.chance(0.75) ? rng.pick(local) : rng.chance(0.5) ? rng.pick(SCHOOLS_BY_COUNTRY['us']!) : rng.pick(GLOBAL_SCHOOLS);
+    const school = rng.chance(0.75)
+      ? rng.pick(local)
+      : rng.chance(0.5)
+        ? rng.pick(SCHOOLS_BY_COUNTRY.us!)
+        : rng.pick(GLOBAL_SCHOOLS);
     out.push({
       school,
       degree: rng.chance(0.85) ? DEGREE.pick(rng) : undefined,
@@ -77,10 +89,11 @@ export function education(rng: Rng, country: string | undefined, careerStartYear
 
 export function social(rng: Rng, handle: string, fn: string): Record<string, string> {
   const out: Record<string, string> = {};
-  if (rng.chance(0.7)) out['twitter'] = rng.chance(0.6) ? `https://twitter.com/${handle}` : `https://x.com/${handle}`;
-  if (fn === 'engineering' ? rng.chance(0.6) : rng.chance(0.08)) out['github'] = `https://github.com/${handle}`;
-  if (rng.chance(0.15)) out['facebook'] = `https://www.facebook.com/${handle}`;
-  if (rng.chance(0.12) || Object.keys(out).length === 0) out['website'] = `https://${handle}.${rng.pick(['com', 'dev', 'me', 'io'])}`;
+  if (rng.chance(0.7)) out.twitter = rng.chance(0.6) ? `https://twitter.com/${handle}` : `https://x.com/${handle}`;
+  if (fn === 'engineering' ? rng.chance(0.6) : rng.chance(0.08)) out.github = `https://github.com/${handle}`;
+  if (rng.chance(0.15)) out.facebook = `https://www.facebook.com/${handle}`;
+  if (rng.chance(0.12) || Object.keys(out).length === 0)
+    out.website = `https://${handle}.${rng.pick(['com', 'dev', 'me', 'io'])}`;
   return out;
 }
 
@@ -88,14 +101,21 @@ export function headline(rng: Rng, title: string, company: string | undefined, s
   const k = rng.int(100);
   if (company && k < 55) return `${title}${rng.pick(HEADLINE_SEPARATORS)}${company}`;
   if (skillList.length >= 2 && k < 80) return `${title} | ${skillList[0]} | ${skillList[1]}`;
-  if (company && k < 90) return `${title} @ ${company} | ${rng.pick(SUMMARY_OPENERS)} ${rng.pick(skillList.length ? skillList : ['growth']).toLowerCase()}`;
+  if (company && k < 90)
+    return (
+      `${title} @ ${company} | ${rng.pick(SUMMARY_OPENERS)} ` +
+      `${rng.pick(skillList.length ? skillList : ['growth']).toLowerCase()}`
+    );
   return title;
 }
 
 export function summary(rng: Rng, skillList: readonly string[], city: string | undefined): string {
   const topics = skillList.length >= 3 ? skillList : ['strategy', 'operations', 'people'];
   const closer = rng.pick(SUMMARY_CLOSERS).replace('{city}', city ?? 'Europe');
-  return `${rng.pick(SUMMARY_OPENERS)} ${topics[0]!.toLowerCase()}, ${topics[1]!.toLowerCase()} and ${topics[2]!.toLowerCase()}. ${closer}`;
+  return (
+    `${rng.pick(SUMMARY_OPENERS)} ${topics[0]!.toLowerCase()}, ${topics[1]!.toLowerCase()} and ` +
+    `${topics[2]!.toLowerCase()}. ${closer}`
+  );
 }
 
 export function jobDescription(rng: Rng, area: string): string {

@@ -24,9 +24,9 @@ export function nationalNumber(rng: Rng, plan: PhonePlan, area: string, mobile: 
 /** Splits subscriber digits the way they are usually printed: 3s, with 4 at the end when it fits. */
 function group(s: string): string {
   if (s.length <= 4) return s;
-  if (s.length === 6) return s.slice(0, 3) + ' ' + s.slice(3);
-  if (s.length <= 8) return s.slice(0, s.length - 4) + ' ' + s.slice(s.length - 4);
-  return s.slice(0, 3) + ' ' + group(s.slice(3));
+  if (s.length === 6) return `${s.slice(0, 3)} ${s.slice(3)}`;
+  if (s.length <= 8) return `${s.slice(0, s.length - 4)} ${s.slice(s.length - 4)}`;
+  return `${s.slice(0, 3)} ${group(s.slice(3))}`;
 }
 
 function pairs(s: string, sep: string): string {
@@ -36,7 +36,9 @@ function pairs(s: string, sep: string): string {
 }
 
 function nanp(rng: Rng, n: string): string {
-  const a = n.slice(0, 3), b = n.slice(3, 6), c = n.slice(6);
+  const a = n.slice(0, 3),
+    b = n.slice(3, 6),
+    c = n.slice(6);
   const f = rng.int(100);
   if (f < 30) return `+1 (${a}) ${b}-${c}`;
   if (f < 50) return `(${a}) ${b}-${c}`;
@@ -49,9 +51,11 @@ function nanp(rng: Rng, n: string): string {
 
 /** Prints a national number in one of the usual forms. */
 export function formatPhone(rng: Rng, plan: PhonePlan, num: NationalNumber): string {
-  const n = num.digits, prefixLength = num.prefixLength;
+  const n = num.digits,
+    prefixLength = num.prefixLength;
   if (plan.style === 'nanp') return nanp(rng, n);
-  const cc = plan.dial, t = plan.trunk;
+  const cc = plan.dial,
+    t = plan.trunk;
   const f = rng.int(100);
   if (plan.style === 'pairs') {
     if (f < 40) return `+${cc} ${pairs(n, ' ')}`;
@@ -60,7 +64,8 @@ export function formatPhone(rng: Rng, plan: PhonePlan, num: NationalNumber): str
     if (f < 93) return `00${cc} ${pairs(n, ' ')}`;
     return `${t}${pairs(n, '.')}`;
   }
-  const prefix = n.slice(0, prefixLength), sub = n.slice(prefixLength);
+  const prefix = n.slice(0, prefixLength),
+    sub = n.slice(prefixLength);
   if (f < 40) return `+${cc} ${prefix} ${group(sub)}`;
   if (f < 55) return `+${cc}${n}`;
   if (f < 80) return `${t}${prefix} ${group(sub)}`;

@@ -28,7 +28,9 @@ export class Rng {
 
   /** Next unsigned 32-bit integer. */
   next(): number {
-    const a = this.a, b = this.b, c = this.c;
+    const a = this.a,
+      b = this.b,
+      c = this.c;
     const d = (this.d + 1) | 0;
     const t = (((a + b) | 0) + d) | 0;
     this.d = d;
@@ -83,4 +85,3 @@ export class Rng {
     return this.chars(n, '0123456789');
   }
 }
-

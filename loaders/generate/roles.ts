@@ -70,7 +70,8 @@ export function role(
     company_id: company.id,
     company_name: rng.chance(0.95) ? company.name : company.name.replace(/,? (Inc\.?|LLC|Ltd\.?|GmbH|Limited)$/, ''),
     company_domain: rng.chance(pDomain) ? domain : undefined,
-    start_date: start === null ? undefined : exactDate || rng.chance(0.85) ? ctx.days.ymdOf(start) : ctx.days.monthOf(start),
+    start_date:
+      start === null ? undefined : exactDate || rng.chance(0.85) ? ctx.days.ymdOf(start) : ctx.days.monthOf(start),
     is_primary: primary,
   };
 }

@@ -1,8 +1,8 @@
 import { companyRow, type EmployerRef } from './company-row.js';
-import { personRow, type PersonContext } from './person-row.js';
-import { parseRow, splitLines, type LineChunk, type UnparsedRow } from './readers/index.js';
 import { JsonlFiles } from './jsonl-files.js';
-import { validateCompany, validatePerson, type Checked } from './validate.js';
+import { type PersonContext, personRow } from './person-row.js';
+import { type LineChunk, parseRow, splitLines, type UnparsedRow } from './readers/index.js';
+import { type Checked, validateCompany, validatePerson } from './validate.js';
 
 /**
  * The per-row work of a load: parse, validate, normalize, serialize into staging files. A row needs no
@@ -100,7 +100,7 @@ export class BatchWork {
         out.rejects.push({ line: raw.line, reason: checked.reason });
         continue;
       }
-      let file;
+      let file: string | null | undefined;
       try {
         file = stage(checked.value, raw.line, out);
       } catch (e) {

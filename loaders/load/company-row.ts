@@ -1,5 +1,5 @@
-import type { SourceCompany, SourceLocation } from '../dump-format.js';
 import { networkProfileUrl, parseNetworkUrl } from '../../src/domain/normalize/index.js';
+import type { SourceCompany, SourceLocation } from '../dump-format.js';
 import {
   bool,
   companyNameNorm,
@@ -17,7 +17,9 @@ import {
   text,
 } from './values.js';
 
-/** A normalized company: the `companies` columns the loader computes (contact_count and sort_key come later, in SQL). */
+/**
+ * A normalized company: the `companies` columns the loader computes (contact_count and sort_key come later, in SQL).
+ */
 export type CompanyRow = Record<string, unknown>;
 
 /** What a contact needs to know about its employer while its row is built; the other columns are joined in SQL. */
@@ -45,8 +47,13 @@ function distinct(values: Array<string | null>): string[] | null {
   return s.size ? [...s] : null;
 }
 
-function codes(items: ReadonlyArray<{ code: string; description: string }> | null | undefined, key: 'code' | 'description'): string[] | null {
-  return items?.length ? distinct(items.map((i) => text(i[key] === undefined || i[key] === null ? null : String(i[key])))) : null;
+function codes(
+  items: ReadonlyArray<{ code: string; description: string }> | null | undefined,
+  key: 'code' | 'description',
+): string[] | null {
+  return items?.length
+    ? distinct(items.map((i) => text(i[key] === undefined || i[key] === null ? null : String(i[key]))))
+    : null;
 }
 
 export function companyRow(c: SourceCompany, networkHost: string): CompanyResult {
@@ -113,7 +120,8 @@ export function companyRow(c: SourceCompany, networkHost: string): CompanyResult
     specialties: list(c.specialties),
     technologies: list(c.technologies),
     entity_type: entity,
-    // Unknown unless the source says: a private company without a ticker is not public, no type and no ticker is unknown.
+    // Unknown unless the source says: a private company without a ticker is not public, no type and no ticker is
+    // unknown.
     is_public: entity !== null || ticker !== null ? isPublic : null,
     has_mobile_app: bool(c.has_mobile_app),
     has_web_app: bool(c.has_web_app),

@@ -1,9 +1,9 @@
 import { rm, stat } from 'node:fs/promises';
 import type { ReleaseWriter } from '../../src/engine/release-writer.js';
+import { LoadWorkers } from './load-workers.js';
 import { readCompanies, readPeople } from './read-dumps.js';
 import { RejectLog } from './rejects.js';
 import { DEFAULT_NETWORK_HOST, type LoadOptions, type LoadReport } from './types.js';
-import { LoadWorkers } from './load-workers.js';
 import { defaultReleaseWriter } from './writers.js';
 
 export type { LoadOptions, LoadReport, ProgressEvent, ProgressFn, Reject } from './types.js';
@@ -28,7 +28,12 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
   const rejects = new RejectLog(writer.rejectsFile, opts.strict === true);
   let workers: LoadWorkers | null = null;
   try {
-    workers = new LoadWorkers({ networkHost, asOf: asOf.getTime(), stagingDir: writer.stagingDir, rowsPerFile: 25_000 });
+    workers = new LoadWorkers({
+      networkHost,
+      asOf: asOf.getTime(),
+      stagingDir: writer.stagingDir,
+      rowsPerFile: 25_000,
+    });
     const pass = { workers, rejects, progress };
     const companies = await readCompanies(opts.companiesFile, writer.companies, pass);
     await readPeople(opts.peopleFile, writer.people, pass);
@@ -42,7 +47,10 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
       const reason = `duplicate person_id ${d.id}: line ${d.winnerLine} has the later updated_at`;
       rejects.add('people', { file: opts.peopleFile, line: d.line, reason });
     }
-    await writer.drop('people', duplicates.map((d) => d.line));
+    await writer.drop(
+      'people',
+      duplicates.map((d) => d.line),
+    );
     const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
     progress({ phase: 'build', done: 3, total: 3 });
     const source = {

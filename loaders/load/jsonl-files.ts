@@ -32,4 +32,3 @@ export class JsonlFiles {
     return file;
   }
 }
-

@@ -1,11 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { BatchWork, type WorkerInit } from './batch-work.js';
+import { type BatchResult, BatchWork, type WorkerInit } from './batch-work.js';
 import type { WorkerRequest } from './load-workers.js';
 
 /** Worker thread entry: runs the batch operations the main thread sends, one at a time. */
 const work = new BatchWork(workerData as WorkerInit);
 parentPort!.on('message', ({ id, req }: { id: number; req: WorkerRequest }) => {
-  let result;
+  let result: BatchResult;
   switch (req.op) {
     case 'companies':
       result = work.companies(req.input);

@@ -1,11 +1,28 @@
-import type { SourcePerson, SourceRole } from '../dump-format.js';
-import { emailDomain, networkProfileUrl, normalizePhone, parseEmail, parseNetworkUrl } from '../../src/domain/normalize/index.js';
-import type { EmployerRef } from './company-row.js';
-import { computeProfileSignals } from './profile-signals.js';
-import { classify, companyNameNorm, countryLabel, countrySlug, day, domainOf, emailStatus, list, lowerList, month, text } from './values.js';
-
+import {
+  emailDomain,
+  networkProfileUrl,
+  normalizePhone,
+  parseEmail,
+  parseNetworkUrl,
+} from '../../src/domain/normalize/index.js';
 /** A normalized person: every contact column except the employer's copied fields and sort_key. */
 import { wordsKey } from '../../src/domain/text/words.js';
+import type { SourcePerson, SourceRole } from '../dump-format.js';
+import type { EmployerRef } from './company-row.js';
+import { computeProfileSignals } from './profile-signals.js';
+import {
+  classify,
+  companyNameNorm,
+  countryLabel,
+  countrySlug,
+  day,
+  domainOf,
+  emailStatus,
+  list,
+  lowerList,
+  month,
+  text,
+} from './values.js';
 
 export type PersonRow = Record<string, unknown>;
 
@@ -89,10 +106,17 @@ function fullName(p: SourcePerson): { name: string; first: string | null; last: 
   if (first || last) return { name: full, first, last };
   // Split a lone full name so name-based enrichment still has first and last names.
   const sp = full.indexOf(' ');
-  return sp < 0 ? { name: full, first: full, last: null } : { name: full, first: full.slice(0, sp), last: full.slice(sp + 1) };
+  return sp < 0
+    ? { name: full, first: full, last: null }
+    : { name: full, first: full.slice(0, sp), last: full.slice(sp + 1) };
 }
 
-function location(city: string | null, state: string | null, country: string | null, rawCountry: string | null): string | null {
+function location(
+  city: string | null,
+  state: string | null,
+  country: string | null,
+  rawCountry: string | null,
+): string | null {
   const parts = [city, state, (country && countryLabel(country)) ?? rawCountry].filter((x): x is string => !!x);
   return parts.length ? parts.join(', ') : null;
 }
@@ -137,17 +161,33 @@ export function personRow(p: SourcePerson, ctx: PersonContext): PersonRow {
     email_verified_month: email ? month(p.email_verified_at) : null,
     role_since: main?.start ?? null,
     signals: computeProfileSignals(
-      { mainStart: main?.start ?? null, founder: roles.some((r) => r.founder), atPublicCompany: main?.isPublic ?? false },
+      {
+        mainStart: main?.start ?? null,
+        founder: roles.some((r) => r.founder),
+        atPublicCompany: main?.isPublic ?? false,
+      },
       ctx.asOf,
     ),
     skills: lowerList(p.skills),
     languages: list(p.languages),
     personas: list(p.personas),
     experience: roles.length
-      ? roles.map((r, i) => ({ title: r.title, company: r.company, company_id: r.companyId, domain: r.domain, start_date: r.start, is_main: i === 0 }))
+      ? roles.map((r, i) => ({
+          title: r.title,
+          company: r.company,
+          company_id: r.companyId,
+          domain: r.domain,
+          start_date: r.start,
+          is_main: i === 0,
+        }))
       : null,
     education: education.length
-      ? education.map((e) => ({ school: e.school.trim(), degree: text(e.degree), field: text(e.field), end_year: e.end_year ?? null }))
+      ? education.map((e) => ({
+          school: e.school.trim(),
+          degree: text(e.degree),
+          field: text(e.field),
+          end_year: e.end_year ?? null,
+        }))
       : null,
     certifications: p.certifications?.length
       ? p.certifications.map((c) => ({ name: text(c.name), authority: text(c.authority), year: c.year ?? null }))

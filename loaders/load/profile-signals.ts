@@ -1,6 +1,7 @@
 /**
  * Profile signals: the values of the contact column `signals` (career events read off the profile; not the
- * network-signals feature, src/network-signals, which collects engagement), relative to `asOf` (the load's reference time, default now; a fixed asOf makes a
+ * network-signals feature, src/network-signals, which collects engagement), relative to `asOf` (the load's reference
+ * time, default now; a fixed asOf makes a
  * load reproducible). Start dates are whole UTC days; a start after asOf is no job change yet.
  * - one_year_at_company: main role started at least 365 days before asOf;
  * - new_in_role_90d:     main role started within the 90 days up to asOf;

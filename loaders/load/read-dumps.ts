@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
+import type { StagedRows } from '../../src/engine/release-writer.js';
 import type { BatchInput, BatchResult } from './batch-work.js';
 import type { EmployerRef } from './company-row.js';
 import type { LoadWorkers } from './load-workers.js';
-import { readDumpForWorkers, type LineChunk, type UnparsedRow } from './readers/index.js';
+import { type LineChunk, readDumpForWorkers, type UnparsedRow } from './readers/index.js';
 import type { RejectLog } from './rejects.js';
-import { COMPANY_FIELDS, PERSON_FIELDS, type FieldKind } from './source-fields.js';
+import { COMPANY_FIELDS, type FieldKind, PERSON_FIELDS } from './source-fields.js';
 import type { ProgressFn } from './types.js';
-import type { StagedRows } from '../../src/engine/release-writer.js';
 
 /**
  * The two read passes, companies first (employers must be known before people are denormalized), both
@@ -83,7 +83,11 @@ export async function readCompanies(file: string, staging: StagedRows, p: Pass):
     for (const { line, employer } of r.employers) {
       const prev = employers.get(employer.id);
       if (prev) {
-        p.rejects.add('companies', { file, line: prev.line, reason: `duplicate company_id ${employer.id}: replaced by line ${line}` });
+        p.rejects.add('companies', {
+          file,
+          line: prev.line,
+          reason: `duplicate company_id ${employer.id}: replaced by line ${line}`,
+        });
         replaced.push(prev.line);
       }
       employers.set(employer.id, { employer, line });

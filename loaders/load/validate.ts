@@ -1,5 +1,5 @@
 import type { SourceCompany, SourcePerson } from '../dump-format.js';
-import { COMPANY_FIELDS, NESTED_FIELDS, PERSON_FIELDS, type FieldKind } from './source-fields.js';
+import { COMPANY_FIELDS, type FieldKind, NESTED_FIELDS, PERSON_FIELDS } from './source-fields.js';
 import { day } from './values.js';
 
 /**
@@ -83,8 +83,10 @@ function nonBlank(v: unknown): boolean {
 export function validatePerson(rec: Record<string, unknown>): Checked<SourcePerson> {
   const id = rec.person_id;
   if (id === undefined || id === null || id === '') return { ok: false, reason: 'person_id: missing' };
-  if (typeof id !== 'string' || !/^per_\S+$/.test(id)) return { ok: false, reason: 'person_id: expected an id starting with per_' };
-  if (rec.updated_at === undefined || rec.updated_at === null || rec.updated_at === '') return { ok: false, reason: 'updated_at: missing' };
+  if (typeof id !== 'string' || !/^per_\S+$/.test(id))
+    return { ok: false, reason: 'person_id: expected an id starting with per_' };
+  if (rec.updated_at === undefined || rec.updated_at === null || rec.updated_at === '')
+    return { ok: false, reason: 'updated_at: missing' };
   if (typeof rec.updated_at !== 'string' || !DATE.test(rec.updated_at) || day(rec.updated_at) === null) {
     return { ok: false, reason: 'updated_at: expected a date YYYY-MM-DD' };
   }
@@ -99,7 +101,8 @@ export function validatePerson(rec: Record<string, unknown>): Checked<SourcePers
 export function validateCompany(rec: Record<string, unknown>): Checked<SourceCompany> {
   const id = rec.company_id;
   if (id === undefined || id === null || id === '') return { ok: false, reason: 'company_id: missing' };
-  if (typeof id !== 'string' || !/^com_\S+$/.test(id)) return { ok: false, reason: 'company_id: expected an id starting with com_' };
+  if (typeof id !== 'string' || !/^com_\S+$/.test(id))
+    return { ok: false, reason: 'company_id: expected an id starting with com_' };
   const err = fieldsError(rec, COMPANY_CHECKS, '');
   if (err) return { ok: false, reason: err };
   if (!nonBlank(rec.name)) return { ok: false, reason: 'name: missing' };

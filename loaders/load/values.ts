@@ -1,6 +1,11 @@
 import { foldListValue, listValues, REVENUE_BANDS, SIZE_BANDS } from '../../src/domain/catalog/index.js';
 import { classifyTitle } from '../../src/domain/classify/index.js';
-import { industrySlug, normalizeCompanyName, normalizeCountry, normalizeDomain } from '../../src/domain/normalize/index.js';
+import {
+  industrySlug,
+  normalizeCompanyName,
+  normalizeCountry,
+  normalizeDomain,
+} from '../../src/domain/normalize/index.js';
 import { memo } from './memo.js';
 
 /** Small value normalizers shared by the company and person rows; repeated inputs hit a memo. */

@@ -1,5 +1,5 @@
-import type { OpenReleaseWriter } from '../../src/engine/release-writer.js';
 import { openDuckDBReleaseWriter } from '../../src/engine/duckdb/release-writer/writer.js';
+import type { OpenReleaseWriter } from '../../src/engine/release-writer.js';
 
 /**
  * The one place the loader learns which engine it writes for: the embedded engine's DuckDB release. The

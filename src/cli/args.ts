@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 export class UsageError extends Error {}
 
@@ -11,9 +11,17 @@ export interface CommandSpec {
 }
 
 /** Parses a subcommand's argv strictly; unknown flags are usage errors that print the command's help. */
-export function parse(spec: CommandSpec, argv: string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+export function parse(
+  spec: CommandSpec,
+  argv: string[],
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   try {
-    const r = parseArgs({ args: argv, options: { ...spec.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    const r = parseArgs({
+      args: argv,
+      options: { ...spec.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
   } catch (e) {
     throw new UsageError(`${(e as Error).message}\n\n${helpText(spec)}`);
@@ -21,13 +29,19 @@ export function parse(spec: CommandSpec, argv: string[]): { values: Record<strin
 }
 
 export function helpText(spec: CommandSpec): string {
-  return `usage: ${spec.usage}\n\n${spec.summary}\n\n${spec.help}`.trimEnd() + '\n';
+  return `${`usage: ${spec.usage}\n\n${spec.summary}\n\n${spec.help}`.trimEnd()}\n`;
 }
 
-export function intOption(value: string | boolean | undefined, name: string, min: number, max: number): number | undefined {
+export function intOption(
+  value: string | boolean | undefined,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}`);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || n < min || n > max)
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}`);
   return n;
 }
 

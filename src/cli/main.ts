@@ -1,5 +1,5 @@
 import { ConfigError } from '../config.js';
-import { helpText, UsageError, type CommandSpec } from './args.js';
+import { type CommandSpec, helpText, UsageError } from './args.js';
 import { accounts, accountsSpec } from './commands/accounts.js';
 import { docs, docsSpec } from './commands/docs.js';
 import { keys, keysSpec } from './commands/keys.js';
@@ -22,7 +22,10 @@ const COMMANDS: ReadonlyArray<{ spec: CommandSpec; run: (argv: string[]) => Prom
 
 function overview(): string {
   const lines = COMMANDS.map((c) => `  ${c.spec.name.padEnd(10)} ${c.spec.summary.split('. ')[0]}.`);
-  return `usage: cds <command> [options]   (cds <command> --help for each)\n\nCommands:\n${lines.join('\n')}\n\nEvery setting also reads the environment; see the README "Configuration".\n`;
+  return (
+    `usage: cds <command> [options]   (cds <command> --help for each)\n\nCommands:\n${lines.join('\n')}\n\nEvery ` +
+    `setting also reads the environment; see the README "Configuration".\n`
+  );
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -49,7 +52,9 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     const err = e as { code?: string; message?: string; hint?: string };
-    process.stderr.write(`cds ${name}: ${err.code ? `${err.code}: ` : ''}${err.message ?? String(e)}${err.hint ? ` (${err.hint})` : ''}\n`);
+    process.stderr.write(
+      `cds ${name}: ${err.code ? `${err.code}: ` : ''}${err.message ?? String(e)}${err.hint ? ` (${err.hint})` : ''}\n`,
+    );
     return 1;
   }
 }

@@ -1,5 +1,6 @@
 /**
- * Accounts, their plans, their API keys and their credit snapshot: the records every operation and adapter speaks of. The state store
+ * Accounts, their plans, their API keys and their credit snapshot: the records every operation and adapter speaks of.
+ * The state store
  * keeps them (src/state/port.ts); nothing here knows how.
  */
 

@@ -18,14 +18,19 @@ export interface CursorPayload {
 const ORDER = 'sort_key_asc';
 
 export function queryHash(query: unknown): string {
-  return createHash('sha256').update(`${ORDER}:${canonicalJson(query)}`).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(`${ORDER}:${canonicalJson(query)}`)
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /** JSON with object keys sorted, so equal queries hash equally whatever the key order. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);
@@ -41,10 +46,17 @@ export function encodeCursor(secret: string, payload: CursorPayload): string {
 }
 
 const invalid = () =>
-  new AppError('request.invalid', 'The cursor is not valid.', { field: 'cursor', hint: 'Pass page.next_cursor back unchanged, or start again with cursor null.' });
+  new AppError('request.invalid', 'The cursor is not valid.', {
+    field: 'cursor',
+    hint: 'Pass page.next_cursor back unchanged, or start again with cursor null.',
+  });
 
 /** Verifies the signature in constant time, then the release and the query. */
-export function decodeCursor(secret: string, token: string, expect: { buildLabel: string; queryHash: string }): CursorPayload {
+export function decodeCursor(
+  secret: string,
+  token: string,
+  expect: { buildLabel: string; queryHash: string },
+): CursorPayload {
   const dot = token.indexOf('.');
   if (dot <= 0 || token.length > 2000) throw invalid();
   const body = token.slice(0, dot);
@@ -57,12 +69,19 @@ export function decodeCursor(secret: string, token: string, expect: { buildLabel
   } catch {
     throw invalid();
   }
-  if (typeof payload.r !== 'string' || typeof payload.q !== 'string' || !Number.isSafeInteger(payload.k)) throw invalid();
+  if (typeof payload.r !== 'string' || typeof payload.q !== 'string' || !Number.isSafeInteger(payload.k))
+    throw invalid();
   if (payload.r !== expect.buildLabel) {
-    throw new AppError('cursor.expired', 'The cursor was minted by an earlier release; restart the search.', { field: 'cursor', hint: 'Send the same request with cursor null.' });
+    throw new AppError('cursor.expired', 'The cursor was minted by an earlier release; restart the search.', {
+      field: 'cursor',
+      hint: 'Send the same request with cursor null.',
+    });
   }
   if (payload.q !== expect.queryHash) {
-    throw new AppError('request.invalid', 'The cursor belongs to another query.', { field: 'cursor', hint: 'A cursor pins the filter, columns and paging options; send them unchanged or start with cursor null.' });
+    throw new AppError('request.invalid', 'The cursor belongs to another query.', {
+      field: 'cursor',
+      hint: 'A cursor pins the filter, columns and paging options; send them unchanged or start with cursor null.',
+    });
   }
   return payload;
 }

@@ -108,7 +108,11 @@ export interface SearchEngine {
   /** Count and/or one keyset page of a query, both on the same release. */
   query(entity: Entity, where: IRNode, req: QueryRequest): Promise<QueryResult>;
   /** Counts an export's rows (matches, and what a per-company cap keeps) within `budgetMs` (query.timeout past it). */
-  exportCount(entity: Entity, where: IRNode, req: { maxPerCompany: number | null; budgetMs: number }): Promise<ExportCount>;
+  exportCount(
+    entity: Entity,
+    where: IRNode,
+    req: { maxPerCompany: number | null; budgetMs: number },
+  ): Promise<ExportCount>;
   /**
    * Writes the matching rows to a CSV file in bulk, on one pinned release. Text, list and record cells are
    * neutralized against spreadsheet formula injection (a leading `'` before `=`, `+`, `-`, `@`, tab or CR).

@@ -1,8 +1,8 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
+import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError } from '../domain/errors/index.js';
 import type { Family, Services } from '../operations/types.js';
-import type { Account, ApiKeyRecord } from '../domain/account.js';
 
 /**
  * Credentials (spec "Authentication"): family A takes `Authorization: Bearer <key>`; family B and MCP take
@@ -25,11 +25,17 @@ const invalidKeyHint: Record<Family | 'mcp', string> = {
   mcp: 'Add the X-API-Key header (or Authorization: Bearer) to the MCP client configuration.',
 };
 
-export function authenticateKey(services: Services, ctx: Pick<Context, 'get'>, family: Family | 'mcp'): { account: Account; key: ApiKeyRecord } {
+export function authenticateKey(
+  services: Services,
+  ctx: Pick<Context, 'get'>,
+  family: Family | 'mcp',
+): { account: Account; key: ApiKeyRecord } {
   const secret = credentialOf(ctx, family);
   const found = secret ? services.state.authenticate(secret, services.clock.now()) : undefined;
   if (!found) {
-    throw new AppError('auth.invalid_key', secret ? 'The API key is unknown or revoked.' : 'No API key was sent.', { hint: invalidKeyHint[family] });
+    throw new AppError('auth.invalid_key', secret ? 'The API key is unknown or revoked.' : 'No API key was sent.', {
+      hint: invalidKeyHint[family],
+    });
   }
   return found;
 }
@@ -44,7 +50,9 @@ export function authenticateOperator(services: Services, ctx: Pick<Context, 'get
       hint: 'Sign in with the operator token (CDS_ADMIN_TOKEN), or use the `cds accounts` command.',
     });
   }
-  throw new AppError('auth.invalid_key', 'The operator token is missing or wrong.', { hint: 'Send Authorization: Bearer <CDS_ADMIN_TOKEN>.' });
+  throw new AppError('auth.invalid_key', 'The operator token is missing or wrong.', {
+    hint: 'Send Authorization: Bearer <CDS_ADMIN_TOKEN>.',
+  });
 }
 
 /** Constant-time comparison of two secrets of any length. */

@@ -8,15 +8,25 @@ import type { RateDecision, RateLimiter } from '../state/rate-limiter.js';
  * (remaining R in the window, T seconds until a slot frees). A refusal is 429 rate.limited with Retry-After.
  * The in-flight slot is released when the handler ends, fails, or the client disconnects — exactly once.
  */
-export async function withRateLimit<T>(limiter: RateLimiter, ctx: Context, keyId: string, run: () => Promise<T>): Promise<T> {
+export async function withRateLimit<T>(
+  limiter: RateLimiter,
+  ctx: Context,
+  keyId: string,
+  run: () => Promise<T>,
+): Promise<T> {
   const decision = await limiter.acquire(keyId, Date.now());
   setHeaders(ctx, limiter, decision);
   if (!decision.allowed) {
     ctx.set('Retry-After', String(decision.retryAfter));
     throw new AppError(
       'rate.limited',
-      decision.reason === 'concurrency' ? `More than ${limiter.concurrent} concurrent requests for this key.` : `More than ${limiter.perMinute} requests in 60 seconds for this key.`,
-      { hint: `Retry after ${decision.retryAfter} s; keep at most ${limiter.concurrent} requests in flight per key.`, details: { retry_after: decision.retryAfter } },
+      decision.reason === 'concurrency'
+        ? `More than ${limiter.concurrent} concurrent requests for this key.`
+        : `More than ${limiter.perMinute} requests in 60 seconds for this key.`,
+      {
+        hint: `Retry after ${decision.retryAfter} s; keep at most ${limiter.concurrent} requests in flight per key.`,
+        details: { retry_after: decision.retryAfter },
+      },
     );
   }
   let released = false;

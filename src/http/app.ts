@@ -1,17 +1,17 @@
 import Koa from 'koa';
-import { quotaBlock, type Quota } from '../domain/quota/index.js';
+import type { Account } from '../domain/account.js';
+import { type Quota, quotaBlock } from '../domain/quota/index.js';
+import { credentialOf } from '../face/auth.js';
+import { mcpEndpoint } from '../mcp/index.js';
 import { MCP_ONLY_OPERATIONS, OPERATIONS } from '../operations/index.js';
 import type { Services } from '../operations/types.js';
-import type { Account } from '../domain/account.js';
-import { credentialOf } from '../face/auth.js';
+import { fileRoutes } from './files.js';
 import { errorHandler } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
 import { serviceVersion } from './middleware/service-version.js';
-import { buildRestRouter } from './rest-router.js';
 import { openApiRoutes } from './openapi/index.js';
-import { mcpEndpoint } from '../mcp/index.js';
-import { fileRoutes } from './files.js';
+import { buildRestRouter } from './rest-router.js';
 
 /** Builds the whole HTTP app (STYLE: build in one function, listen elsewhere). */
 export function buildApp(services: Services): Koa {
@@ -19,7 +19,9 @@ export function buildApp(services: Services): Koa {
   const quotaFor = (ctx: { state: Record<string, unknown>; get(h: string): string }): Quota | undefined => {
     // A failure before routing (a malformed body, a bad version header) still names the account when the key is valid.
     const secret = credentialOf(ctx, 'B');
-    const account = (ctx.state.account as Account | undefined) ?? (secret ? services.state.authenticate(secret, services.clock.now())?.account : undefined);
+    const account =
+      (ctx.state.account as Account | undefined) ??
+      (secret ? services.state.authenticate(secret, services.clock.now())?.account : undefined);
     if (!account) return undefined;
     const now = services.clock.now();
     return quotaBlock(services.state.snapshot(account.id, now), now, (ctx.state.spent as number | undefined) ?? 0);
@@ -28,7 +30,16 @@ export function buildApp(services: Services): Koa {
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
     await next();
-    services.logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+    services.logger.debug(
+      {
+        requestId: ctx.state.requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      },
+      'request',
+    );
   });
   app.use(errorHandler(services.logger, quotaFor));
   app.use(serviceVersion());

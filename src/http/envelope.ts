@@ -23,7 +23,12 @@ export function successEnvelope(p: {
 }
 
 /** Error envelope; `quota` only once the account is known. */
-export function errorEnvelope(p: { requestId: string; buildLabel?: string; error: AppError; quota?: Quota }): Record<string, unknown> {
+export function errorEnvelope(p: {
+  requestId: string;
+  buildLabel?: string;
+  error: AppError;
+  quota?: Quota;
+}): Record<string, unknown> {
   return {
     ok: false,
     request_id: p.requestId,

@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Middleware } from 'koa';
 import { AppError } from '../domain/errors/index.js';
 import { checkLink, EXPORT_FILE_NAME, exportsDir } from '../jobs/export/links.js';
 import type { Services } from '../operations/types.js';
-import { join } from 'node:path';
 
 const ROUTE = /^\/files\/exports\/([^/]+)$/;
 
@@ -21,11 +21,16 @@ export function fileRoutes(services: Services): Middleware {
     if (!m || ctx.method !== 'GET') return next();
     const name = m[1]!;
     const invalid = () =>
-      new AppError('link.invalid', 'The download link is invalid or was altered.', { hint: 'Use the url exactly as GET /v1/exports/{export_id} returns it; poll that route for a fresh link.' });
+      new AppError('link.invalid', 'The download link is invalid or was altered.', {
+        hint: 'Use the url exactly as GET /v1/exports/{export_id} returns it; poll that route for a fresh link.',
+      });
     if (!EXPORT_FILE_NAME.test(name)) throw invalid();
     const check = checkLink(services.secret, `exports/${name}`, ctx.query.expires, ctx.query.sig, services.clock.now());
     if (!check.ok && check.reason === 'invalid') throw invalid();
-    const gone = () => new AppError('export.expired', 'The export file expired or is no longer available.', { hint: 'Start the export again.' });
+    const gone = () =>
+      new AppError('export.expired', 'The export file expired or is no longer available.', {
+        hint: 'Start the export again.',
+      });
     if (!check.ok) throw gone();
     const file = join(exportsDir(services.config.dataDir), name);
     const info = await stat(file).catch(() => null);

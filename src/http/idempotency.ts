@@ -17,20 +17,38 @@ const KEY_RE = /^[\x21-\x7e]{1,255}$/;
  * answers 409 idempotency.mismatch; while the first is still running, 409 idempotency.in_progress.
  * Only successful answers are kept: a failed call spent nothing, so its retry runs again.
  */
-export async function withIdempotency(services: Services, ctx: Context, op: Operation, accountId: string, input: unknown, run: () => Promise<Rendered>): Promise<Rendered> {
+export async function withIdempotency(
+  services: Services,
+  ctx: Context,
+  op: Operation,
+  accountId: string,
+  input: unknown,
+  run: () => Promise<Rendered>,
+): Promise<Rendered> {
   const key = ctx.get('Idempotency-Key');
   if (!key || !op.spends || op.method !== 'POST') return run();
   if (!KEY_RE.test(key)) {
-    throw new AppError('request.invalid', 'Idempotency-Key must be 1 to 255 visible ASCII characters.', { field: 'header.Idempotency-Key', hint: 'Send a UUID, for example.' });
+    throw new AppError('request.invalid', 'Idempotency-Key must be 1 to 255 visible ASCII characters.', {
+      field: 'header.Idempotency-Key',
+      hint: 'Send a UUID, for example.',
+    });
   }
-  const hash = createHash('sha256').update(`${op.name}:${canonicalJson(input)}`).digest('hex');
+  const hash = createHash('sha256')
+    .update(`${op.name}:${canonicalJson(input)}`)
+    .digest('hex');
   const state = services.state;
   const begun = state.beginIdempotent(accountId, key, hash, services.clock.now());
   if (begun.state === 'mismatch') {
-    throw new AppError('idempotency.mismatch', 'This Idempotency-Key was already used with another request body.', { field: 'header.Idempotency-Key', hint: 'Use a new key for a new request; keys are kept 24 hours.' });
+    throw new AppError('idempotency.mismatch', 'This Idempotency-Key was already used with another request body.', {
+      field: 'header.Idempotency-Key',
+      hint: 'Use a new key for a new request; keys are kept 24 hours.',
+    });
   }
   if (begun.state === 'running') {
-    throw new AppError('idempotency.in_progress', 'The first request with this Idempotency-Key is still running.', { field: 'header.Idempotency-Key', hint: 'Retry in a few seconds to receive its answer.' });
+    throw new AppError('idempotency.in_progress', 'The first request with this Idempotency-Key is still running.', {
+      field: 'header.Idempotency-Key',
+      hint: 'Retry in a few seconds to receive its answer.',
+    });
   }
   if (begun.state === 'replay') {
     ctx.set('Idempotent-Replayed', 'true');

@@ -1,13 +1,12 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { buildLabel, invokeOperation } from '../operations/invoke.js';
-import type { Operation, Services } from '../operations/types.js';
 import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { authenticateKey, authenticateOperator, credentialOf } from '../face/auth.js';
-import { successEnvelope } from './envelope.js';
-import { withIdempotency, type Rendered } from './idempotency.js';
 import { withRateLimit } from '../face/rate-limit.js';
-
+import { buildLabel, invokeOperation } from '../operations/invoke.js';
+import type { Operation, Services } from '../operations/types.js';
+import { successEnvelope } from './envelope.js';
+import { type Rendered, withIdempotency } from './idempotency.js';
 
 /** Builds the REST routes of both families from the operation table; no route is written by hand. */
 export function buildRestRouter(services: Services, operations: readonly Operation[]): Router {
@@ -31,11 +30,22 @@ async function runRest(services: Services, op: Operation, ctx: Context): Promise
     authenticateOperator(services, ctx);
   }
   const source: unknown = op.method === 'GET' || op.method === 'DELETE' ? { ...ctx.query } : (ctx.state.body ?? {});
-  const input = source && typeof source === 'object' && !Array.isArray(source) ? { ...(source as Record<string, unknown>), ...ctx.params } : source;
+  const input =
+    source && typeof source === 'object' && !Array.isArray(source)
+      ? { ...(source as Record<string, unknown>), ...ctx.params }
+      : source;
   const render = async (): Promise<Rendered> => {
-    const { ctx: opCtx, result, quota } = await invokeOperation(services, op, { requestId: ctx.state.requestId as string, account, key, input });
+    const {
+      ctx: opCtx,
+      result,
+      quota,
+    } = await invokeOperation(services, op, { requestId: ctx.state.requestId as string, account, key, input });
     ctx.state.spent = opCtx.spent;
-    if (op.family === 'B') return { status: result.status ?? 200, body: { ok: true, request_id: opCtx.requestId, release: opCtx.buildLabel, ...(result.body ?? {}) } };
+    if (op.family === 'B')
+      return {
+        status: result.status ?? 200,
+        body: { ok: true, request_id: opCtx.requestId, release: opCtx.buildLabel, ...(result.body ?? {}) },
+      };
     const envelope = successEnvelope({
       requestId: opCtx.requestId,
       buildLabel: opCtx.buildLabel,
@@ -49,7 +59,12 @@ async function runRest(services: Services, op: Operation, ctx: Context): Promise
     return { status: result.status ?? 200, body: envelope };
   };
   // Every route that took a key counts against that key's limits; keyless calls (health) do not.
-  const out = account && key ? await withRateLimit(services.rateLimiter, ctx, key.id, () => withIdempotency(services, ctx, op, account!.id, input, render)) : await render();
+  const out =
+    account && key
+      ? await withRateLimit(services.rateLimiter, ctx, key.id, () =>
+          withIdempotency(services, ctx, op, account!.id, input, render),
+        )
+      : await render();
   ctx.status = out.status;
   ctx.body = out.body;
 }

@@ -43,13 +43,21 @@ export interface NewJob<P> {
   id: string;
   accountId: string;
   kind: JobKind;
-  /** The payload, or a function of the hold granted in the same transaction (an `up_to` hold may be smaller than asked). */
+  /**
+   * The payload, or a function of the hold granted in the same transaction (an `up_to` hold may be smaller than asked).
+   */
   payload: P | ((hold: Hold | null) => P);
   /**
    * The credit hold taken in the same transaction; `mode: 'up_to'` may grant less than asked. With `minimum`,
    * a grant below it refuses the whole job with the store's own *.exhausted error (nothing is written).
    */
-  hold?: { kind: CreditKind; category: UsageCategory | null; amount: number; mode: 'exact' | 'up_to'; minimum?: number };
+  hold?: {
+    kind: CreditKind;
+    category: UsageCategory | null;
+    amount: number;
+    mode: 'exact' | 'up_to';
+    minimum?: number;
+  };
   /** Refuse (throw the given error) when the account already has a queued or running job matching this. */
   exclusive?: { kinds: JobKind[]; error: () => Error; sameAlertId?: string };
   now: Date;

@@ -9,8 +9,10 @@ import type { Job, JobEndStatus, JobKind, JobPayloads, JobStore, NewJob } from '
  * The in-process job runner (ARCHITECTURE "job queue: in-process worker over the state store").
  *
  * Use:
- *   runner.register({ kind: 'export', concurrency: 1, run: async (job, ctx) => { …; ctx.progress({...}); …; return { status: 'completed', charge } } });
- *   const { job, hold } = runner.enqueue({ id, accountId, kind: 'export', payload, hold, exclusive, now });  // createJob + nudge
+ * runner.register({ kind: 'export', concurrency: 1, run: async (job, ctx) => { …; ctx.progress({...}); …; return {
+ * status: 'completed', charge } } });
+ * const { job, hold } = runner.enqueue({ id, accountId, kind: 'export', payload, hold, exclusive, now });  // createJob
+ * + nudge
  *   runner.start();  …  await runner.stop();
  *
  * Contract for a kind's `run`:
@@ -31,7 +33,10 @@ export interface JobRunContext {
   /** This run's attempt, 1 for the first. */
   readonly attempt: number;
   now(): Date;
-  /** Merges `result` into the job's result and refreshes the heartbeat; throws when the job is no longer ours or the runner stops. */
+  /**
+   * Merges `result` into the job's result and refreshes the heartbeat; throws when the job is no longer ours or the
+   * runner stops.
+   */
   progress(result: Record<string, unknown>): void;
   /** Throws when the runner stops or the job was lost: a safe point to leave at. */
   checkpoint(): void;
@@ -112,7 +117,7 @@ const HOST = hostname();
 
 export class JobRunner<M extends PayloadMap = JobPayloads> {
   readonly workerId = `${HOST}/${process.pid}/${randomBytes(4).toString('hex')}`;
-  private readonly kinds = new Map<JobKind, JobKindDef<any>>();
+  private readonly kinds = new Map<JobKind, JobKindDef<unknown>>();
   private readonly running = new Map<string, Running>();
   private timer: NodeJS.Timeout | null = null;
   private readonly periodic: PeriodicTask[] = [];
@@ -136,7 +141,7 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
   /** Declares a job kind's worker once; its payload type is the map's (STYLE: typed task registry). */
   register<K extends JobKind & keyof M>(def: JobKindDef<M[K], K>): void {
     if (this.kinds.has(def.kind)) throw new Error(`job kind ${def.kind} is registered twice`);
-    this.kinds.set(def.kind, def as JobKindDef<any>);
+    this.kinds.set(def.kind, def as JobKindDef<unknown>);
   }
 
   /** Adds work done periodically while the runner runs; `stop()` clears its timer with the rest. */
@@ -208,7 +213,10 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
     const runs = [...this.running.values()];
     for (const r of runs) r.abort.abort(new RunnerStopping('the job runner is stopping'));
     let grace: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(runs.map((r) => r.done)), new Promise<void>((resolve) => (grace = setTimeout(resolve, this.o.stopGraceMs)))]);
+    await Promise.race([
+      Promise.all(runs.map((r) => r.done)),
+      new Promise<void>((resolve) => (grace = setTimeout(resolve, this.o.stopGraceMs))),
+    ]);
     clearTimeout(grace);
     for (const r of this.running.values()) {
       // No more heartbeats: the job goes stale and another runner resumes it.
@@ -234,11 +242,18 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
     try {
       if (Date.now() - this.lastStaleCheck >= Math.min(this.o.heartbeatMs, this.o.staleMs)) {
         this.lastStaleCheck = Date.now();
-        const back = store.requeueStale(new Date(clock.now().getTime() - this.o.staleMs), clock.now(), (w) => this.isDead(w));
-        for (const j of back) logger.warn({ job: j.id, kind: j.kind, attempts: j.attempts }, 'job of a stopped worker requeued');
+        const back = store.requeueStale(new Date(clock.now().getTime() - this.o.staleMs), clock.now(), (w) =>
+          this.isDead(w),
+        );
+        for (const j of back)
+          logger.warn({ job: j.id, kind: j.kind, attempts: j.attempts }, 'job of a stopped worker requeued');
       }
       for (const def of this.kinds.values()) {
-        while (this.started && this.running.size < this.o.maxRunning && this.countOf(def.kind) < (def.concurrency ?? 1)) {
+        while (
+          this.started &&
+          this.running.size < this.o.maxRunning &&
+          this.countOf(def.kind) < (def.concurrency ?? 1)
+        ) {
           const job = store.claimJob([def.kind], clock.now(), this.workerId);
           if (!job) break;
           this.launch(def, job);
@@ -269,7 +284,7 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
     }
   }
 
-  private launch(def: JobKindDef<any>, job: Job): void {
+  private launch(def: JobKindDef<unknown>, job: Job): void {
     const { store, clock, logger } = this.opts;
     const abort = new AbortController();
     const entry: Running = { job, abort, done: Promise.resolve(), abandoned: false, heartbeat: null };
@@ -307,17 +322,31 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
     this.running.set(job.id, entry);
     entry.done = (async () => {
       try {
-        if (job.attempts > this.o.maxAttempts) throw new FatalJobError(`the job was interrupted ${job.attempts - 1} times`);
+        if (job.attempts > this.o.maxAttempts)
+          throw new FatalJobError(`the job was interrupted ${job.attempts - 1} times`);
         const out = await def.run(job, ctx);
         end(() => store.finishJob(job.id, { ...out, attempt: job.attempts }, clock.now()));
       } catch (e) {
         if (abort.signal.aborted) {
           // Stopping: hand the job back without counting this run. Lost: someone else owns it now.
-          if (abort.signal.reason instanceof RunnerStopping) end(() => store.yieldJob(job.id, job.attempts, clock.now()));
+          if (abort.signal.reason instanceof RunnerStopping)
+            end(() => store.yieldJob(job.id, job.attempts, clock.now()));
         } else if (e instanceof FatalJobError || job.attempts >= this.o.maxAttempts) {
           logger.warn({ err: e, job: job.id, attempts: job.attempts }, 'job failed');
           const g = def.giveUp?.(job, e) ?? { error: (e as Error).message ?? String(e) };
-          end(() => store.finishJob(job.id, { status: 'failed', error: g.error, charge: g.charge ?? 0, ...(g.result ? { result: g.result } : {}), attempt: job.attempts }, clock.now()));
+          end(() =>
+            store.finishJob(
+              job.id,
+              {
+                status: 'failed',
+                error: g.error,
+                charge: g.charge ?? 0,
+                ...(g.result ? { result: g.result } : {}),
+                attempt: job.attempts,
+              },
+              clock.now(),
+            ),
+          );
         } else {
           logger.warn({ err: e, job: job.id, attempt: job.attempts }, 'job run failed; retrying');
           await sleep(this.o.retryDelayMs * job.attempts, abort.signal).catch(() => undefined);

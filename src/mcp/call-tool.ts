@@ -1,11 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'koa';
+import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError, isAppError } from '../domain/errors/index.js';
 import { newId } from '../domain/ids.js';
 import { withRateLimit } from '../face/rate-limit.js';
 import { invokeOperation } from '../operations/invoke.js';
 import type { Services } from '../operations/types.js';
-import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { columnName, labelPayload } from './labels.js';
 import type { ToolEntry } from './tools.js';
 
@@ -19,22 +19,43 @@ export interface Caller {
  * invokeOperation, same credits, same per-key rate limit). A failure becomes a tool result with
  * `isError: true` carrying the REST error body; protocol errors stay for protocol faults.
  */
-export async function callTool(services: Services, http: Context, entry: ToolEntry, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
+export async function callTool(
+  services: Services,
+  http: Context,
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  caller: Caller,
+): Promise<CallToolResult> {
   const requestId = newId('request');
   try {
     const input = toolInput(entry, args);
-    const run = () => invokeOperation(services, entry.op, { requestId, account: caller.account, key: caller.key, input, face: 'mcp' });
+    const run = () =>
+      invokeOperation(services, entry.op, { requestId, account: caller.account, key: caller.key, input, face: 'mcp' });
     const { ctx, result, quota } = await withRateLimit(services.rateLimiter, http, caller.key.id, run);
     const payload: Record<string, unknown> =
       entry.op.family === 'B'
         ? { ...(result.body ?? {}) }
-        : { data: result.data, ...(result.page ? { page: result.page } : {}), warnings: result.warnings ?? [], ...(quota ? { quota } : {}) };
+        : {
+            data: result.data,
+            ...(result.page ? { page: result.page } : {}),
+            warnings: result.warnings ?? [],
+            ...(quota ? { quota } : {}),
+          };
     const shown = labelPayload(payload) as Record<string, unknown>;
-    return { content: [{ type: 'text', text: JSON.stringify(shown) }], structuredContent: shown, _meta: { request_id: requestId, release: ctx.buildLabel } };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(shown) }],
+      structuredContent: shown,
+      _meta: { request_id: requestId, release: ctx.buildLabel },
+    };
   } catch (err) {
     const appErr = isAppError(err) ? err : unexpected(services, err, requestId, entry);
     const body = appErr.toBody() as unknown as Record<string, unknown>;
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, _meta: { request_id: requestId } };
+    return {
+      isError: true,
+      content: [{ type: 'text', text: JSON.stringify(body) }],
+      structuredContent: body,
+      _meta: { request_id: requestId },
+    };
   }
 }
 
@@ -44,7 +65,8 @@ export async function callTool(services: Services, http: Context, entry: ToolEnt
  */
 export function toolInput(entry: ToolEntry, args: Record<string, unknown>): Record<string, unknown> {
   const input: Record<string, unknown> = { ...args };
-  if (Array.isArray(input.columns)) input.columns = input.columns.map((c) => (typeof c === 'string' ? columnName(entry.entity, c) : c));
+  if (Array.isArray(input.columns))
+    input.columns = input.columns.map((c) => (typeof c === 'string' ? columnName(entry.entity, c) : c));
   return input;
 }
 

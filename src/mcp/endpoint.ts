@@ -24,8 +24,12 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
     checkOrigin(ctx, services.config.mcpAllowedOrigins);
     const caller = authenticateKey(services, ctx, 'mcp');
     ctx.state.account = caller.account;
-    if (ctx.method !== 'POST') return jsonRpcError(ctx, 405, -32000, 'Method not allowed: this stateless MCP server takes POST only.', { Allow: 'POST' });
-    if (ctx.state.body === undefined) return jsonRpcError(ctx, 400, -32700, 'Parse error: the body must hold a JSON-RPC message.');
+    if (ctx.method !== 'POST')
+      return jsonRpcError(ctx, 405, -32000, 'Method not allowed: this stateless MCP server takes POST only.', {
+        Allow: 'POST',
+      });
+    if (ctx.state.body === undefined)
+      return jsonRpcError(ctx, 400, -32700, 'Parse error: the body must hold a JSON-RPC message.');
 
     const server = createMcpServer(info, tools, (entry, args) => callTool(services, ctx, entry, args, caller));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -40,7 +44,13 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
   };
 }
 
-function jsonRpcError(ctx: Context, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function jsonRpcError(
+  ctx: Context,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   ctx.status = status;
   ctx.set(headers);
   ctx.body = { jsonrpc: '2.0', error: { code, message }, id: null };

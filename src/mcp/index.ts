@@ -1,4 +1,4 @@
 export { MCP_PATH, mcpEndpoint } from './endpoint.js';
-export { buildTools, type ToolEntry } from './tools.js';
 export { columnName, labelPayload, labelRow, unlabelRow } from './labels.js';
 export { normalizeOrigin, originAllowed } from './origin.js';
+export { buildTools, type ToolEntry } from './tools.js';

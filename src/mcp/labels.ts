@@ -27,7 +27,10 @@ export function unlabelRow(entity: Entity, row: Record<string, unknown>): Record
   return out;
 }
 
-/** A column name given by its label (case-insensitive) or by its name; unknown strings pass through for the operation to refuse. */
+/**
+ * A column name given by its label (case-insensitive) or by its name; unknown strings pass through for the operation to
+ * refuse.
+ */
 export function columnName(entity: Entity, nameOrLabel: string): string {
   return nameOf[entity].get(nameOrLabel.trim().toLowerCase()) ?? nameOrLabel;
 }

@@ -33,6 +33,8 @@ export function checkOrigin(ctx: Pick<Context, 'get'>, allowList: readonly strin
   if (originAllowed(origin, allowList)) return;
   throw new AppError('request.origin_refused', `Origin ${origin} is not allowed to call the MCP server.`, {
     field: 'header.Origin',
-    hint: allowList.length ? 'Call from an allowed origin, or ask the operator to add it to CDS_MCP_ORIGINS.' : 'Only loopback origins are accepted; the operator can allow others with CDS_MCP_ORIGINS.',
+    hint: allowList.length
+      ? 'Call from an allowed origin, or ask the operator to add it to CDS_MCP_ORIGINS.'
+      : 'Only loopback origins are accepted; the operator can allow others with CDS_MCP_ORIGINS.',
   });
 }

@@ -1,9 +1,17 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ToolEntry } from './tools.js';
 
 export const MCP_INSTRUCTIONS =
-  'Business contacts and companies. Count first (count_matches, count_companies: free), then fetch rows (find_contacts, find_companies: one contact credit per row, at most 100 rows per call). Every result carries the quota left. Rows are keyed by display label. Errors come back as tool results with code, message and hint.';
+  'Business contacts and companies. Count first (count_matches, count_companies: free), then fetch rows ' +
+  '(find_contacts, find_companies: one contact credit per row, at most 100 rows per call). Every result carries the ' +
+  'quota left. Rows are keyed by display label. Errors come back as tool results with code, message and hint.';
 
 /**
  * A fresh low-level MCP server for one HTTP request (ARCHITECTURE rule 10). The low-level Server is used

@@ -1,10 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Entity } from '../domain/catalog/index.js';
-import { inputJsonSchema, propertiesOf, type JsonSchema } from '../face/json-schema.js';
-import type { Operation } from '../operations/types.js';
-
+import { inputJsonSchema, type JsonSchema, propertiesOf } from '../face/json-schema.js';
 /** Rows per MCP call of a paged, row-returning tool (spec "Limits": search rows per MCP call). */
 import { MCP_ROWS_PER_CALL } from '../operations/limits.js';
+import type { Operation } from '../operations/types.js';
 
 /** Rows a row tool returns per call: the operations' own MCP bound. */
 
@@ -52,7 +51,13 @@ export function buildTools(operations: readonly Operation[]): ToolEntry[] {
 
 function capLimit(limit: JsonSchema, cap: number): JsonSchema {
   const max = typeof limit.maximum === 'number' ? Math.min(limit.maximum, cap) : cap;
-  const out: JsonSchema = { ...limit, maximum: max, description: `${String(limit.description ?? 'Rows per call.')} Over MCP at most ${cap}; larger values are clamped to ${cap}.` };
+  const out: JsonSchema = {
+    ...limit,
+    maximum: max,
+    description:
+      `${String(limit.description ?? 'Rows per call.')} Over MCP at most ${cap}; larger values are clamped to ` +
+      `${cap}.`,
+  };
   if (typeof limit.default === 'number') out.default = Math.min(limit.default, cap);
   return out;
 }
@@ -62,10 +67,17 @@ function describe(op: Operation, entry: ToolEntry, props: Record<string, JsonSch
   const lines = [op.description, `Cost: ${op.cost}.`];
   const limits: string[] = [];
   if (entry.rowCap) {
-    const paging = props.cursor ? ' Page with `cursor` = page.next_cursor; stop when it is null.' : props.offset ? ' Page with `offset`.' : '';
+    const paging = props.cursor
+      ? ' Page with `cursor` = page.next_cursor; stop when it is null.'
+      : props.offset
+        ? ' Page with `offset`.'
+        : '';
     limits.push(`At most ${entry.rowCap} rows per MCP call (limit is clamped to ${entry.rowCap}).${paging}`);
   }
-  if (props.columns) limits.push('Rows come back keyed by display label (e.g. "Company Domain"); `columns` takes labels or column names.');
+  if (props.columns)
+    limits.push(
+      'Rows come back keyed by display label (e.g. "Company Domain"); `columns` takes labels or column names.',
+    );
   limits.push('Rate limits are the per-key limits of REST (rate.limited).');
   lines.push(`Limits: ${limits.join(' ')}`);
   return lines.join('\n');

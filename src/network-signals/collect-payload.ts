@@ -15,7 +15,13 @@ export interface CollectPayload {
 }
 
 /** Why a run stopped (`scrape_outcome.reason`). */
-export type ScrapeReason = 'source_exhausted' | 'limit_reached' | 'hold_exhausted' | 'no_engagers' | 'source_error' | 'cancelled';
+export type ScrapeReason =
+  | 'source_exhausted'
+  | 'limit_reached'
+  | 'hold_exhausted'
+  | 'no_engagers'
+  | 'source_error'
+  | 'cancelled';
 
 /** Progress and outcome of a run (the job result). */
 export interface CollectResult {
@@ -32,5 +38,11 @@ export interface CollectResult {
   /** Detailed end state of a completed job. */
   outcome?: 'completed' | 'partial' | 'no_matches';
   charged?: number;
-  scrape_outcome?: { source: string; reason: ScrapeReason; engagers_read: number; contact_credits_exhausted: boolean; contacts_skipped: number };
+  scrape_outcome?: {
+    source: string;
+    reason: ScrapeReason;
+    engagers_read: number;
+    contact_credits_exhausted: boolean;
+    contacts_skipped: number;
+  };
 }

@@ -23,27 +23,49 @@ export interface CollectPlan {
  * exactly the followers requested, or without max_followers min(followers, premium credits available)
  * but at least 100. A page below 100 followers answers 400 signals.below_minimum.
  */
-export function planCollect(kind: SignalKind, estimate: number, maxFollowers: number | null, premiumAvailable: number): CollectPlan {
+export function planCollect(
+  kind: SignalKind,
+  estimate: number,
+  maxFollowers: number | null,
+  premiumAvailable: number,
+): CollectPlan {
   if (kind !== 'network_company') {
-    return { requested: estimate, hold: 2 * estimate, maxFollowersMissing: false, waitAllowed: estimate <= WAIT_MAX_ENGAGERS };
+    return {
+      requested: estimate,
+      hold: 2 * estimate,
+      maxFollowersMissing: false,
+      waitAllowed: estimate <= WAIT_MAX_ENGAGERS,
+    };
   }
   if (estimate < MIN_FOLLOWERS) {
-    throw new AppError('signals.below_minimum', `The company page has ${estimate} followers; collecting followers needs at least ${MIN_FOLLOWERS}.`, {
-      field: 'target',
-      hint: 'Choose a company page with at least 100 followers, or collect the engagers of its posts with kind network_post.',
-      details: { followers: estimate },
-    });
+    throw new AppError(
+      'signals.below_minimum',
+      `The company page has ${estimate} followers; collecting followers needs at least ${MIN_FOLLOWERS}.`,
+      {
+        field: 'target',
+        hint:
+          'Choose a company page with at least 100 followers, or collect the engagers of its posts with kind ' +
+          'network_post.',
+        details: { followers: estimate },
+      },
+    );
   }
-  if (maxFollowers !== null) return { requested: maxFollowers, hold: maxFollowers, maxFollowersMissing: false, waitAllowed: false };
+  if (maxFollowers !== null)
+    return { requested: maxFollowers, hold: maxFollowers, maxFollowersMissing: false, waitAllowed: false };
   const asked = Math.max(MIN_FOLLOWERS, Math.min(estimate, premiumAvailable, MAX_FOLLOWERS));
   return { requested: asked, hold: asked, maxFollowersMissing: true, waitAllowed: false };
 }
 
 /** The `max_followers_missing` warning text. */
-export function maxFollowersMissingWarning(requested: number, followers: number): { code: 'max_followers_missing'; message: string; hint: string } {
+export function maxFollowersMissingWarning(
+  requested: number,
+  followers: number,
+): { code: 'max_followers_missing'; message: string; hint: string } {
   return {
     code: 'max_followers_missing',
-    message: `max_followers was not sent: ${requested} of the page's ${followers} followers are asked for, bounded by the premium credits available (at least 100).`,
+    message:
+      `max_followers was not sent: ${requested} of the page's ${followers} followers are asked for, bounded by the ` +
+      `premium credits available (at least 100).`,
     hint: 'Send max_followers (100 to 1,000,000) to choose how many followers to collect and hold.',
   };
 }

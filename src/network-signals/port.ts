@@ -13,7 +13,10 @@ export const ENGAGEMENTS: readonly Engagement[] = ['reaction', 'comment', 'follo
 /** A validated target: the kind, the canonical URL and the slug (post/activity id) it names. */
 export interface SignalTarget {
   kind: SignalKind;
-  /** Canonical URL: `https://<network_host>/in/<slug>`, `/posts/<slug>`, `/feed/update/urn:li:activity:<id>`, `/company/<slug>`. */
+  /**
+   * Canonical URL: `https://<network_host>/in/<slug>`, `/posts/<slug>`, `/feed/update/urn:li:activity:<id>`,
+   * `/company/<slug>`.
+   */
   url: string;
   slug: string;
 }
@@ -166,7 +169,12 @@ export interface NewAlert {
   now: Date;
 }
 
-export type AlertPatch = Partial<Pick<AlertRecord, 'intervalMinutes' | 'maxFollowers' | 'active' | 'nextRunAt' | 'lastRunId' | 'lastRunAt' | 'lastError'>>;
+export type AlertPatch = Partial<
+  Pick<
+    AlertRecord,
+    'intervalMinutes' | 'maxFollowers' | 'active' | 'nextRunAt' | 'lastRunId' | 'lastRunAt' | 'lastError'
+  >
+>;
 
 export interface SignalStore {
   /**
@@ -177,7 +185,9 @@ export interface SignalStore {
   addSignals(run: SignalRun, rows: readonly NewSignal[], now: Date, maxNewLeads?: number): AddedSignals;
   /** Counters of one run, read from its rows. */
   runStats(runId: string): RunStats;
-  /** Forgets the leads first seen by this run (a failed or cancelled run charges none, so later runs count them again). */
+  /**
+   * Forgets the leads first seen by this run (a failed or cancelled run charges none, so later runs count them again).
+   */
   forgetRunLeads(runId: string): void;
   /** Rows of an account in insertion order after `afterSeq`, filtered by source and run. */
   listSignals(q: SignalQuery): StoredSignal[];

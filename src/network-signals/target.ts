@@ -1,5 +1,5 @@
 import { AppError } from '../domain/errors/index.js';
-import { parseNetworkUrl, type NetworkUrlKind } from '../domain/normalize/index.js';
+import { type NetworkUrlKind, parseNetworkUrl } from '../domain/normalize/index.js';
 import type { SignalKind, SignalTarget } from './port.js';
 
 const FITS: Record<SignalKind, readonly NetworkUrlKind[]> = {
@@ -22,7 +22,10 @@ export function targetForms(kind: SignalKind, host: string): string {
 }
 
 function bare(host: string): string {
-  return host.trim().toLowerCase().replace(/^www\./, '');
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/^www\./, '');
 }
 
 /** The canonical URL of a target: one spelling per profile, post or company, so alerts and rows compare equal. */
@@ -50,7 +53,11 @@ export function parseSignalTarget(kind: SignalKind, target: string, host: string
   const hint = `A ${kind} target looks like ${targetForms(kind, host)}.`;
   const trimmed = target.trim();
   const parsed = /^https:\/\//i.test(trimmed) ? parseNetworkUrl(trimmed, host) : undefined;
-  if (!parsed) throw new AppError('request.invalid', `target is not a profile, post or company URL on ${bare(host)}.`, { field, hint });
+  if (!parsed)
+    throw new AppError('request.invalid', `target is not a profile, post or company URL on ${bare(host)}.`, {
+      field,
+      hint,
+    });
   if (!FITS[kind].includes(parsed.kind)) {
     const fitting = (Object.keys(FITS) as SignalKind[]).find((k) => FITS[k].includes(parsed.kind));
     throw new AppError('request.invalid', `target is a ${parsed.kind} URL, which does not fit kind ${kind}.`, {

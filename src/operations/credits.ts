@@ -1,5 +1,5 @@
-import { AppError } from '../domain/errors/index.js';
 import type { Hold, UsageCategory } from '../domain/credits.js';
+import { AppError } from '../domain/errors/index.js';
 import type { OpContext } from './types.js';
 
 /**
@@ -39,7 +39,14 @@ export async function withContactCredits<T>(
 function exhaustedError(ctx: OpContext, category: UsageCategory): AppError {
   let probe: Hold | undefined;
   try {
-    probe = ctx.services.state.reserve({ accountId: ctx.account!.id, kind: 'contact', category, amount: 1, mode: 'exact', now: ctx.now });
+    probe = ctx.services.state.reserve({
+      accountId: ctx.account!.id,
+      kind: 'contact',
+      category,
+      amount: 1,
+      mode: 'exact',
+      now: ctx.now,
+    });
   } catch (e) {
     return e as AppError;
   }

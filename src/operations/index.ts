@@ -1,11 +1,6 @@
 import { getAccount } from './account/get-account.js';
 import { getCredits } from './account/get-credits.js';
 import { adminCreateAccount, adminGetAccount, adminResumeAccount, adminSuspendAccount } from './admin/accounts.js';
-import { sendFeedback } from './feedback/send-feedback.js';
-import { createKey, listKeys, revokeKey } from './keys/keys.js';
-import { getContactValues, getCompanyValues } from './schema/column-values.js';
-import { getCompaniesSchema, getContactsSchema } from './schema/get-schema.js';
-import { getApiHealth, getHealth } from './system/health.js';
 import { countCompanies, searchCompanies } from './companies/company-ops.js';
 import { lookupCompanies } from './companies/lookup-companies.js';
 import { countContacts } from './contacts/count-contacts.js';
@@ -13,15 +8,30 @@ import { searchContacts } from './contacts/search-contacts.js';
 import { enrichContacts } from './enrichment/enrich-contacts.js';
 import { createExport, getExport } from './exports/family-a.js';
 import { createExportB, getExportB } from './exports/family-b.js';
-import { collectSignals, createAlert, deleteAlert, getAlert, getCollect, listAlerts, listSignals, pollAlert, updateAlert } from './network-signals/index.js';
 import { countContactsB } from './family-b/count.js';
+import { createDomainList, listDomainLists } from './family-b/domain-lists.js';
+import { enrichFromEmail, enrichFromNetwork, enrichFromPerson } from './family-b/enrich.js';
 import { filterValuesB } from './family-b/filter-values.js';
 import { contactsHealthB, fairUseB } from './family-b/health-usage.js';
-import { searchContactsB } from './family-b/search.js';
-import { enrichFromEmail, enrichFromNetwork, enrichFromPerson } from './family-b/enrich.js';
 import { lookupColleagues, lookupDecisionMakers, lookupPhone, lookupPhonesBatch } from './family-b/lookups.js';
+import { searchContactsB } from './family-b/search.js';
+import { sendFeedback } from './feedback/send-feedback.js';
+import { createKey, listKeys, revokeKey } from './keys/keys.js';
 import { getAvailableColumns } from './mcp-only/available-columns.js';
-import { createDomainList, listDomainLists } from './family-b/domain-lists.js';
+import {
+  collectSignals,
+  createAlert,
+  deleteAlert,
+  getAlert,
+  getCollect,
+  listAlerts,
+  listSignals,
+  pollAlert,
+  updateAlert,
+} from './network-signals/index.js';
+import { getCompanyValues, getContactValues } from './schema/column-values.js';
+import { getCompaniesSchema, getContactsSchema } from './schema/get-schema.js';
+import { getApiHealth, getHealth } from './system/health.js';
 import type { Operation } from './types.js';
 
 /** The operation table (ARCHITECTURE rule 3): REST routes, MCP tools and OpenAPI are generated from it. */

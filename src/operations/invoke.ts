@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { AppError, isAppError } from '../domain/errors/index.js';
-import { errorCodesOf } from './error-codes.js';
-import { quotaBlock, type Quota } from '../domain/quota/index.js';
 import type { Account, ApiKeyRecord } from '../domain/account.js';
+import { AppError, isAppError } from '../domain/errors/index.js';
+import { type Quota, quotaBlock } from '../domain/quota/index.js';
+import { errorCodesOf } from './error-codes.js';
 import { parseInput } from './schemas.js';
-import type { OpContext, OpResult, Operation, Services } from './types.js';
+import type { OpContext, Operation, OpResult, Services } from './types.js';
 
 /**
  * The build label of every answer (JSON member `release`): the build and the data release that served it,
@@ -36,20 +36,33 @@ export interface InvocationResult {
  */
 export async function invokeOperation(services: Services, op: Operation, inv: Invocation): Promise<InvocationResult> {
   const now = services.clock.now();
-  const ctx: OpContext = { services, requestId: inv.requestId, now, buildLabel: buildLabel(services), spent: 0, face: inv.face ?? 'rest' };
+  const ctx: OpContext = {
+    services,
+    requestId: inv.requestId,
+    now,
+    buildLabel: buildLabel(services),
+    spent: 0,
+    face: inv.face ?? 'rest',
+  };
   if (inv.account) ctx.account = inv.account;
   if (inv.key) ctx.key = inv.key;
   if (op.spends && inv.account?.status === 'suspended') {
-    throw new AppError('account.suspended', 'The account is suspended; spending calls are refused until a payment succeeds.', {
-      hint: 'Reads that spend nothing keep working. Contact billing to resume the account.',
-    });
+    throw new AppError(
+      'account.suspended',
+      'The account is suspended; spending calls are refused until a payment succeeds.',
+      {
+        hint: 'Reads that spend nothing keep working. Contact billing to resume the account.',
+      },
+    );
   }
   const raw = inv.input ?? {};
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new AppError('request.invalid', 'The body must be a JSON object.', { hint: 'Send one JSON object.' });
   }
   const input = parseInput(op.input, raw);
-  const result = services.config.checkContracts ? await checked(op, () => op.handler(ctx, input)) : await op.handler(ctx, input);
+  const result = services.config.checkContracts
+    ? await checked(op, () => op.handler(ctx, input))
+    : await op.handler(ctx, input);
   const quota = inv.account ? quotaBlock(services.state.snapshot(inv.account.id, now), now, ctx.spent) : undefined;
   return { ctx, result, ...(quota ? { quota } : {}) };
 }

@@ -148,10 +148,21 @@ export const domainList = obj({ domain_list_id: str, name: str, domains: num, cr
 export const schemaOutput = obj({
   columns: list(obj({ name: str, type: str, description: str, nullable: bool, values_route: nullable(str) })),
   filter_keys: list(
-    obj({ key: str, type: str, description: str, column: nullable(str), excludes: nullable(str), values_route: nullable(str) }),
+    obj({
+      key: str,
+      type: str,
+      description: str,
+      column: nullable(str),
+      excludes: nullable(str),
+      values_route: nullable(str),
+    }),
   ),
   notes: list(str),
 });
 
 /** The values routes: a column's values with counts. */
-export const valuesOutput = obj({ column: str, values: list(obj({ value: str, label: str, count: num })), truncated: bool });
+export const valuesOutput = obj({
+  column: str,
+  values: list(obj({ value: str, label: str, count: num })),
+  truncated: bool,
+});

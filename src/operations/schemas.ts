@@ -13,7 +13,11 @@ export function intParam(min: number, max: number, description: string) {
 }
 
 export function text(description: string, maxLength = 1000) {
-  return v.pipe(v.string(), v.maxLength(maxLength, `must be at most ${maxLength} characters`), v.description(description));
+  return v.pipe(
+    v.string(),
+    v.maxLength(maxLength, `must be at most ${maxLength} characters`),
+    v.description(description),
+  );
 }
 
 /** Validates operation input; any issue answers 400 request.invalid naming the dotted field. */

@@ -1,16 +1,16 @@
-import type * as v from 'valibot';
 import type { Logger } from 'pino';
+import type * as v from 'valibot';
 import type { Config } from '../config.js';
+import type { Account, ApiKeyRecord } from '../domain/account.js';
 import type { Clock } from '../domain/clock.js';
-import type { ErrorCode, WarningCode } from '../domain/errors/index.js';
 import type { CreditKind } from '../domain/credits.js';
+import type { ErrorCode, WarningCode } from '../domain/errors/index.js';
+import type { WhereSqlParser } from '../domain/family-b/where-sql.js';
 import type { SearchEngine } from '../engine/port.js';
 import type { JobRunner } from '../jobs/runner.js';
-import type { StateStore } from '../state/port.js';
-import type { Account, ApiKeyRecord } from '../domain/account.js';
-import type { RateLimiter } from '../state/rate-limiter.js';
 import type { NetworkSource } from '../network-signals/port.js';
-import type { WhereSqlParser } from '../domain/family-b/where-sql.js';
+import type { StateStore } from '../state/port.js';
+import type { RateLimiter } from '../state/rate-limiter.js';
 
 /** Everything an operation may use, chosen once in the composition root (src/services.ts). */
 export interface Services {

@@ -6,7 +6,10 @@ export function noRowsWarning(keysApplied: readonly string[]): Warning {
   return {
     code: 'no_rows',
     message: 'No rows match the filter.',
-    hint: keysApplied.length > 0 ? `Remove a key to widen the audience, for example ${last}.` : 'The data release holds no rows.',
+    hint:
+      keysApplied.length > 0
+        ? `Remove a key to widen the audience, for example ${last}.`
+        : 'The data release holds no rows.',
     keys_applied: [...keysApplied],
   };
 }

@@ -10,13 +10,37 @@ export const PLANS_FILE = 'plans.json';
 const FAIR_USE = { daily: 50_000, monthly: 1_000_000 };
 
 export const DEFAULT_PLANS: readonly Plan[] = [
-  { slug: 'free', name: 'Free', contact: { kind: 'pool', pool: 100 }, premiumMonthly: 0, alerts: false, maxActiveAlerts: 0 },
-  { slug: 'starter', name: 'Starter', contact: { kind: 'windows', daily: 1_000, monthly: 10_000 }, premiumMonthly: 1_000, alerts: true, maxActiveAlerts: 100 },
-  { slug: 'pro', name: 'Pro', contact: { kind: 'windows', daily: 10_000, monthly: 100_000 }, premiumMonthly: 10_000, alerts: true, maxActiveAlerts: 100 },
+  {
+    slug: 'free',
+    name: 'Free',
+    contact: { kind: 'pool', pool: 100 },
+    premiumMonthly: 0,
+    alerts: false,
+    maxActiveAlerts: 0,
+  },
+  {
+    slug: 'starter',
+    name: 'Starter',
+    contact: { kind: 'windows', daily: 1_000, monthly: 10_000 },
+    premiumMonthly: 1_000,
+    alerts: true,
+    maxActiveAlerts: 100,
+  },
+  {
+    slug: 'pro',
+    name: 'Pro',
+    contact: { kind: 'windows', daily: 10_000, monthly: 100_000 },
+    premiumMonthly: 10_000,
+    alerts: true,
+    maxActiveAlerts: 100,
+  },
   {
     slug: 'unlimited',
     name: 'Unlimited',
-    contact: { kind: 'unlimited', fairUse: { search: { ...FAIR_USE }, export: { ...FAIR_USE }, enrich: { ...FAIR_USE } } },
+    contact: {
+      kind: 'unlimited',
+      fairUse: { search: { ...FAIR_USE }, export: { ...FAIR_USE }, enrich: { ...FAIR_USE } },
+    },
     premiumMonthly: 50_000,
     alerts: true,
     maxActiveAlerts: 100,
@@ -28,9 +52,15 @@ const Caps = v.strictObject({ daily: Count, monthly: Count });
 const Contact = v.variant('kind', [
   v.strictObject({ kind: v.literal('pool'), pool: Count }),
   v.strictObject({ kind: v.literal('windows'), daily: Count, monthly: Count }),
-  v.strictObject({ kind: v.literal('unlimited'), fairUse: v.strictObject({ search: Caps, export: Caps, enrich: Caps }) }),
+  v.strictObject({
+    kind: v.literal('unlimited'),
+    fairUse: v.strictObject({ search: Caps, export: Caps, enrich: Caps }),
+  }),
 ]);
-const Slug = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_-]{0,39}$/, 'a plan slug is lowercase letters, digits, - and _'));
+const Slug = v.pipe(
+  v.string(),
+  v.regex(/^[a-z][a-z0-9_-]{0,39}$/, 'a plan slug is lowercase letters, digits, - and _'),
+);
 const Fields = {
   name: v.pipe(v.string(), v.minLength(1)),
   contact: Contact,
@@ -54,7 +84,11 @@ export function applyPlanOverrides(base: readonly Plan[], content: unknown, sour
   const plans = new Map(base.map((p) => [p.slug, p]));
   for (const [slug, override] of Object.entries(parsed.output)) {
     const merged = v.safeParse(FullPlan, { ...plans.get(slug), ...override, slug });
-    if (!merged.success) throw new Error(`${source}: plan "${slug}" ${plans.has(slug) ? 'is invalid' : 'is new and needs every field'}: ${v.summarize(merged.issues)}`);
+    if (!merged.success)
+      throw new Error(
+        `${source}: plan "${slug}" ${plans.has(slug) ? 'is invalid' : 'is new and needs every field'}: ` +
+          `${v.summarize(merged.issues)}`,
+      );
     plans.set(slug, merged.output);
   }
   return [...plans.values()];
@@ -95,6 +129,10 @@ export class PlanBook {
   }
 }
 
-function mapOptional<T extends Record<string, v.GenericSchema>>(fields: T): { [K in keyof T]: v.OptionalSchema<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, v.optional(s)])) as { [K in keyof T]: v.OptionalSchema<T[K], undefined> };
+function mapOptional<T extends Record<string, v.GenericSchema>>(
+  fields: T,
+): { [K in keyof T]: v.OptionalSchema<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, v.optional(s)])) as {
+    [K in keyof T]: v.OptionalSchema<T[K], undefined>;
+  };
 }

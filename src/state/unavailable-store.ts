@@ -7,7 +7,10 @@ import type { StateStore } from './port.js';
  */
 export function unavailableStateStore(reason: string): StateStore {
   const fail = () => {
-    throw new AppError('data.unavailable', 'Account data is unavailable for a short time.', { hint: 'Retry in a minute; the operator has been told.', details: { component: 'state' } });
+    throw new AppError('data.unavailable', 'Account data is unavailable for a short time.', {
+      hint: 'Retry in a minute; the operator has been told.',
+      details: { component: 'state' },
+    });
   };
   return new Proxy({} as StateStore, {
     get(_t, prop) {

@@ -1,7 +1,7 @@
-import { tickAlerts } from '../../src/operations/network-signals/alert-runs.js';
 import { SimulatedNetwork } from '../../src/network-signals/simulated/simulated-network.js';
 import { parseSignalTarget } from '../../src/network-signals/target.js';
-import { allSignals, startSignalsApp, type SignalsApp } from './signals-support.js';
+import { tickAlerts } from '../../src/operations/network-signals/alert-runs.js';
+import { allSignals, type SignalsApp, startSignalsApp } from './signals-support.js';
 
 /** Deleting an alert while its run is running: the run ends cancelled, the hold is released, rows stay readable. */
 let app: SignalsApp;
@@ -18,7 +18,12 @@ it('a running alert run is cancelled by DELETE; nothing is charged and its rows 
     if ((await net.estimate(parseSignalTarget('network_company', url, 'network.com'))) > 3000) target = url;
   }
   const { apiKey } = app.createAccount('pro');
-  const alert = (await app.request('POST', '/v1/signals/alerts', { key: apiKey, body: { kind: 'network_company', target, max_followers: 2000 } })).body.data;
+  const alert = (
+    await app.request('POST', '/v1/signals/alerts', {
+      key: apiKey,
+      body: { kind: 'network_company', target, max_followers: 2000 },
+    })
+  ).body.data;
   const { started } = await tickAlerts(app.services, app.clock.now());
   expect(started).toHaveLength(1);
   const runId = started[0]!;
@@ -39,6 +44,9 @@ it('a running alert run is cancelled by DELETE; nothing is charged and its rows 
   expect(rows.length).toBeLessThan(2000);
   await new Promise((r) => setTimeout(r, 200));
   expect((await allSignals(app, apiKey, `source_type=alert&source_id=${alert.id}`)).length).toBe(rows.length);
-  expect((await app.request('GET', '/v1/credits', { key: apiKey })).body.data.premium).toMatchObject({ used: 0, held: 0 });
+  expect((await app.request('GET', '/v1/credits', { key: apiKey })).body.data.premium).toMatchObject({
+    used: 0,
+    held: 0,
+  });
   expect(app.services.jobs.runningJobs()).not.toContain(runId);
 });

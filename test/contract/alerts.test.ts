@@ -1,21 +1,27 @@
-import { tickAlerts } from '../../src/operations/network-signals/alert-runs.js';
+import type { SignalKind } from '../../src/network-signals/port.js';
 import { SimulatedNetwork } from '../../src/network-signals/simulated/simulated-network.js';
 import { parseSignalTarget } from '../../src/network-signals/target.js';
-import type { SignalKind } from '../../src/network-signals/port.js';
-import { allSignals, startSignalsApp, waitAlertRun, type SignalsApp } from './signals-support.js';
+import { tickAlerts } from '../../src/operations/network-signals/alert-runs.js';
+import { allSignals, type SignalsApp, startSignalsApp, waitAlertRun } from './signals-support.js';
 
 const T0 = '2026-11-10T12:00:00.000Z';
 let app: SignalsApp;
 let net: SimulatedNetwork;
 beforeAll(async () => {
   app = await startSignalsApp({ contacts: 1500, companies: 200, seed: 3, now: T0 });
-  net = new SimulatedNetwork({ host: app.config.networkHost, clock: app.clock, engine: app.services.engine, delayMs: 0 });
+  net = new SimulatedNetwork({
+    host: app.config.networkHost,
+    clock: app.clock,
+    engine: app.services.engine,
+    delayMs: 0,
+  });
 });
 afterAll(async () => app.shutdown());
 afterEach(() => {
   app.clock.set(T0);
   // Every test starts with no alert due, so a tick runs only what the test created.
-  for (const a of app.services.state.dueAlerts(new Date('2100-01-01T00:00:00Z'), 10_000)) app.services.state.deleteAlert(a.id, app.clock.now());
+  for (const a of app.services.state.dueAlerts(new Date('2100-01-01T00:00:00Z'), 10_000))
+    app.services.state.deleteAlert(a.id, app.clock.now());
 });
 
 async function findTarget(kind: SignalKind, path: string, ok: (n: number) => boolean): Promise<string> {
@@ -31,18 +37,39 @@ const tick = (at?: string) => {
   return tickAlerts(app.services, app.clock.now());
 };
 const premium = async (key: string) => (await app.request('GET', '/v1/credits', { key })).body.data.premium;
-const ALERT_FIELDS = ['id', 'kind', 'target', 'schedule', 'max_followers', 'active', 'next_run_at', 'last_run_at', 'last_error', 'last_run', 'created_at', 'updated_at', 'read'];
+const ALERT_FIELDS = [
+  'id',
+  'kind',
+  'target',
+  'schedule',
+  'max_followers',
+  'active',
+  'next_run_at',
+  'last_run_at',
+  'last_error',
+  'last_run',
+  'created_at',
+  'updated_at',
+  'read',
+];
 
 describe('POST /v1/signals/alerts', () => {
   it('needs a paid plan: 403 plan.required', async () => {
-    const res = await create(app.createAccount('free').apiKey, { kind: 'network_profile', target: 'https://network.com/in/someone' });
+    const res = await create(app.createAccount('free').apiKey, {
+      kind: 'network_profile',
+      target: 'https://network.com/in/someone',
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('plan.required');
   });
 
   it('creates an alert (201) with its schedule; the first run is due at once', async () => {
     const { apiKey } = app.createAccount('starter');
-    const res = await create(apiKey, { kind: 'network_profile', target: 'https://www.network.com/in/Someone/', schedule: { interval_minutes: 120 } });
+    const res = await create(apiKey, {
+      kind: 'network_profile',
+      target: 'https://www.network.com/in/Someone/',
+      schedule: { interval_minutes: 120 },
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body.data)).toEqual(ALERT_FIELDS);
     expect(res.body.data).toMatchObject({
@@ -64,9 +91,22 @@ describe('POST /v1/signals/alerts', () => {
 
   it('refuses bad schedules, targets, max_followers and small company pages', async () => {
     const { apiKey } = app.createAccount('starter');
-    expect((await create(apiKey, { kind: 'network_profile', target: 'https://network.com/in/x', schedule: { interval_minutes: 59 } })).body.error).toMatchObject({ code: 'request.invalid', field: 'schedule.interval_minutes' });
-    expect((await create(apiKey, { kind: 'network_profile', target: 'https://network.com/company/x' })).body.error).toMatchObject({ code: 'request.invalid', field: 'target' });
-    expect((await create(apiKey, { kind: 'network_profile', target: 'https://network.com/in/x', max_followers: 200 })).body.error).toMatchObject({ code: 'request.invalid', field: 'max_followers' });
+    expect(
+      (
+        await create(apiKey, {
+          kind: 'network_profile',
+          target: 'https://network.com/in/x',
+          schedule: { interval_minutes: 59 },
+        })
+      ).body.error,
+    ).toMatchObject({ code: 'request.invalid', field: 'schedule.interval_minutes' });
+    expect(
+      (await create(apiKey, { kind: 'network_profile', target: 'https://network.com/company/x' })).body.error,
+    ).toMatchObject({ code: 'request.invalid', field: 'target' });
+    expect(
+      (await create(apiKey, { kind: 'network_profile', target: 'https://network.com/in/x', max_followers: 200 })).body
+        .error,
+    ).toMatchObject({ code: 'request.invalid', field: 'max_followers' });
     const small = await findTarget('network_company', 'company', (n) => n < 100);
     const res = await create(apiKey, { kind: 'network_company', target: small });
     expect(res.status).toBe(400);
@@ -88,15 +128,21 @@ describe('POST /v1/signals/alerts', () => {
     const over = await create(apiKey, { kind: 'network_post', target: 'https://network.com/posts/limit-x' });
     expect(over.status).toBe(403);
     expect(over.body.error.code).toBe('alerts.limit_reached');
-    expect((await app.request('PATCH', `/v1/signals/alerts/${ids[0]}`, { key: apiKey, body: { active: false } })).body.data).toMatchObject({ active: false, next_run_at: null });
+    expect(
+      (await app.request('PATCH', `/v1/signals/alerts/${ids[0]}`, { key: apiKey, body: { active: false } })).body.data,
+    ).toMatchObject({ active: false, next_run_at: null });
     const again = await create(apiKey, { kind: 'network_post', target: 'https://network.com/posts/limit-y' });
     expect(again.status).toBe(201);
-    const reactivate = await app.request('PATCH', `/v1/signals/alerts/${ids[0]}`, { key: apiKey, body: { active: true } });
+    const reactivate = await app.request('PATCH', `/v1/signals/alerts/${ids[0]}`, {
+      key: apiKey,
+      body: { active: true },
+    });
     expect(reactivate.status).toBe(403);
     expect(reactivate.body.error.code).toBe('alerts.limit_reached');
     expect((await app.request('GET', '/v1/signals/alerts', { key: apiKey })).body.data).toHaveLength(101);
     // Clean up so the scheduler of later tests does not run these.
-    for (const id of [...ids, again.body.data.id]) await app.request('DELETE', `/v1/signals/alerts/${id}`, { key: apiKey });
+    for (const id of [...ids, again.body.data.id])
+      await app.request('DELETE', `/v1/signals/alerts/${id}`, { key: apiKey });
   });
 });
 
@@ -104,7 +150,8 @@ describe('alert runs on the schedule (clock set by the test)', () => {
   it('runs when due, writes rows under the alert, and later runs charge only new leads', async () => {
     const { apiKey } = app.createAccount('pro');
     const target = await findTarget('network_profile', 'in', (n) => n > 40 && n < 400);
-    const alert = (await create(apiKey, { kind: 'network_profile', target, schedule: { interval_minutes: 1440 } })).body.data;
+    const alert = (await create(apiKey, { kind: 'network_profile', target, schedule: { interval_minutes: 1440 } })).body
+      .data;
     const first = await tick();
     expect(first.started).toHaveLength(1);
     const after1 = await waitAlertRun(app, apiKey, alert.id);
@@ -126,11 +173,18 @@ describe('alert runs on the schedule (clock set by the test)', () => {
     const run2 = await allSignals(app, apiKey, `source_type=alert&source_id=${alert.id}&run_id=${after2.last_run.id}`);
     const fresh = new Set(run2.map((r) => r.profile_url).filter((u) => !seen1.has(u)));
     expect(fresh.size).toBeGreaterThan(0);
-    expect(run2.filter((r) => r.lead).map((r) => r.profile_url).sort()).toEqual([...fresh].sort());
+    expect(
+      run2
+        .filter((r) => r.lead)
+        .map((r) => r.profile_url)
+        .sort(),
+    ).toEqual([...fresh].sort());
     expect(after2.last_run.leads).toBe(fresh.size);
     expect((await premium(apiKey)).used).toBe(seen1.size + fresh.size);
     // The alert's rows are not collect rows: GET /v1/signals/collect/{run} answers 404.
-    expect((await app.request('GET', `/v1/signals/collect/${after2.last_run.id}`, { key: apiKey })).body.error.code).toBe('collect.not_found');
+    expect(
+      (await app.request('GET', `/v1/signals/collect/${after2.last_run.id}`, { key: apiKey })).body.error.code,
+    ).toBe('collect.not_found');
     await app.request('DELETE', `/v1/signals/alerts/${alert.id}`, { key: apiKey });
   });
 
@@ -140,11 +194,23 @@ describe('alert runs on the schedule (clock set by the test)', () => {
     const alert = (await create(apiKey, { kind: 'network_profile', target })).body.data;
     await app.request('PATCH', `/v1/signals/alerts/${alert.id}`, { key: apiKey, body: { active: false } });
     expect((await tick()).started).toEqual([]);
-    const resumed = (await app.request('PATCH', `/v1/signals/alerts/${alert.id}`, { key: apiKey, body: { active: true, schedule: { interval_minutes: 60 } } })).body.data;
+    const resumed = (
+      await app.request('PATCH', `/v1/signals/alerts/${alert.id}`, {
+        key: apiKey,
+        body: { active: true, schedule: { interval_minutes: 60 } },
+      })
+    ).body.data;
     expect(resumed).toMatchObject({ active: true, next_run_at: T0, schedule: { interval_minutes: 60 } });
     // Spend the premium allowance: the run cannot hold and waits for its next slot.
     const now = app.clock.now();
-    const h = app.services.state.reserve({ accountId, kind: 'premium', category: null, amount: 1000, mode: 'exact', now });
+    const h = app.services.state.reserve({
+      accountId,
+      kind: 'premium',
+      category: null,
+      amount: 1000,
+      mode: 'exact',
+      now,
+    });
     app.services.state.commit(h.id, 1000, now);
     const t = await tick();
     expect(t.started).toEqual([]);
@@ -171,7 +237,9 @@ describe('poll, busy, delete, other accounts', () => {
       expect(busy.body.error.code).toBe('alert.busy');
       // The schedule meets the busy alert too: skipped, with the reason.
       await tick();
-      expect((await app.request('GET', `/v1/signals/alerts/${alert.id}`, { key: apiKey })).body.data.last_error).toContain('queued or running');
+      expect(
+        (await app.request('GET', `/v1/signals/alerts/${alert.id}`, { key: apiKey })).body.data.last_error,
+      ).toContain('queued or running');
       expect((await premium(apiKey)).held).toBe(poll.body.data.job.hold);
       const del = await app.request('DELETE', `/v1/signals/alerts/${alert.id}`, { key: apiKey });
       expect(del.status).toBe(200);
@@ -180,7 +248,9 @@ describe('poll, busy, delete, other accounts', () => {
       const run = app.services.state.getJob(poll.body.data.job.id)!;
       expect(run.status).toBe('cancelled');
       expect(run.error).toContain('deleted');
-      expect((await app.request('GET', `/v1/signals/alerts/${alert.id}`, { key: apiKey })).body.error.code).toBe('alert.not_found');
+      expect((await app.request('GET', `/v1/signals/alerts/${alert.id}`, { key: apiKey })).body.error.code).toBe(
+        'alert.not_found',
+      );
     } finally {
       app.runner.start();
     }
@@ -204,7 +274,9 @@ describe('poll, busy, delete, other accounts', () => {
     }
     expect((await app.request('GET', '/v1/signals/alerts', { key: b })).body.data).toEqual([]);
     expect((await app.request('GET', `/v1/signals/alerts/${alert.id}`, { key: a })).status).toBe(200);
-    expect((await app.request('PATCH', `/v1/signals/alerts/${alert.id}`, { key: a, body: {} })).body.error.code).toBe('request.invalid');
+    expect((await app.request('PATCH', `/v1/signals/alerts/${alert.id}`, { key: a, body: {} })).body.error.code).toBe(
+      'request.invalid',
+    );
     await app.request('DELETE', `/v1/signals/alerts/${alert.id}`, { key: a });
   });
 });

@@ -16,7 +16,7 @@ describe('authentication', () => {
   });
 
   it('an unknown key answers 401 without a quota block', async () => {
-    const res = await app.request('GET', '/v1/account', { key: 'cds_' + 'x'.repeat(40) });
+    const res = await app.request('GET', '/v1/account', { key: `cds_${'x'.repeat(40)}` });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('auth.invalid_key');
     expect(res.body.quota).toBeUndefined();
@@ -97,7 +97,10 @@ describe('operator routes and auth.oauth_required', () => {
   });
 
   it('the operator creates an account whose key works, suspends and resumes it', async () => {
-    const created = await app.request('POST', '/v1/admin/accounts', { headers: op, body: { plan: 'starter', name: 'Acme', billing_day: 15 } });
+    const created = await app.request('POST', '/v1/admin/accounts', {
+      headers: op,
+      body: { plan: 'starter', name: 'Acme', billing_day: 15 },
+    });
     expect(created.status).toBe(201);
     const key = created.body.data.api_key as string;
     expect(created.body.data.billing_day).toBe(15);
@@ -123,14 +126,19 @@ describe('operator routes and auth.oauth_required', () => {
 describe('feedback', () => {
   it('stores feedback and answers its id', async () => {
     const { apiKey } = app.createAccount('free');
-    const res = await app.request('POST', '/v1/feedback', { key: apiKey, body: { message: 'Phone of per_x is wrong', category: 'data_quality' } });
+    const res = await app.request('POST', '/v1/feedback', {
+      key: apiKey,
+      body: { message: 'Phone of per_x is wrong', category: 'data_quality' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.id).toMatch(/^fbk_/);
   });
 
   it('rejects a blank message and unknown fields', async () => {
     const { apiKey } = app.createAccount('free');
-    expect((await app.request('POST', '/v1/feedback', { key: apiKey, body: { message: '   ' } })).body.error.code).toBe('request.invalid');
+    expect((await app.request('POST', '/v1/feedback', { key: apiKey, body: { message: '   ' } })).body.error.code).toBe(
+      'request.invalid',
+    );
     const unknown = await app.request('POST', '/v1/feedback', { key: apiKey, body: { message: 'x', colour: 'red' } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.field).toBe('colour');

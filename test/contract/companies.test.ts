@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { allRows, has, list, type Row } from '../helpers/rows.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
 let key: string;
@@ -20,7 +20,10 @@ describe('companies: count, search and lookup', () => {
       [{ exclude_hq_countries: ['us'] }, (r) => r.hq_country !== 'us'],
       [{ industries: [c.industries[0]] }, (r) => list(r.industries).includes(c.industries[0])],
       [{ headcount_bands: ['51-200', '201-500'] }, (r) => ['51-200', '201-500'].includes(r.headcount_band)],
-      [{ employee_count_min: 100, employee_count_max: 1000 }, (r) => r.employee_count !== null && r.employee_count >= 100 && r.employee_count <= 1000],
+      [
+        { employee_count_min: 100, employee_count_max: 1000 },
+        (r) => r.employee_count !== null && r.employee_count >= 100 && r.employee_count <= 1000,
+      ],
       [{ domains: [`https://${c.domain}/about`] }, (r) => r.domain === c.domain],
       [{ last_round_after: '2024-06' }, (r) => has(r.last_round_date) && r.last_round_date > '2024-06'],
       [{ where: { field: 'specialties', op: 'exists' } }, (r) => list(r.specialties).length > 0],
@@ -37,7 +40,10 @@ describe('companies: count, search and lookup', () => {
     const got: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { body: any } = await app.request('POST', '/v1/companies/search', { key: apiKey, body: { filter: { hq_countries: ['us'] }, limit: 50, cursor } });
+      const res: { body: any } = await app.request('POST', '/v1/companies/search', {
+        key: apiKey,
+        body: { filter: { hq_countries: ['us'] }, limit: 50, cursor },
+      });
       expect(res.body.page.total).toBe(want.length);
       got.push(...res.body.data.map((r: Row) => r.id));
       cursor = res.body.page.next_cursor;
@@ -62,7 +68,10 @@ describe('companies: count, search and lookup', () => {
     const bad = await app.request('POST', '/v1/companies/count', { key, body: { filter: { colour: ['red'] } } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('filter.unknown_key');
-    const val = await app.request('POST', '/v1/companies/count', { key, body: { filter: { headcount_bands: ['huge'] } } });
+    const val = await app.request('POST', '/v1/companies/count', {
+      key,
+      body: { filter: { headcount_bands: ['huge'] } },
+    });
     expect(val.body.error.code).toBe('filter.unknown_value');
   });
 });

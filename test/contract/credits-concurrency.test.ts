@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
 let rows: Row[];
@@ -19,7 +19,14 @@ describe('credits under concurrency', () => {
     const emails = rows.filter((r) => has(r.work_email)).map((r) => r.work_email as string);
     const accounts = Array.from({ length: 6 }, () => {
       const a = app.createAccount('free');
-      const h = app.services.state.reserve({ accountId: a.accountId, kind: 'contact', category: 'search', amount: 70, mode: 'exact', now: app.clock.now() });
+      const h = app.services.state.reserve({
+        accountId: a.accountId,
+        kind: 'contact',
+        category: 'search',
+        amount: 70,
+        mode: 'exact',
+        now: app.clock.now(),
+      });
       app.services.state.commit(h.id, 70, app.clock.now());
       return { ...a, delivered: 0, refused: 0 };
     });
@@ -29,10 +36,17 @@ describe('credits under concurrency', () => {
           for (let i = 0; i < 12; i++) {
             const res =
               lane === 0
-                ? await app.request('POST', '/v1/contacts/search', { key: a.apiKey, body: { filter: {}, limit: 7, columns: ['name'] } })
-                : await app.request('POST', '/v1/enrichments', { key: a.apiKey, body: { inputs: emails.slice((ai * 12 + i) * 3, (ai * 12 + i) * 3 + 3) } });
+                ? await app.request('POST', '/v1/contacts/search', {
+                    key: a.apiKey,
+                    body: { filter: {}, limit: 7, columns: ['name'] },
+                  })
+                : await app.request('POST', '/v1/enrichments', {
+                    key: a.apiKey,
+                    body: { inputs: emails.slice((ai * 12 + i) * 3, (ai * 12 + i) * 3 + 3) },
+                  });
             if (res.status === 200) {
-              const got = lane === 0 ? res.body.data.length : res.body.data.filter((r: { matched: boolean }) => r.matched).length;
+              const got =
+                lane === 0 ? res.body.data.length : res.body.data.filter((r: { matched: boolean }) => r.matched).length;
               expect(res.body.quota.contact_credits_used).toBe(got);
               a.delivered += got;
             } else {

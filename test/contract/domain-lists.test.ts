@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
 let rows: Row[];
@@ -13,15 +13,25 @@ describe('saved domain lists and domain_list_id', () => {
   it('a saved list filters family B search and count to its domains; lists belong to their account', async () => {
     const a = app.createAccount('pro');
     const b = app.createAccount('pro');
-    const domains = [...new Set(rows.filter((r) => has(r.company_domain)).map((r) => r.company_domain as string))].slice(0, 5);
-    const created = await app.request('POST', '/api/v1/domain-lists', { key: a.apiKey, keyHeader: 'x-api-key', body: { name: 'targets', domains: [...domains.map((d) => `https://www.${d}/`), domains[0]] } });
+    const domains = [
+      ...new Set(rows.filter((r) => has(r.company_domain)).map((r) => r.company_domain as string)),
+    ].slice(0, 5);
+    const created = await app.request('POST', '/api/v1/domain-lists', {
+      key: a.apiKey,
+      keyHeader: 'x-api-key',
+      body: { name: 'targets', domains: [...domains.map((d) => `https://www.${d}/`), domains[0]] },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'targets', domains: 5 });
     const id = created.body.domain_list_id as string;
     expect(id).toMatch(/^dl_/);
 
     const want = rows.filter((r) => domains.includes(r.company_domain)).length;
-    const count = await app.request('POST', '/api/v1/contacts/search/count', { key: a.apiKey, keyHeader: 'x-api-key', body: { domain_list_id: id } });
+    const count = await app.request('POST', '/api/v1/contacts/search/count', {
+      key: a.apiKey,
+      keyHeader: 'x-api-key',
+      body: { domain_list_id: id },
+    });
     expect(count.body.count).toBe(want);
     expect(want).toBeGreaterThan(0);
 
@@ -29,14 +39,24 @@ describe('saved domain lists and domain_list_id', () => {
     expect(listed.body.domain_lists.map((l: Row) => l.domain_list_id)).toEqual([id]);
 
     // Another account cannot use or see it.
-    const other = await app.request('POST', '/api/v1/contacts/search/count', { key: b.apiKey, keyHeader: 'x-api-key', body: { domain_list_id: id } });
+    const other = await app.request('POST', '/api/v1/contacts/search/count', {
+      key: b.apiKey,
+      keyHeader: 'x-api-key',
+      body: { domain_list_id: id },
+    });
     expect(other.status).toBe(400);
-    expect((await app.request('GET', '/api/v1/domain-lists', { key: b.apiKey, keyHeader: 'x-api-key' })).body.domain_lists).toEqual([]);
+    expect(
+      (await app.request('GET', '/api/v1/domain-lists', { key: b.apiKey, keyHeader: 'x-api-key' })).body.domain_lists,
+    ).toEqual([]);
   });
 
   it('refuses a value that is not a domain', async () => {
     const a = app.createAccount('pro');
-    const res = await app.request('POST', '/api/v1/domain-lists', { key: a.apiKey, keyHeader: 'x-api-key', body: { name: 'x', domains: ['acme.com', 'not a domain'] } });
+    const res = await app.request('POST', '/api/v1/domain-lists', {
+      key: a.apiKey,
+      keyHeader: 'x-api-key',
+      body: { name: 'x', domains: ['acme.com', 'not a domain'] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.field).toBe('domains[1]');
   });

@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
 let rows: Row[];
@@ -17,7 +17,8 @@ const uniqueBy = (field: string) => {
 };
 const phoneCounts = () => {
   const m = new Map<string, Set<string>>();
-  for (const r of rows) for (const p of [r.mobile_phone, r.direct_phone]) if (has(p)) m.set(p, (m.get(p) ?? new Set()).add(r.id));
+  for (const r of rows)
+    for (const p of [r.mobile_phone, r.direct_phone]) if (has(p)) m.set(p, (m.get(p) ?? new Set()).add(r.id));
   return m;
 };
 
@@ -28,15 +29,49 @@ describe('POST /v1/enrichments', () => {
     const n = uniqueBy('network_slug')[0]!;
     const phones = phoneCounts();
     const p = rows.find((r) => has(r.mobile_phone) && phones.get(r.mobile_phone)!.size === 1)!;
-    const inputs = [a!.work_email.toUpperCase(), `mailto:${b!.work_email}`, `Jane Doe <${c!.work_email}>`, n.network, p.mobile_phone, 'nobody@nowhere.example', 'not an input'];
+    const inputs = [
+      a!.work_email.toUpperCase(),
+      `mailto:${b!.work_email}`,
+      `Jane Doe <${c!.work_email}>`,
+      n.network,
+      p.mobile_phone,
+      'nobody@nowhere.example',
+      'not an input',
+    ];
     const res = await enrich(apiKey, { inputs });
     expect(res.status).toBe(200);
     expect(res.body.data.map((r: Row) => r.input)).toEqual(inputs);
     expect(res.body.data.map((r: Row) => r.matched)).toEqual([true, true, true, true, true, false, false]);
     expect(res.body.data.map((r: Row) => r.contact?.id ?? null)).toEqual([a!.id, b!.id, c!.id, n.id, p.id, null, null]);
-    expect(res.body.data[6]).toEqual({ input: 'not an input', matched: false, off_domain: false, contact: null, reason: 'invalid' });
+    expect(res.body.data[6]).toEqual({
+      input: 'not an input',
+      matched: false,
+      off_domain: false,
+      contact: null,
+      reason: 'invalid',
+    });
     expect(res.body.data[5].reason).toBeUndefined();
-    expect(Object.keys(res.body.data[0].contact)).toEqual(['id', 'name', 'title', 'company', 'company_domain', 'work_email', 'country', 'seniority', 'last_updated', 'mobile_phone', 'direct_phone', 'has_phone', 'function', 'location', 'email_status', 'company_size', 'company_industries', 'company_network', 'network']);
+    expect(Object.keys(res.body.data[0].contact)).toEqual([
+      'id',
+      'name',
+      'title',
+      'company',
+      'company_domain',
+      'work_email',
+      'country',
+      'seniority',
+      'last_updated',
+      'mobile_phone',
+      'direct_phone',
+      'has_phone',
+      'function',
+      'location',
+      'email_status',
+      'company_size',
+      'company_industries',
+      'company_network',
+      'network',
+    ]);
     expect(res.body.quota.contact_credits_used).toBe(5);
   });
 
@@ -51,18 +86,27 @@ describe('POST /v1/enrichments', () => {
     const { apiKey } = app.createAccount('pro');
     const groups = new Map<string, Row[]>();
     for (const r of rows) if (has(r.work_email)) groups.set(r.work_email, [...(groups.get(r.work_email) ?? []), r]);
-    const shared = [...groups.values()].find((g) => g.length > 1 && new Set(g.map((r) => r.last_updated)).size === g.length)!;
+    const shared = [...groups.values()].find(
+      (g) => g.length > 1 && new Set(g.map((r) => r.last_updated)).size === g.length,
+    )!;
     expect(shared).toBeDefined();
     const newest = shared.reduce((x, y) => (y.last_updated > x.last_updated ? y : x));
     const res = await enrich(apiKey, { inputs: [shared[0]!.work_email] });
     expect(res.body.data[0].contact.id).toBe(newest.id);
-    expect(res.body.warnings).toEqual([expect.objectContaining({ code: 'duplicate_work_email', keys_applied: [shared[0]!.work_email], hint: expect.any(String) })]);
+    expect(res.body.warnings).toEqual([
+      expect.objectContaining({
+        code: 'duplicate_work_email',
+        keys_applied: [shared[0]!.work_email],
+        hint: expect.any(String),
+      }),
+    ]);
   });
 
   it('a shared profile slug returns the later last_updated with duplicate_network', async () => {
     const { apiKey } = app.createAccount('pro');
     const groups = new Map<string, Row[]>();
-    for (const r of rows) if (has(r.network_slug)) groups.set(r.network_slug, [...(groups.get(r.network_slug) ?? []), r]);
+    for (const r of rows)
+      if (has(r.network_slug)) groups.set(r.network_slug, [...(groups.get(r.network_slug) ?? []), r]);
     const shared = [...groups.values()].find((g) => g.length > 1)!;
     expect(shared).toBeDefined();
     const res = await enrich(apiKey, { inputs: [shared[0]!.network] });
@@ -75,18 +119,29 @@ describe('POST /v1/enrichments', () => {
     const shared = [...phoneCounts()].find(([, ids]) => ids.size > 1)!;
     expect(shared).toBeDefined();
     const res = await enrich(apiKey, { inputs: [shared[0]], company_domain: 'example.com' });
-    expect(res.body.data[0]).toEqual({ input: shared[0], matched: false, off_domain: false, contact: null, reason: 'ambiguous' });
+    expect(res.body.data[0]).toEqual({
+      input: shared[0],
+      matched: false,
+      off_domain: false,
+      contact: null,
+      reason: 'ambiguous',
+    });
     expect(res.body.quota.contact_credits_used).toBe(0);
   });
 
   it('company_domain: off-domain inputs are free misses listed on one off_domain warning', async () => {
     const { apiKey } = app.createAccount('pro');
     const [a, b] = uniqueBy('work_email').filter((r) => has(r.company_domain));
-    const res = await enrich(apiKey, { inputs: [a!.work_email, b!.work_email], company_domain: `https://${a!.company_domain}/` });
+    const res = await enrich(apiKey, {
+      inputs: [a!.work_email, b!.work_email],
+      company_domain: `https://${a!.company_domain}/`,
+    });
     expect(res.body.data[0].matched).toBe(true);
     if (b!.company_domain !== a!.company_domain) {
       expect(res.body.data[1]).toMatchObject({ matched: false, off_domain: true, contact: null });
-      expect(res.body.warnings).toEqual([expect.objectContaining({ code: 'off_domain', keys_applied: [b!.work_email] })]);
+      expect(res.body.warnings).toEqual([
+        expect.objectContaining({ code: 'off_domain', keys_applied: [b!.work_email] }),
+      ]);
     }
     expect(res.body.quota.contact_credits_used).toBe(res.body.data.filter((r: Row) => r.matched).length);
   });
@@ -113,7 +168,14 @@ describe('POST /v1/enrichments', () => {
 
   it('402 when the credits left cannot cover the matches; nothing is charged', async () => {
     const { accountId, apiKey } = app.createAccount('free');
-    const h = app.services.state.reserve({ accountId, kind: 'contact', category: 'enrich', amount: 99, mode: 'exact', now: app.clock.now() });
+    const h = app.services.state.reserve({
+      accountId,
+      kind: 'contact',
+      category: 'enrich',
+      amount: 99,
+      mode: 'exact',
+      now: app.clock.now(),
+    });
     app.services.state.commit(h.id, 99, app.clock.now());
     const [a, b] = uniqueBy('work_email');
     const res = await enrich(apiKey, { inputs: [a!.work_email, b!.work_email] });

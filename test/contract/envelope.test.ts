@@ -18,7 +18,14 @@ describe('envelopes, errors and versions over real HTTP', () => {
     const rel = app.services.engine.release()!;
     expect(res.body.release).toBe(`${app.services.build.version}+${rel.id}`);
     expect(res.body.warnings).toEqual([]);
-    expect(Object.keys(res.body.quota).sort()).toEqual(['binding', 'contact_credits_used', 'month_remaining', 'plan', 'resets_at', 'today_remaining']);
+    expect(Object.keys(res.body.quota).sort()).toEqual([
+      'binding',
+      'contact_credits_used',
+      'month_remaining',
+      'plan',
+      'resets_at',
+      'today_remaining',
+    ]);
   });
 
   it('unknown routes answer 404 in the error envelope', async () => {
@@ -42,7 +49,11 @@ describe('envelopes, errors and versions over real HTTP', () => {
   });
 
   it('a JSON body sent with curl -d (form content type) is read as JSON', async () => {
-    const res = await app.request('POST', '/v1/feedback', { key, rawBody: '{"message":"hello"}', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const res = await app.request('POST', '/v1/feedback', {
+      key,
+      rawBody: '{"message":"hello"}',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -54,21 +65,29 @@ describe('envelopes, errors and versions over real HTTP', () => {
   });
 
   it('an oversize body answers 400 request.invalid', async () => {
-    const res = await app.request('POST', '/v1/feedback', { key, body: { message: 'x'.repeat(app.config.maxBodyBytes + 10) } });
+    const res = await app.request('POST', '/v1/feedback', {
+      key,
+      body: { message: 'x'.repeat(app.config.maxBodyBytes + 10) },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('request.invalid');
     expect(res.body.error.message).toMatch(/larger than/);
   });
 
-  it.each(['2026-9-19', 'yesterday', '2026-02-30', '2026-13-01'])('Service-Version %s answers 400 request.invalid', async (v) => {
-    const res = await app.request('GET', '/v1/account', { key, headers: { 'Service-Version': v } });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('request.invalid');
-    expect(res.body.error.field).toBe('header.Service-Version');
-  });
+  it.each(['2026-9-19', 'yesterday', '2026-02-30', '2026-13-01'])(
+    'Service-Version %s answers 400 request.invalid',
+    async (v) => {
+      const res = await app.request('GET', '/v1/account', { key, headers: { 'Service-Version': v } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('request.invalid');
+      expect(res.body.error.field).toBe('header.Service-Version');
+    },
+  );
 
   it('a date before v1 answers 400; a valid date or none serves the latest contract', async () => {
-    expect((await app.request('GET', '/v1/account', { key, headers: { 'Service-Version': '2025-01-01' } })).status).toBe(400);
+    expect(
+      (await app.request('GET', '/v1/account', { key, headers: { 'Service-Version': '2025-01-01' } })).status,
+    ).toBe(400);
     const dated = await app.request('GET', '/v1/account', { key, headers: { 'Service-Version': '2026-09-19' } });
     expect(dated.status).toBe(200);
     expect(dated.headers.get('service-version')).toBe('2026-10-11');

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
-import { exportFile } from '../../src/jobs/export/links.js';
 import type { UsageCategory } from '../../src/domain/credits.js';
+import { exportFile } from '../../src/jobs/export/links.js';
 import { parseCsv } from '../helpers/csv.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -17,7 +17,12 @@ const FAR_FUTURE = '9999-12-31T23:59:59.000Z';
 let app: TestApp;
 let rows: Row[];
 beforeAll(async () => {
-  app = await startTestApp({ contacts: 2000, companies: 300, now: NOW, env: { CDS_WORKERS: '0', CDS_EXPORT_BATCH_ROWS: '300' } });
+  app = await startTestApp({
+    contacts: 2000,
+    companies: 300,
+    now: NOW,
+    env: { CDS_WORKERS: '0', CDS_EXPORT_BATCH_ROWS: '300' },
+  });
   rows = await allRows(app, 'contacts');
 });
 afterAll(async () => app.close());
@@ -43,7 +48,9 @@ async function runJobs(key: string, id: string, path = `/v1/exports/${id}`): Pro
   }
 }
 
-async function download(url: string): Promise<{ status: number; headers: Headers; text: string; csv: string[][]; body: any }> {
+async function download(
+  url: string,
+): Promise<{ status: number; headers: Headers; text: string; csv: string[][]; body: any }> {
   const res = await fetch(url);
   const text = await res.text();
   let body: any = null;
@@ -71,7 +78,14 @@ function spend(accountId: string, amount: number, category: UsageCategory = 'sea
 const start = (key: string, body: Record<string, unknown>) => app.request('POST', '/v1/exports', { key, body });
 /** The service's formula neutralization, written independently for the expectations. */
 const neutral = (s: string) => (/^(\s*[=+\-@]|[\t\r])/.test(s) ? `'${s}` : s);
-const cell = (v: unknown): string => (v === null || v === undefined ? '' : Array.isArray(v) ? neutral(v.join('; ')) : typeof v === 'string' ? neutral(v) : String(v));
+const cell = (v: unknown): string =>
+  v === null || v === undefined
+    ? ''
+    : Array.isArray(v)
+      ? neutral(v.join('; '))
+      : typeof v === 'string'
+        ? neutral(v)
+        : String(v);
 
 describe('POST /v1/exports and GET /v1/exports/{id}', () => {
   it('answers 202, holds credits at start, charges only the exported rows on completion, and serves the CSV', async () => {
@@ -80,7 +94,10 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     expect(expected.length).toBeGreaterThan(20);
     const before = await credits(key);
 
-    const res = await start(key, { filter: { countries: ['US'] }, columns: ['name', 'company_domain', 'country', 'skills', 'experience', 'has_phone'] });
+    const res = await start(key, {
+      filter: { countries: ['US'] },
+      columns: ['name', 'company_domain', 'country', 'skills', 'experience', 'has_phone'],
+    });
     expect(res.status).toBe(202);
     const d = res.body.data;
     expect(d).toEqual({
@@ -103,7 +120,15 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     expect(held.contact.day).toMatchObject({ used: 0, held: expected.length });
     const queued = await app.request('GET', `/v1/exports/${d.export_id}`, { key });
     expect(queued.status).toBe(200);
-    expect(queued.body.data).toMatchObject({ status: 'queued', rows_exported: 0, url: null, expires_at: null, started_at: null, completed_at: null, error: null });
+    expect(queued.body.data).toMatchObject({
+      status: 'queued',
+      rows_exported: 0,
+      url: null,
+      expires_at: null,
+      started_at: null,
+      completed_at: null,
+      error: null,
+    });
     expect(queued.body.quota.contact_credits_used).toBe(0);
 
     const done = await runJobs(key, d.export_id);
@@ -131,11 +156,24 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     const [header, ...lines] = file.csv;
     expect(header).toEqual(['id', 'name', 'company_domain', 'country', 'skills', 'experience', 'has_phone']);
     // every row, in the stable order, with RFC 4180 quoting of record JSON (commas and quotes) read back intact
-    expect(lines).toEqual(expected.map((r) => [r.id, cell(r.name), cell(r.company_domain), cell(r.country), cell(r.skills), r.experience === null ? '' : cell(JSON.stringify(r.experience)), String(r.has_phone)]));
+    expect(lines).toEqual(
+      expected.map((r) => [
+        r.id,
+        cell(r.name),
+        cell(r.company_domain),
+        cell(r.country),
+        cell(r.skills),
+        r.experience === null ? '' : cell(JSON.stringify(r.experience)),
+        String(r.has_phone),
+      ]),
+    );
     expect(lines.some((l) => l[5]!.includes('","'))).toBe(true);
 
     // the same rows as a search with the same filter
-    const search = await app.request('POST', '/v1/contacts/search', { key, body: { filter: { countries: ['US'] }, columns: ['name'], limit: 1000 } });
+    const search = await app.request('POST', '/v1/contacts/search', {
+      key,
+      body: { filter: { countries: ['US'] }, columns: ['name'], limit: 1000 },
+    });
     expect(lines.map((l) => l[0])).toEqual(search.body.data.map((r: Row) => r.id));
     void accountId;
   });
@@ -144,9 +182,17 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     const { apiKey: key } = app.createAccount('pro');
     const res = await start(key, { filter: {}, max_rows: 5 });
     expect(res.status).toBe(202);
-    expect(res.body.data).toMatchObject({ rows_available: rows.length, rows_to_export: 5, truncated: true, truncation_reason: 'max_rows' });
+    expect(res.body.data).toMatchObject({
+      rows_available: rows.length,
+      rows_to_export: 5,
+      truncated: true,
+      truncation_reason: 'max_rows',
+    });
     expect(res.body.warnings).toHaveLength(1);
-    expect(res.body.warnings[0]).toMatchObject({ code: 'export_truncated', message: expect.stringContaining('max_rows') });
+    expect(res.body.warnings[0]).toMatchObject({
+      code: 'export_truncated',
+      message: expect.stringContaining('max_rows'),
+    });
     expect(res.body.warnings[0]).not.toHaveProperty('resets_at');
     const done = await runJobs(key, res.body.data.export_id);
     const file = await download(done.body.data.url);
@@ -164,12 +210,22 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     app.services.config.exportMaxRows = 40;
     try {
       const res = await start(key, { filter: {}, max_rows: 100 });
-      expect(res.body.data).toMatchObject({ rows_available: rows.length, rows_to_export: 40, truncated: true, truncation_reason: 'export_limit' });
-      expect(res.body.warnings).toEqual([expect.objectContaining({ code: 'export_truncated', message: expect.stringContaining('at most 40 rows') })]);
+      expect(res.body.data).toMatchObject({
+        rows_available: rows.length,
+        rows_to_export: 40,
+        truncated: true,
+        truncation_reason: 'export_limit',
+      });
+      expect(res.body.warnings).toEqual([
+        expect.objectContaining({ code: 'export_truncated', message: expect.stringContaining('at most 40 rows') }),
+      ]);
       expect(res.body.warnings[0]).not.toHaveProperty('resets_at');
       // the client's own smaller cap names max_rows instead
       await runJobs(key, res.body.data.export_id);
-      expect((await start(key, { filter: {}, max_rows: 30 })).body.data).toMatchObject({ rows_to_export: 30, truncation_reason: 'max_rows' });
+      expect((await start(key, { filter: {}, max_rows: 30 })).body.data).toMatchObject({
+        rows_to_export: 30,
+        truncation_reason: 'max_rows',
+      });
     } finally {
       app.services.config.exportMaxRows = bound;
     }
@@ -180,8 +236,15 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     spend(accountId, 990);
     const res = await start(key, { filter: {} });
     expect(res.status).toBe(202);
-    expect(res.body.data).toMatchObject({ rows_available: rows.length, rows_to_export: 10, truncated: true, truncation_reason: 'credits' });
-    expect(res.body.warnings).toEqual([expect.objectContaining({ code: 'export_truncated', resets_at: '2026-11-11T00:00:00.000Z' })]);
+    expect(res.body.data).toMatchObject({
+      rows_available: rows.length,
+      rows_to_export: 10,
+      truncated: true,
+      truncation_reason: 'credits',
+    });
+    expect(res.body.warnings).toEqual([
+      expect.objectContaining({ code: 'export_truncated', resets_at: '2026-11-11T00:00:00.000Z' }),
+    ]);
     expect((await credits(key)).contact.day).toMatchObject({ used: 990, held: 10, remaining: 0 });
     const done = await runJobs(key, res.body.data.export_id);
     expect(done.body.data).toMatchObject({ status: 'completed', rows_exported: 10 });
@@ -189,7 +252,10 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     // nothing left now: 402 with binding and resets_at, and no job
     const refused = await start(key, { filter: {} });
     expect(refused.status).toBe(402);
-    expect(refused.body.error).toMatchObject({ code: 'contact_credits.exhausted', details: { binding: 'day', resets_at: '2026-11-11T00:00:00.000Z' } });
+    expect(refused.body.error).toMatchObject({
+      code: 'contact_credits.exhausted',
+      details: { binding: 'day', resets_at: '2026-11-11T00:00:00.000Z' },
+    });
     expect(app.services.state.listJobs(accountId, 'export')).toHaveLength(1);
   });
 
@@ -209,27 +275,36 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     expect(app.services.state.listJobs(accountId, 'export')).toHaveLength(1);
   });
 
-  it('max_rows_per_company keeps at most k rows per domain (rows without one are not capped), warning without resets_at', async () => {
-    const { apiKey: key } = app.createAccount('pro');
-    const seen = new Map<string, number>();
-    const expected = rows.filter((r) => {
-      if (!has(r.company_domain)) return true;
-      const n = (seen.get(r.company_domain) ?? 0) + 1;
-      seen.set(r.company_domain, n);
-      return n <= 2;
-    });
-    expect(expected.length).toBeLessThan(rows.length);
-    const res = await start(key, { filter: {}, columns: ['company_domain'], max_rows_per_company: 2 });
-    expect(res.status).toBe(202);
-    expect(res.body.data).toMatchObject({ rows_available: rows.length, rows_to_export: expected.length, truncated: true, truncation_reason: 'max_rows_per_company' });
-    expect(res.body.warnings).toEqual([expect.objectContaining({ code: 'export_truncated' })]);
-    expect(res.body.warnings[0]).not.toHaveProperty('resets_at');
-    const done = await runJobs(key, res.body.data.export_id);
-    expect(done.body.data.rows_exported).toBe(expected.length);
-    const file = await download(done.body.data.url);
-    expect(file.csv.slice(1).map((l) => l[0])).toEqual(expected.map((r) => r.id));
-    expect((await credits(key)).contact.day).toMatchObject({ used: expected.length, held: 0 });
-  });
+  it(
+    'max_rows_per_company keeps at most k rows per domain (rows without one are not capped), warning without ' +
+      'resets_at',
+    async () => {
+      const { apiKey: key } = app.createAccount('pro');
+      const seen = new Map<string, number>();
+      const expected = rows.filter((r) => {
+        if (!has(r.company_domain)) return true;
+        const n = (seen.get(r.company_domain) ?? 0) + 1;
+        seen.set(r.company_domain, n);
+        return n <= 2;
+      });
+      expect(expected.length).toBeLessThan(rows.length);
+      const res = await start(key, { filter: {}, columns: ['company_domain'], max_rows_per_company: 2 });
+      expect(res.status).toBe(202);
+      expect(res.body.data).toMatchObject({
+        rows_available: rows.length,
+        rows_to_export: expected.length,
+        truncated: true,
+        truncation_reason: 'max_rows_per_company',
+      });
+      expect(res.body.warnings).toEqual([expect.objectContaining({ code: 'export_truncated' })]);
+      expect(res.body.warnings[0]).not.toHaveProperty('resets_at');
+      const done = await runJobs(key, res.body.data.export_id);
+      expect(done.body.data.rows_exported).toBe(expected.length);
+      const file = await download(done.body.data.url);
+      expect(file.csv.slice(1).map((l) => l[0])).toEqual(expected.map((r) => r.id));
+      expect((await credits(key)).contact.day).toMatchObject({ used: expected.length, held: 0 });
+    },
+  );
 
   it('a filter matching nothing answers 400 export.no_matches, free, with no job', async () => {
     const { accountId, apiKey: key } = app.createAccount('pro');
@@ -266,11 +341,20 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
 
   it('validates the body: format, max_rows, filter', async () => {
     const { apiKey: key } = app.createAccount('pro');
-    expect((await start(key, { filter: {}, format: 'xlsx' })).body.error).toMatchObject({ code: 'request.invalid', field: 'format' });
-    expect((await start(key, { filter: {}, max_rows: 0 })).body.error).toMatchObject({ code: 'request.invalid', field: 'max_rows' });
+    expect((await start(key, { filter: {}, format: 'xlsx' })).body.error).toMatchObject({
+      code: 'request.invalid',
+      field: 'format',
+    });
+    expect((await start(key, { filter: {}, max_rows: 0 })).body.error).toMatchObject({
+      code: 'request.invalid',
+      field: 'max_rows',
+    });
     expect((await start(key, { filter: { bogus: 1 } })).body.error.code).toBe('filter.unknown_key');
     expect((await start(key, {})).body.error).toMatchObject({ code: 'request.invalid', field: 'filter' });
-    expect((await start(key, { filter: {}, columns: ['nope'] })).body.error).toMatchObject({ code: 'request.invalid', field: 'columns[0]' });
+    expect((await start(key, { filter: {}, columns: ['nope'] })).body.error).toMatchObject({
+      code: 'request.invalid',
+      field: 'columns[0]',
+    });
   });
 });
 
@@ -303,20 +387,27 @@ describe('signed links', () => {
     expect(traversal.status).toBe(403);
   });
 
-  it('another account cannot read, poll or download: 404 export.not_found like an unknown id, and no signature of its own', async () => {
-    const other = app.createAccount('pro').apiKey;
-    const theirs = await app.request('GET', `/v1/exports/${exportId}`, { key: other });
-    const unknown = await app.request('GET', '/v1/exports/exp_doesnotexist000', { key: other });
-    expect(theirs.status).toBe(404);
-    expect(theirs.body.error).toEqual(unknown.body.error);
-    expect(theirs.body.error.code).toBe('export.not_found');
-    const b = await app.request('GET', `/api/v1/contacts/search/export/${exportId}`, { key: other, keyHeader: 'x-api-key' });
-    expect(b.status).toBe(404);
-    expect(b.body.error.code).toBe('export.not_found');
-    // the file route takes no key: without a valid signature nothing is served
-    const guessed = await download(`${app.url}/files/exports/${exportId}.csv?expires=99999999999&sig=forged`);
-    expect(guessed.status).toBe(403);
-  });
+  it(
+    'another account cannot read, poll or download: 404 export.not_found like an unknown id, and no signature of ' +
+      'its own',
+    async () => {
+      const other = app.createAccount('pro').apiKey;
+      const theirs = await app.request('GET', `/v1/exports/${exportId}`, { key: other });
+      const unknown = await app.request('GET', '/v1/exports/exp_doesnotexist000', { key: other });
+      expect(theirs.status).toBe(404);
+      expect(theirs.body.error).toEqual(unknown.body.error);
+      expect(theirs.body.error.code).toBe('export.not_found');
+      const b = await app.request('GET', `/api/v1/contacts/search/export/${exportId}`, {
+        key: other,
+        keyHeader: 'x-api-key',
+      });
+      expect(b.status).toBe(404);
+      expect(b.body.error.code).toBe('export.not_found');
+      // the file route takes no key: without a valid signature nothing is served
+      const guessed = await download(`${app.url}/files/exports/${exportId}.csv?expires=99999999999&sig=forged`);
+      expect(guessed.status).toBe(403);
+    },
+  );
 
   it('the link is valid 7 days from completion; after that GET and the file answer 410 export.expired', async () => {
     app.clock.set(Date.parse(NOW) + 7 * DAY_MS - 1000);
@@ -344,21 +435,54 @@ describe('signed links', () => {
 });
 
 describe('family B export routes', () => {
-  const b = (method: string, path: string, key: string, body?: unknown) => app.request(method, path, { key, keyHeader: 'x-api-key', ...(body !== undefined ? { body } : {}) });
+  const b = (method: string, path: string, key: string, body?: unknown) =>
+    app.request(method, path, { key, keyHeader: 'x-api-key', ...(body !== undefined ? { body } : {}) });
 
   it('starts with export_id, polls with exactly the spec fields, serves a CSV with display labels valid 24 hours', async () => {
     const { apiKey: key } = app.createAccount('pro');
     const expected = rows.filter((r) => r.country === 'gb');
-    const res = await b('POST', '/api/v1/contacts/search/export', key, { countries: ['United Kingdom'], columns: ['Full Name', 'company_domain'] });
+    const res = await b('POST', '/api/v1/contacts/search/export', key, {
+      countries: ['United Kingdom'],
+      columns: ['Full Name', 'company_domain'],
+    });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ ok: true, export_id: expect.stringMatching(/^exp_/), job_status: 'queued', rows_available: expected.length, rows_to_export: expected.length, rows_capped_by_credits: false });
+    expect(res.body).toMatchObject({
+      ok: true,
+      export_id: expect.stringMatching(/^exp_/),
+      job_status: 'queued',
+      rows_available: expected.length,
+      rows_to_export: expected.length,
+      rows_capped_by_credits: false,
+    });
     expect(typeof res.body.creditsRemaining).toBe('number');
     const id = res.body.export_id;
     const done = await runJobs(key, id, `/api/v1/contacts/search/export/${id}`);
     expect(Object.keys(done.body).sort()).toEqual(
-      ['ok', 'request_id', 'release', 'export_id', 'job_status', 'export_url', 'expires_in_seconds', 'rows_exported', 'rows_available', 'rows_capped_by_credits', 'query_credits_used', 'creditsRemaining'].sort(),
+      [
+        'ok',
+        'request_id',
+        'release',
+        'export_id',
+        'job_status',
+        'export_url',
+        'expires_in_seconds',
+        'rows_exported',
+        'rows_available',
+        'rows_capped_by_credits',
+        'query_credits_used',
+        'creditsRemaining',
+      ].sort(),
     );
-    expect(done.body).toMatchObject({ ok: true, export_id: id, job_status: 'completed', expires_in_seconds: 86_400, rows_exported: expected.length, rows_available: expected.length, rows_capped_by_credits: false, query_credits_used: expected.length });
+    expect(done.body).toMatchObject({
+      ok: true,
+      export_id: id,
+      job_status: 'completed',
+      expires_in_seconds: 86_400,
+      rows_exported: expected.length,
+      rows_available: expected.length,
+      rows_capped_by_credits: false,
+      query_credits_used: expected.length,
+    });
     const file = await download(done.body.export_url);
     expect(file.csv[0]).toEqual(['Contact ID', 'Full Name', 'Company Domain']);
     expect(file.csv.slice(1).map((l) => l[0])).toEqual(expected.map((r) => r.id));
@@ -373,7 +497,12 @@ describe('family B export routes', () => {
     const res = await b('POST', '/api/v1/contacts/search/export', key, { filters: { countries: ['us'] } });
     expect(res.body).toMatchObject({ rows_to_export: 5, rows_capped_by_credits: true, creditsRemaining: 0 });
     const done = await runJobs(key, res.body.export_id, `/api/v1/contacts/search/export/${res.body.export_id}`);
-    expect(done.body).toMatchObject({ rows_exported: 5, query_credits_used: 5, rows_capped_by_credits: true, creditsRemaining: 0 });
+    expect(done.body).toMatchObject({
+      rows_exported: 5,
+      query_credits_used: 5,
+      rows_capped_by_credits: true,
+      creditsRemaining: 0,
+    });
 
     const unlimited = app.createAccount('unlimited');
     const u = await b('POST', '/api/v1/contacts/search/export', unlimited.apiKey, { max_rows: 7 });
@@ -385,9 +514,14 @@ describe('family B export routes', () => {
 
   it('answers export.no_matches and export.running like family A', async () => {
     const { apiKey: key } = app.createAccount('pro');
-    expect((await b('POST', '/api/v1/contacts/search/export', key, { domains: ['no-such-company.example'] })).body.error.code).toBe('export.no_matches');
+    expect(
+      (await b('POST', '/api/v1/contacts/search/export', key, { domains: ['no-such-company.example'] })).body.error
+        .code,
+    ).toBe('export.no_matches');
     expect((await b('POST', '/api/v1/contacts/search/export', key, { max_rows: 3 })).status).toBe(202);
-    expect((await b('POST', '/api/v1/contacts/search/export', key, { max_rows: 3 })).body.error.code).toBe('export.running');
+    expect((await b('POST', '/api/v1/contacts/search/export', key, { max_rows: 3 })).body.error.code).toBe(
+      'export.running',
+    );
     expect((await start(key, { filter: {} })).body.error.code).toBe('export.running');
   });
 });

@@ -2,17 +2,32 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedRelease } from '../../loaders/seed.js';
-import { openSqliteStore } from '../../src/state/sqlite/index.js';
 import { ensureSecret, loadConfig } from '../../src/config.js';
+import { openSqliteStore } from '../../src/state/sqlite/index.js';
 import { startTestApp } from '../helpers/test-app.js';
 
 describe('query budgets', () => {
   it('a search past its budget answers 504 query.timeout; a count past it is null with count_unavailable', async () => {
-    const app = await startTestApp({ contacts: 20_000, companies: 1000, env: { CDS_SEARCH_BUDGET_MS: '1', CDS_COUNT_BUDGET_MS: '1' } });
+    const app = await startTestApp({
+      contacts: 20_000,
+      companies: 1000,
+      env: { CDS_SEARCH_BUDGET_MS: '1', CDS_COUNT_BUDGET_MS: '1' },
+    });
     try {
       const { apiKey } = app.createAccount('pro');
-      const heavy = { where: { or: [{ field: 'title', op: 'contains', value: 'an' }, { field: 'experience', op: 'contains', value: 'in' }, { field: 'education', op: 'contains', value: 'univ' }] } };
-      const s = await app.request('POST', '/v1/contacts/search', { key: apiKey, body: { filter: heavy, limit: 1000, columns: ['*'] } });
+      const heavy = {
+        where: {
+          or: [
+            { field: 'title', op: 'contains', value: 'an' },
+            { field: 'experience', op: 'contains', value: 'in' },
+            { field: 'education', op: 'contains', value: 'univ' },
+          ],
+        },
+      };
+      const s = await app.request('POST', '/v1/contacts/search', {
+        key: apiKey,
+        body: { filter: heavy, limit: 1000, columns: ['*'] },
+      });
       expect(s.status).toBe(504);
       expect(s.body.error.code).toBe('query.timeout');
       expect(s.body.quota.contact_credits_used).toBe(0);
@@ -28,11 +43,16 @@ describe('query budgets', () => {
     }
   }, 120_000);
 
-  it('an enrichment the point store answers needs no query; one that reads the release past its budget answers 504, free', async () => {
+  it('an enrichment the point store answers needs no query; one that reads the release past its budget answers 504, ' +
+    'free', async () => {
     const app = await startTestApp({ contacts: 20_000, companies: 1000, env: { CDS_SEARCH_BUDGET_MS: '1' } });
     try {
       const { apiKey } = app.createAccount('pro');
-      const stored = await app.services.engine.query('contact', { field: 'work_email', op: 'exists' }, { page: { columns: ['work_email'], afterSortKey: null, limit: 100, budgetMs: 60_000 } });
+      const stored = await app.services.engine.query(
+        'contact',
+        { field: 'work_email', op: 'exists' },
+        { page: { columns: ['work_email'], afterSortKey: null, limit: 100, budgetMs: 60_000 } },
+      );
       const inputs = stored.rows.map((r) => String(r.work_email));
       expect(inputs).toHaveLength(100);
       // Default columns: the card holds them, so the 1 ms budget of a release query never applies.
@@ -91,7 +111,7 @@ describe('unreadable files', () => {
       const h = await app.request('GET', '/v1/health');
       expect(h.body.data.state.ok).toBe(false);
       expect(h.body.data.status).toBe('degraded');
-      const r = await app.request('GET', '/v1/account', { key: 'cds_' + 'x'.repeat(40) });
+      const r = await app.request('GET', '/v1/account', { key: `cds_${'x'.repeat(40)}` });
       expect(r.status).toBe(503);
       expect(r.body.error.code).toBe('data.unavailable');
       expect((await app.request('GET', '/api/health')).status).toBe(200);
@@ -105,13 +125,33 @@ describe('holds left by a process that died mid-request', () => {
   it('are released at start-up; settled holds and job holds are untouched', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cds-orphan-'));
     try {
-      await seedRelease({ dataDir: dir, contacts: 300, companies: 30, seed: 5, asOf: new Date('2026-11-01T00:00:00Z') });
+      await seedRelease({
+        dataDir: dir,
+        contacts: 300,
+        companies: 30,
+        seed: 5,
+        asOf: new Date('2026-11-01T00:00:00Z'),
+      });
       const config = loadConfig(['--data', dir]);
       const store = openSqliteStore({ file: join(dir, 'state.sqlite'), keyPepper: ensureSecret(config) });
       const now = new Date('2026-11-10T12:00:00Z');
       const acc = store.createAccount({ name: 'x', plan: 'pro', billingDay: null, now });
-      const orphan = store.reserve({ accountId: acc.id, kind: 'contact', category: 'search', amount: 70, mode: 'exact', now });
-      const done = store.reserve({ accountId: acc.id, kind: 'contact', category: 'search', amount: 5, mode: 'exact', now });
+      const orphan = store.reserve({
+        accountId: acc.id,
+        kind: 'contact',
+        category: 'search',
+        amount: 70,
+        mode: 'exact',
+        now,
+      });
+      const done = store.reserve({
+        accountId: acc.id,
+        kind: 'contact',
+        category: 'search',
+        amount: 5,
+        mode: 'exact',
+        now,
+      });
       store.commit(done.id, 5, now);
       store.close();
       const app = await startTestApp({ dataDir: dir, noSeed: true });

@@ -6,7 +6,8 @@ beforeAll(async () => {
 });
 afterAll(async () => app.close());
 
-const search = (key: string, body: unknown, headers: Record<string, string> = {}) => app.request('POST', '/v1/contacts/search', { key, body, headers });
+const search = (key: string, body: unknown, headers: Record<string, string> = {}) =>
+  app.request('POST', '/v1/contacts/search', { key, body, headers });
 
 describe('Idempotency-Key on spending POSTs', () => {
   it('a retry with the same key and body returns the first answer and spends nothing again', async () => {
@@ -44,7 +45,7 @@ describe('Idempotency-Key on spending POSTs', () => {
 describe('rate limits', () => {
   it('sets RateLimit headers on keyed responses and answers 429 rate.limited with Retry-After past the window', async () => {
     const { apiKey } = app.createAccount('pro');
-    let last;
+    let last: Awaited<ReturnType<typeof app.request>> | undefined;
     for (let i = 0; i < 20; i++) {
       last = await app.request('GET', '/v1/account', { key: apiKey });
       expect(last.status).toBe(200);
@@ -63,7 +64,11 @@ describe('rate limits', () => {
   it('at most 2 concurrent requests per key; slots free when requests end or fail', async () => {
     const { apiKey } = app.createAccount('unlimited');
     // Twelve arrive together; each waits on the engine, so more than two are in flight at once.
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => search(apiKey, i % 3 === 0 ? { filter: { seniority: ['boss'] } } : { filter: {}, limit: 1000, columns: ['*'] })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        search(apiKey, i % 3 === 0 ? { filter: { seniority: ['boss'] } } : { filter: {}, limit: 1000, columns: ['*'] }),
+      ),
+    );
     const refused = results.filter((r) => r.status === 429);
     expect(refused.length).toBeGreaterThanOrEqual(1);
     expect(results.filter((r) => r.status !== 429).length).toBeGreaterThanOrEqual(2);
@@ -72,7 +77,10 @@ describe('rate limits', () => {
       expect(r.body.error.message).toMatch(/concurrent/);
     }
     // Every slot came back, including those of the requests that failed with 400.
-    const after = await Promise.all([app.request('GET', '/v1/account', { key: apiKey }), app.request('GET', '/v1/credits', { key: apiKey })]);
+    const after = await Promise.all([
+      app.request('GET', '/v1/account', { key: apiKey }),
+      app.request('GET', '/v1/credits', { key: apiKey }),
+    ]);
     expect(after.map((r) => r.status)).toEqual([200, 200]);
   });
 

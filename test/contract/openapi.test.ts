@@ -24,7 +24,9 @@ describe('GET /openapi.json', () => {
   it('is OpenAPI 3.1 served without a key, with the envelopes as components', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.servers[0].url).toBe(app.url);
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['SuccessEnvelope', 'ErrorEnvelope', 'Error', 'Quota', 'Page', 'Warning']));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['SuccessEnvelope', 'ErrorEnvelope', 'Error', 'Quota', 'Page', 'Warning']),
+    );
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
@@ -55,27 +57,52 @@ describe('GET /openapi.json', () => {
 
   it('GET inputs are query parameters; POST bodies carry the valibot schema', () => {
     const values = doc.paths['/v1/contacts/schema/{column}/values'].get;
-    expect(values.parameters).toContainEqual(expect.objectContaining({ name: 'limit', in: 'query', required: false, schema: expect.objectContaining({ type: 'integer', maximum: 1000 }) }));
+    expect(values.parameters).toContainEqual(
+      expect.objectContaining({
+        name: 'limit',
+        in: 'query',
+        required: false,
+        schema: expect.objectContaining({ type: 'integer', maximum: 1000 }),
+      }),
+    );
     const search = doc.paths['/v1/contacts/search'].post;
-    expect(search.requestBody.content['application/json'].schema.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: 100 });
+    expect(search.requestBody.content['application/json'].schema.properties.limit).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      default: 100,
+    });
     expect(search.responses['402']['x-error-codes']).toEqual(['contact_credits.exhausted']);
     const success = search.responses['2XX'].content['application/json'].schema;
     expect(success.allOf[0]).toEqual({ $ref: '#/components/schemas/SuccessEnvelope' });
-    expect(success.allOf[1].properties.data).toMatchObject({ type: 'array', items: { type: 'object', required: ['id'] } });
+    expect(success.allOf[1].properties.data).toMatchObject({
+      type: 'array',
+      items: { type: 'object', required: ['id'] },
+    });
   });
 
   it('passes the Redocly linter with no errors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cds-openapi-'));
     try {
       writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
-      const run = spawnSync('npx', ['--yes', REDOCLY, 'lint', '--format', 'json', 'openapi.json'], { cwd: dir, encoding: 'utf8', timeout: 180_000 });
+      const run = spawnSync('npx', ['--yes', REDOCLY, 'lint', '--format', 'json', 'openapi.json'], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 180_000,
+      });
       const out = `${run.stdout}`;
       const start = out.indexOf('{');
       if (run.error || start < 0) {
-        console.warn(`SKIPPED: Redocly lint (${REDOCLY}) could not run here: ${run.error?.message ?? run.stderr.split('\n').filter(Boolean).slice(-2).join(' ')}`);
+        console.warn(
+          `SKIPPED: Redocly lint (${REDOCLY}) could not run here: ` +
+            `${run.error?.message ?? run.stderr.split('\n').filter(Boolean).slice(-2).join(' ')}`,
+        );
         return;
       }
-      const report = JSON.parse(out.slice(start)) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string; message: string }[] };
+      const report = JSON.parse(out.slice(start)) as {
+        totals: { errors: number; warnings: number };
+        problems: { ruleId: string; severity: string; message: string }[];
+      };
       expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);
       expect(report.totals.errors).toBe(0);
     } finally {

@@ -18,13 +18,27 @@ function spend(accountId: string, amount: number, at: string, category: UsageCat
 async function quota(key: string) {
   const res = await app.request('GET', '/v1/account', { key });
   expect(res.status).toBe(200);
-  return res.body.quota as { plan: string; contact_credits_used: number; month_remaining: number; today_remaining: number; binding: string; resets_at: string };
+  return res.body.quota as {
+    plan: string;
+    contact_credits_used: number;
+    month_remaining: number;
+    today_remaining: number;
+    binding: string;
+    resets_at: string;
+  };
 }
 
 describe('quota block per plan kind (clock set by the test)', () => {
   it('free plan: lifetime pool, equal remaining, binding month, far-future reset', async () => {
     const { accountId, apiKey } = app.createAccount('free');
-    expect(await quota(apiKey)).toEqual({ plan: 'free', contact_credits_used: 0, month_remaining: 100, today_remaining: 100, binding: 'month', resets_at: '9999-12-31T23:59:59.000Z' });
+    expect(await quota(apiKey)).toEqual({
+      plan: 'free',
+      contact_credits_used: 0,
+      month_remaining: 100,
+      today_remaining: 100,
+      binding: 'month',
+      resets_at: '9999-12-31T23:59:59.000Z',
+    });
     spend(accountId, 30, '2026-09-01T10:00:00Z');
     spend(accountId, 20, '2026-11-10T11:00:00Z');
     const q = await quota(apiKey);
@@ -90,7 +104,14 @@ describe('quota block per plan kind (clock set by the test)', () => {
 
   it('GET /v1/credits shows caps, used, held and premium credits', async () => {
     const { accountId, apiKey } = app.createAccount('pro');
-    const hold = app.services.state.reserve({ accountId, kind: 'contact', category: 'export', amount: 40, mode: 'exact', now: app.clock.now() });
+    const hold = app.services.state.reserve({
+      accountId,
+      kind: 'contact',
+      category: 'export',
+      amount: 40,
+      mode: 'exact',
+      now: app.clock.now(),
+    });
     spend(accountId, 10, '2026-11-10T09:00:00Z');
     const res = await app.request('GET', '/v1/credits', { key: apiKey });
     expect(res.status).toBe(200);

@@ -20,19 +20,58 @@ describe('GET /v1/contacts/schema', () => {
     expect(cols[0]!.name).toBe('id');
     expect(cols.map((c) => c.name)).toEqual(publicColumns('contact').map((c) => c.name));
     for (const c of cols) expect(COLUMN_TYPES).toContain(c.type);
-    for (const name of ['name', 'title', 'company', 'company_domain', 'work_email', 'country', 'seniority', 'function', 'last_updated', 'mobile_phone', 'direct_phone', 'has_phone', 'location', 'email_status', 'company_size', 'company_industries', 'company_network', 'network', 'role_since', 'signals', 'skills', 'languages', 'experience', 'education', 'certifications', 'social', 'company_employee_count', 'company_founded_year', 'company_total_funding_usd', 'company_revenue', 'last_refreshed']) {
+    for (const name of [
+      'name',
+      'title',
+      'company',
+      'company_domain',
+      'work_email',
+      'country',
+      'seniority',
+      'function',
+      'last_updated',
+      'mobile_phone',
+      'direct_phone',
+      'has_phone',
+      'location',
+      'email_status',
+      'company_size',
+      'company_industries',
+      'company_network',
+      'network',
+      'role_since',
+      'signals',
+      'skills',
+      'languages',
+      'experience',
+      'education',
+      'certifications',
+      'social',
+      'company_employee_count',
+      'company_founded_year',
+      'company_total_funding_usd',
+      'company_revenue',
+      'last_refreshed',
+    ]) {
       expect(cols.some((c) => c.name === name)).toBe(true);
     }
     expect(cols.find((c) => c.name === 'last_updated')).toMatchObject({ type: 'month', format: 'YYYY-MM' });
-    expect(cols.find((c) => c.name === 'company_industries')).toMatchObject({ closed_list: true, values_route: '/v1/contacts/schema/industries/values' });
-    expect(cols.find((c) => c.name === 'country')).toMatchObject({ values_route: '/v1/contacts/schema/country/values' });
+    expect(cols.find((c) => c.name === 'company_industries')).toMatchObject({
+      closed_list: true,
+      values_route: '/v1/contacts/schema/industries/values',
+    });
+    expect(cols.find((c) => c.name === 'country')).toMatchObject({
+      values_route: '/v1/contacts/schema/country/values',
+    });
     expect(cols.some((c) => c.name === 'sort_key' || c.name === 'network_slug')).toBe(false);
 
     const keys = res.body.data.filter_keys as Array<Record<string, unknown>>;
     expect(keys.map((k) => k.key)).toEqual(CONTACT_FILTER_KEYS.map((k) => k.key));
     for (const k of keys) expect(KEY_TYPES).toContain(k.type);
     expect(keys.find((k) => k.key === 'exclude_countries')).toMatchObject({ excludes: 'countries', column: 'country' });
-    expect(keys.find((k) => k.key === 'industries')).toMatchObject({ values_route: '/v1/contacts/schema/industries/values' });
+    expect(keys.find((k) => k.key === 'industries')).toMatchObject({
+      values_route: '/v1/contacts/schema/industries/values',
+    });
     expect(keys.find((k) => k.key === 'has_phone')).toMatchObject({ column: null });
     expect((res.body.data.notes as string[]).length).toBeGreaterThan(3);
     expect(res.body.quota.contact_credits_used).toBe(0);
@@ -55,7 +94,12 @@ describe('GET /v1/contacts/schema/{column}/values', () => {
   it('country: ISO-2 slugs with English names', async () => {
     const res = await app.request('GET', '/v1/contacts/schema/country/values?q=united', { key });
     const values = res.body.data.values as Array<{ value: string; label: string }>;
-    expect(values).toEqual(expect.arrayContaining([expect.objectContaining({ value: 'us', label: 'United States' }), expect.objectContaining({ value: 'gb' })]));
+    expect(values).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ value: 'us', label: 'United States' }),
+        expect.objectContaining({ value: 'gb' }),
+      ]),
+    );
   });
 
   it('skills come from the data, lowercase, most frequent first', async () => {
@@ -68,7 +112,16 @@ describe('GET /v1/contacts/schema/{column}/values', () => {
 
   it('company_size and seniority list every value of the closed list', async () => {
     const sizes = await app.request('GET', '/v1/contacts/schema/company_size/values', { key });
-    expect(sizes.body.data.values.map((v: { value: string }) => v.value)).toEqual(['1-10', '11-50', '51-200', '201-500', '501-1K', '1K-5K', '5K-10K', '10K+']);
+    expect(sizes.body.data.values.map((v: { value: string }) => v.value)).toEqual([
+      '1-10',
+      '11-50',
+      '51-200',
+      '201-500',
+      '501-1K',
+      '1K-5K',
+      '5K-10K',
+      '10K+',
+    ]);
     const sen = await app.request('GET', '/v1/contacts/schema/seniority/values', { key });
     expect(sen.body.data.values).toHaveLength(8);
   });
@@ -96,7 +149,16 @@ describe('companies schema routes', () => {
     const res = await app.request('GET', '/v1/companies/schema', { key });
     const names = (res.body.data.columns as Array<{ name: string }>).map((c) => c.name);
     expect(names[0]).toBe('id');
-    for (const n of ['headcount_band', 'revenue_range', 'employee_growth_pct', 'specialties', 'investors', 'investor_count', 'locations']) expect(names).toContain(n);
+    for (const n of [
+      'headcount_band',
+      'revenue_range',
+      'employee_growth_pct',
+      'specialties',
+      'investors',
+      'investor_count',
+      'locations',
+    ])
+      expect(names).toContain(n);
     expect(res.body.data.filter_keys.length).toBeGreaterThan(5);
   });
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { HttpNetworkSource } from '../../src/network-signals/http/http-provider.js';
 import { SourceError } from '../../src/network-signals/port.js';
 import { allRows } from '../helpers/rows.js';
-import { allSignals, startSignalsApp, waitCollect, type SignalsApp } from './signals-support.js';
+import { allSignals, type SignalsApp, startSignalsApp, waitCollect } from './signals-support.js';
 
 /**
  * The HTTP provider adapter against a small provider started here on 127.0.0.1, speaking the documented
@@ -27,10 +27,12 @@ const item = (n: number, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
+function handle(req: IncomingMessage, res: ServerResponse, raw: string) {
   const path = req.url!.replace(/^\/api/, '').replace(/^\//, '');
   const body = JSON.parse(raw || '{}');
-  const slug = String(body.target ?? '').split('/').pop()!;
+  const slug = String(body.target ?? '')
+    .split('/')
+    .pop()!;
   calls.push({ path, slug, body, auth: req.headers.authorization });
   const send = (status: number, payload: unknown) => {
     res.writeHead(status, { 'Content-Type': 'application/json' });
@@ -48,9 +50,11 @@ function handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
   if (slug === 'garbage') return send(200, { items: [{ name: 5 }], next_cursor: null });
   if (slug === 'notjson') return send(200, 'oops, not json');
   if (slug === 'flaky-collect' && count('collect', slug) === 1) return send(502, 'bad gateway');
-  if (slug === 'partial') return send(200, { items: Array.from({ length: 10 }, (_, i) => item(100 + i)), next_cursor: null });
+  if (slug === 'partial')
+    return send(200, { items: Array.from({ length: 10 }, (_, i) => item(100 + i)), next_cursor: null });
   // Two pages: person 1 twice (reaction, then comment), a stored contact, person 2.
-  if (body.cursor === null) return send(200, { items: [item(1), item(1, { engagement: 'comment' })], next_cursor: 'page-2' });
+  if (body.cursor === null)
+    return send(200, { items: [item(1), item(1, { engagement: 'comment' })], next_cursor: 'page-2' });
   return send(200, { items: [item(3, { profile_url: storedUrl, name: 'Stored Person' }), item(2)], next_cursor: null });
 }
 
@@ -65,7 +69,13 @@ beforeAll(async () => {
   app = await startSignalsApp({
     contacts: 500,
     companies: 100,
-    env: { CDS_SIGNALS_PROVIDER_URL: providerUrl, CDS_SIGNALS_PROVIDER_TOKEN: TOKEN, CDS_SIGNALS_PROVIDER_TIMEOUT_MS: '200', CDS_SIGNALS_PROVIDER_RETRIES: '2', CDS_SIGNALS_PROVIDER_BACKOFF_MS: '10' },
+    env: {
+      CDS_SIGNALS_PROVIDER_URL: providerUrl,
+      CDS_SIGNALS_PROVIDER_TOKEN: TOKEN,
+      CDS_SIGNALS_PROVIDER_TIMEOUT_MS: '200',
+      CDS_SIGNALS_PROVIDER_RETRIES: '2',
+      CDS_SIGNALS_PROVIDER_BACKOFF_MS: '10',
+    },
   });
   storedUrl = (await allRows(app, 'contacts')).find((r) => r.network)!.network;
 });
@@ -76,7 +86,10 @@ afterAll(async () => {
 });
 
 const collect = (key: string, slug: string, extra: Record<string, unknown> = {}) =>
-  app.request('POST', '/v1/signals/collect', { key, body: { kind: 'network_profile', target: `https://network.com/in/${slug}`, wait: true, ...extra } });
+  app.request('POST', '/v1/signals/collect', {
+    key,
+    body: { kind: 'network_profile', target: `https://network.com/in/${slug}`, wait: true, ...extra },
+  });
 const premium = async (key: string) => (await app.request('GET', '/v1/credits', { key })).body.data.premium;
 
 describe('HTTP signals provider', () => {
@@ -84,12 +97,23 @@ describe('HTTP signals provider', () => {
     const { apiKey } = app.createAccount('pro');
     const res = await collect(apiKey, 'ok');
     expect(res.status).toBe(202);
-    expect(res.body.data.job).toMatchObject({ status: 'completed', hold: 6, signals: 4, leads: 3, scrape_outcome: { source: 'http', reason: 'source_exhausted' } });
+    expect(res.body.data.job).toMatchObject({
+      status: 'completed',
+      hold: 6,
+      signals: 4,
+      leads: 3,
+      scrape_outcome: { source: 'http', reason: 'source_exhausted' },
+    });
     const sent = calls.filter((c) => c.slug === 'ok');
     expect(sent.map((c) => c.path)).toEqual(['estimate', 'collect', 'collect']);
     expect(sent.every((c) => c.auth === `Bearer ${TOKEN}`)).toBe(true);
     expect(sent[0]!.body).toEqual({ kind: 'network_profile', target: 'https://network.com/in/ok' });
-    expect(sent[1]!.body).toEqual({ kind: 'network_profile', target: 'https://network.com/in/ok', cursor: null, limit: 100 });
+    expect(sent[1]!.body).toEqual({
+      kind: 'network_profile',
+      target: 'https://network.com/in/ok',
+      cursor: null,
+      limit: 100,
+    });
     expect(sent[2]!.body.cursor).toBe('page-2');
     const rows = await allSignals(app, apiKey, `source_id=${res.body.data.job.id}`);
     expect(rows.map((r) => [r.name, r.engagement, r.lead, r.contact !== null])).toEqual([
@@ -98,7 +122,11 @@ describe('HTTP signals provider', () => {
       ['Stored Person', 'comment', true, true],
       ['Person 2', 'reaction', true, false],
     ]);
-    expect(rows[0]).toMatchObject({ headline: 'Engineer 1', post_url: 'https://network.com/posts/a-post', at: '2026-11-02T10:00:00.000Z' });
+    expect(rows[0]).toMatchObject({
+      headline: 'Engineer 1',
+      post_url: 'https://network.com/posts/a-post',
+      at: '2026-11-02T10:00:00.000Z',
+    });
     expect(rows[2].contact.network).toBe(storedUrl);
     expect(await premium(apiKey)).toMatchObject({ used: 3, held: 0 });
   });
@@ -117,10 +145,17 @@ describe('HTTP signals provider', () => {
     const res = await collect(apiKey, 'slow');
     const job = res.body.data.job;
     expect(job.status).toBe('failed');
-    expect(job.error).toBe('The signals provider gave no answer within 200 ms after 3 attempts; start the collect again in a few minutes.');
+    expect(job.error).toBe(
+      'The signals provider gave no answer within 200 ms after 3 attempts; start the collect again in a few minutes.',
+    );
     expect(count('collect', 'slow')).toBe(3);
     const status = await waitCollect(app, apiKey, job.id);
-    expect(status).toMatchObject({ status: 'failed', error: job.error, signals: 0, premium_credits: { held: 0, charged: 0 } });
+    expect(status).toMatchObject({
+      status: 'failed',
+      error: job.error,
+      signals: 0,
+      premium_credits: { held: 0, charged: 0 },
+    });
     expect(await premium(apiKey)).toMatchObject({ used: 0, held: 0 });
   });
 
@@ -153,14 +188,33 @@ describe('HTTP signals provider', () => {
   it('more unique engagers than the hold: the job stops at the hold and ends partial (status: completed)', async () => {
     const { apiKey } = app.createAccount('pro');
     const job = (await collect(apiKey, 'partial')).body.data.job;
-    expect(job).toMatchObject({ status: 'partial', hold: 4, signals: 4, leads: 4, scrape_outcome: { reason: 'hold_exhausted' } });
+    expect(job).toMatchObject({
+      status: 'partial',
+      hold: 4,
+      signals: 4,
+      leads: 4,
+      scrape_outcome: { reason: 'hold_exhausted' },
+    });
     const status = await waitCollect(app, apiKey, job.id);
-    expect(status).toMatchObject({ status: 'completed', requested: 2, signals: 4, leads: 4, premium_credits: { held: 0, charged: 4 }, error: null });
+    expect(status).toMatchObject({
+      status: 'completed',
+      requested: 2,
+      signals: 4,
+      leads: 4,
+      premium_credits: { held: 0, charged: 4 },
+      error: null,
+    });
     expect(await premium(apiKey)).toMatchObject({ used: 4, held: 0 });
   });
 
   it('a refused token is reported for the operator', async () => {
-    const source = new HttpNetworkSource({ url: providerUrl, token: 'wrong', timeoutMs: 200, retries: 2, backoffMs: 10 });
+    const source = new HttpNetworkSource({
+      url: providerUrl,
+      token: 'wrong',
+      timeoutMs: 200,
+      retries: 2,
+      backoffMs: 10,
+    });
     const target = { kind: 'network_profile' as const, url: 'https://network.com/in/ok', slug: 'ok' };
     await expect(source.estimate(target)).rejects.toThrow(SourceError);
     await expect(source.estimate(target)).rejects.toThrow('CDS_SIGNALS_PROVIDER_TOKEN');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatedNetwork } from '../../src/network-signals/simulated/simulated-network.js';
 import { parseSignalTarget } from '../../src/network-signals/target.js';
-import { allSignals, startSignalsApp, waitCollect, type SignalsApp } from './signals-support.js';
+import { allSignals, type SignalsApp, startSignalsApp, waitCollect } from './signals-support.js';
 
 /**
  * A collect job interrupted by a restart (clean stop, or the process dying with the job running) resumes
@@ -25,7 +25,12 @@ async function bigCompany(app: SignalsApp): Promise<string> {
 }
 
 async function startMidway(app: SignalsApp, key: string, target: string): Promise<string> {
-  const id = (await app.request('POST', '/v1/signals/collect', { key, body: { kind: 'network_company', target, max_followers: 1500 } })).body.data.job.id;
+  const id = (
+    await app.request('POST', '/v1/signals/collect', {
+      key,
+      body: { kind: 'network_company', target, max_followers: 1500 },
+    })
+  ).body.data.job.id;
   for (;;) {
     const s = (await app.request('GET', `/v1/signals/collect/${id}`, { key })).body.data;
     if (s.status === 'running' && s.signals >= 300) return id;
@@ -36,13 +41,22 @@ async function startMidway(app: SignalsApp, key: string, target: string): Promis
 
 async function expectSettledOnce(app: SignalsApp, key: string, id: string): Promise<void> {
   const done = await waitCollect(app, key, id);
-  expect(done).toMatchObject({ status: 'completed', requested: 1500, signals: 1500, premium_credits: { held: 0, charged: done.leads } });
+  expect(done).toMatchObject({
+    status: 'completed',
+    requested: 1500,
+    signals: 1500,
+    premium_credits: { held: 0, charged: done.leads },
+  });
   const rows = await allSignals(app, key, `source_type=collect&source_id=${id}`);
   expect(rows).toHaveLength(1500);
   expect(new Set(rows.map((r) => r.id)).size).toBe(1500);
   expect(rows.filter((r) => r.lead)).toHaveLength(done.leads);
   const job = app.services.state.getJob(id)!;
-  expect(app.services.state.getHold(job.holdId!)).toMatchObject({ status: 'committed', amount: 1500, charged: done.leads });
+  expect(app.services.state.getHold(job.holdId!)).toMatchObject({
+    status: 'committed',
+    amount: 1500,
+    charged: done.leads,
+  });
   const premium = (await app.request('GET', '/v1/credits', { key })).body.data.premium;
   expect(premium).toMatchObject({ held: 0, used: done.leads });
 }

@@ -12,7 +12,10 @@ export interface SignalsApp extends TestApp {
 }
 
 export async function startSignalsApp(opts: TestAppOptions = {}): Promise<SignalsApp> {
-  const app = await startTestApp({ ...opts, env: { CDS_SIGNALS_DELAY_MS: '0', CDS_JOB_HEARTBEAT_MS: '200', CDS_JOB_STALE_MS: '2000', ...(opts.env ?? {}) } });
+  const app = await startTestApp({
+    ...opts,
+    env: { CDS_SIGNALS_DELAY_MS: '0', CDS_JOB_HEARTBEAT_MS: '200', CDS_JOB_STALE_MS: '2000', ...(opts.env ?? {}) },
+  });
   return Object.assign(app, {
     runner: app.services.jobs,
     async shutdown() {
@@ -50,7 +53,11 @@ export async function allSignals(app: TestApp, key: string, query: string): Prom
   const out: any[] = [];
   let cursor: string | null = null;
   do {
-    const res: any = await app.request('GET', `/v1/signals?${query}&limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+    const res: any = await app.request(
+      'GET',
+      `/v1/signals?${query}&limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { key },
+    );
     if (res.status !== 200) throw new Error(`status ${res.status}: ${JSON.stringify(res.body)}`);
     out.push(...res.body.data);
     cursor = res.body.page.next_cursor;

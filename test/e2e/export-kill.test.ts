@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,10 +27,22 @@ interface Server {
 
 function serve(dataDir: string, env: Record<string, string>): Promise<Server> {
   const code = `const { main } = await import(${JSON.stringify(main)}); process.exit(await main(process.argv.slice(1)));`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', code, 'serve', '--data', dataDir, '--port', '0'], {
-    env: { ...process.env, UV_THREADPOOL_SIZE: '16', CDS_SECRET: SECRET, CDS_LOG_LEVEL: 'silent', CDS_DUCKDB_THREADS: '1', CDS_DUCKDB_POOL: '2', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', code, 'serve', '--data', dataDir, '--port', '0'],
+    {
+      env: {
+        ...process.env,
+        UV_THREADPOOL_SIZE: '16',
+        CDS_SECRET: SECRET,
+        CDS_LOG_LEVEL: 'silent',
+        CDS_DUCKDB_THREADS: '1',
+        CDS_DUCKDB_POOL: '2',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
   let out = '';
   let err = '';
@@ -49,7 +61,13 @@ function serve(dataDir: string, env: Record<string, string>): Promise<Server> {
   });
 }
 
-async function api(url: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function api(
+  url: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${url}${path}`, {
     method,
     headers: { Authorization: `Bearer ${key}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
@@ -95,7 +113,10 @@ it('an export interrupted by SIGKILL resumes after restart and charges exactly t
   try {
     const first = await serve(dataDir, { CDS_EXPORT_BATCH_ROWS: '100', CDS_EXPORT_BATCH_DELAY_MS: '150' });
     servers.push(first);
-    const started = await api(first.url, key, 'POST', '/v1/exports', { filter: {}, columns: ['name', 'company_domain'] });
+    const started = await api(first.url, key, 'POST', '/v1/exports', {
+      filter: {},
+      columns: ['name', 'company_domain'],
+    });
     expect(started.status).toBe(202);
     const id: string = started.body.data.export_id;
     expect(started.body.data.rows_to_export).toBe(CONTACTS);

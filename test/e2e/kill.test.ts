@@ -9,7 +9,8 @@ import { openSqliteStore } from '../../src/state/sqlite/index.js';
 import { cds, startChildServer } from '../helpers/child-server.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const currentId = (dir: string) => (JSON.parse(readFileSync(join(dir, 'releases', 'CURRENT'), 'utf8')) as { id: string }).id;
+const currentId = (dir: string) =>
+  (JSON.parse(readFileSync(join(dir, 'releases', 'CURRENT'), 'utf8')) as { id: string }).id;
 
 let dir: string;
 beforeEach(async () => {
@@ -36,9 +37,14 @@ describe('SIGKILL', () => {
     const loops = accounts.flatMap((a) =>
       [0, 1].map(async (lane) => {
         while (!stop) {
-          const body = lane === 0 ? { filter: { has_work_email: true }, limit: 40, columns: ['name'] } : { filter: {}, limit: 40 };
+          const body =
+            lane === 0 ? { filter: { has_work_email: true }, limit: 40, columns: ['name'] } : { filter: {}, limit: 40 };
           try {
-            const res = await fetch(`${server.url}/v1/contacts/search`, { method: 'POST', headers: { Authorization: `Bearer ${a.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+            const res = await fetch(`${server.url}/v1/contacts/search`, {
+              method: 'POST',
+              headers: { Authorization: `Bearer ${a.key}`, 'Content-Type': 'application/json' },
+              body: JSON.stringify(body),
+            });
             const json = (await res.json()) as { quota?: { contact_credits_used: number } };
             if (res.status === 200) a.delivered += json.quota!.contact_credits_used;
           } catch {
@@ -84,20 +90,38 @@ describe('SIGKILL', () => {
     const server = await startChildServer(dir);
     try {
       const dumps = join(dir, 'big-dumps');
-      await generateDumps({ contacts: 120_000, companies: 12_000, seed: 77, outDir: dumps, asOf: new Date('2026-11-01T00:00:00Z') });
-      const loader = cds(['load', '--data', dir, '--people', join(dumps, 'people.jsonl'), '--companies', join(dumps, 'companies.jsonl')]);
+      await generateDumps({
+        contacts: 120_000,
+        companies: 12_000,
+        seed: 77,
+        outDir: dumps,
+        asOf: new Date('2026-11-01T00:00:00Z'),
+      });
+      const loader = cds([
+        'load',
+        '--data',
+        dir,
+        '--people',
+        join(dumps, 'people.jsonl'),
+        '--companies',
+        join(dumps, 'companies.jsonl'),
+      ]);
       let progress = '';
       await new Promise<void>((resolve, reject) => {
         loader.stderr!.on('data', (b: Buffer) => {
           progress += b.toString();
           if (/people [3-9]0%/.test(progress)) resolve();
         });
-        loader.once('exit', () => reject(new Error(`loader finished before it could be killed: ${progress.slice(-300)}`)));
+        loader.once('exit', () =>
+          reject(new Error(`loader finished before it could be killed: ${progress.slice(-300)}`)),
+        );
       });
       loader.kill('SIGKILL');
       await new Promise((r) => loader.once('exit', r));
       expect(currentId(dir)).toBe(before);
-      const h = (await (await fetch(`${server.url}/v1/health`)).json()) as { data: { engine: { release: string; contacts: number } } };
+      const h = (await (await fetch(`${server.url}/v1/health`)).json()) as {
+        data: { engine: { release: string; contacts: number } };
+      };
       expect(h.data.engine.release).toBe(before);
       expect(h.data.engine.contacts).toBe(3000);
 
@@ -116,7 +140,8 @@ describe('SIGKILL', () => {
         let served = '';
         for (let i = 0; i < 40 && served !== after; i++) {
           await sleep(250);
-          served = ((await (await fetch(`${again.url}/v1/health`)).json()) as { data: { engine: { release: string } } }).data.engine.release;
+          served = ((await (await fetch(`${again.url}/v1/health`)).json()) as { data: { engine: { release: string } } })
+            .data.engine.release;
         }
         expect(served).toBe(after);
       } finally {

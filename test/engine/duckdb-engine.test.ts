@@ -1,21 +1,21 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, listValue } from '@duckdb/node-api';
 import { AppError } from '../../src/domain/errors/index.js';
-import { openDuckDBEngine, type DuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
+import { type DuckDBEngine, openDuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
+import { pointStoreFile } from '../../src/engine/duckdb/point-store/schema.js';
 import {
   currentPath,
   listReleases,
   newReleaseId,
   nextReleaseId,
-  publishCurrent,
   pruneReleases,
+  publishCurrent,
   readCurrent,
   releaseFile,
   releasesDir,
 } from '../../src/engine/duckdb/release-store.js';
-import { pointStoreFile } from '../../src/engine/duckdb/point-store/schema.js';
 import { releaseDdl } from '../../src/engine/duckdb/schema.js';
 
 /** Writes a tiny release file by hand (independent of the loader) and publishes it. */
@@ -35,12 +35,21 @@ async function makeRelease(dataDir: string, id: string, skills: string[][], publ
   c.closeSync();
   inst.closeSync();
   if (publish) {
-    await publishCurrent(dataDir, { id, file: `${id}.duckdb`, createdAt: new Date().toISOString(), contacts: skills.length, companies: 0, source: {} });
+    await publishCurrent(dataDir, {
+      id,
+      file: `${id}.duckdb`,
+      createdAt: new Date().toISOString(),
+      contacts: skills.length,
+      companies: 0,
+      source: {},
+    });
   }
 }
 
 /** A query that reads the serving release and then keeps a worker busy for a while. */
-const SLOW = `SELECT (SELECT value FROM meta WHERE key = 'release_id') AS release, count(*) AS n FROM range(300000000) t(i) WHERE hash(i) % 7 = 0`;
+const SLOW =
+  `SELECT (SELECT value FROM meta WHERE key = 'release_id') AS release, count(*) AS n FROM range(300000000) t(i) ` +
+  `WHERE hash(i) % 7 = 0`;
 
 async function expectCode(p: Promise<unknown>, code: string): Promise<void> {
   const e = await p.then(
@@ -68,7 +77,10 @@ describe('DuckDB engine', () => {
     await makeRelease(dataDir, 'r20260101T000000-aaaa', [['python', 'sql'], []]);
     engine = await openDuckDBEngine({ dataDir, poolSize: 2, threads: 1 });
     expect(engine.release()).toMatchObject({ id: 'r20260101T000000-aaaa', contacts: 2 });
-    const rows = await engine.run('SELECT id, skills, company_employee_count, count(*) OVER () AS n FROM contacts ORDER BY sort_key', []);
+    const rows = await engine.run(
+      'SELECT id, skills, company_employee_count, count(*) OVER () AS n FROM contacts ORDER BY sort_key',
+      [],
+    );
     expect(rows).toEqual([
       { id: 'per_0', skills: ['python', 'sql'], company_employee_count: 1000, n: 2 },
       { id: 'per_1', skills: null, company_employee_count: 2000, n: 2 },
@@ -77,7 +89,13 @@ describe('DuckDB engine', () => {
   });
 
   it('lists distinct values of a list column with counts, q (case-insensitive, parameterized) and limit', async () => {
-    await makeRelease(dataDir, 'r20260101T000000-aaaa', [['Python', 'sql'], ['python', 'go'], ['sql'], ['sql', 'pyspark'], []]);
+    await makeRelease(dataDir, 'r20260101T000000-aaaa', [
+      ['Python', 'sql'],
+      ['python', 'go'],
+      ['sql'],
+      ['sql', 'pyspark'],
+      [],
+    ]);
     engine = await openDuckDBEngine({ dataDir, poolSize: 2, threads: 1 });
     expect(await engine.distinctValues('contact', 'skills', null, 10)).toEqual([
       { value: 'sql', count: 3 },
@@ -118,7 +136,8 @@ describe('DuckDB engine', () => {
     engine = await openDuckDBEngine({ dataDir, poolSize: 1, threads: 1, pollMs: 50 });
     await makeRelease(dataDir, 'r20260102T000000-bbbb', [['b'], ['c']]);
     const deadline = Date.now() + 5000;
-    while (engine.release()?.id !== 'r20260102T000000-bbbb' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (engine.release()?.id !== 'r20260102T000000-bbbb' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     expect(engine.release()?.id).toBe('r20260102T000000-bbbb');
     expect(await engine.run('SELECT count(*) AS n FROM contacts')).toEqual([{ n: 2 }]);
   });
@@ -155,7 +174,14 @@ describe('DuckDB engine', () => {
   });
 
   it('reports data.unavailable and health false when the release file is missing, without crashing', async () => {
-    await publishCurrent(dataDir, { id: 'r20260101T000000-gone', file: 'r20260101T000000-gone.duckdb', createdAt: '', contacts: 0, companies: 0, source: {} });
+    await publishCurrent(dataDir, {
+      id: 'r20260101T000000-gone',
+      file: 'r20260101T000000-gone.duckdb',
+      createdAt: '',
+      contacts: 0,
+      companies: 0,
+      source: {},
+    });
     engine = await openDuckDBEngine({ dataDir, poolSize: 1, threads: 1, pollMs: 50 });
     const h = await engine.health();
     expect(h.ok).toBe(false);
@@ -178,7 +204,14 @@ describe('DuckDB engine', () => {
     await makeRelease(dataDir, 'r20260101T000000-aaaa', [['a']]);
     engine = await openDuckDBEngine({ dataDir, poolSize: 1, threads: 1 });
     writeFileSync(releaseFile(dataDir, 'r20260102T000000-bbbb'), 'not a database');
-    await publishCurrent(dataDir, { id: 'r20260102T000000-bbbb', file: 'r20260102T000000-bbbb.duckdb', createdAt: '', contacts: 0, companies: 0, source: {} });
+    await publishCurrent(dataDir, {
+      id: 'r20260102T000000-bbbb',
+      file: 'r20260102T000000-bbbb.duckdb',
+      createdAt: '',
+      contacts: 0,
+      companies: 0,
+      source: {},
+    });
     await engine.refresh();
     expect(engine.release()?.id).toBe('r20260101T000000-aaaa');
     const h = await engine.health();
@@ -211,7 +244,14 @@ describe('release store', () => {
 
   it('replaces CURRENT atomically and reads it back', async () => {
     expect(await readCurrent(dataDir)).toBeNull();
-    const p = { id: 'r20260101T000000-aaaa', file: 'r20260101T000000-aaaa.duckdb', createdAt: 'x', contacts: 3, companies: 1, source: { a: 1 } };
+    const p = {
+      id: 'r20260101T000000-aaaa',
+      file: 'r20260101T000000-aaaa.duckdb',
+      createdAt: 'x',
+      contacts: 3,
+      companies: 1,
+      source: { a: 1 },
+    };
     await publishCurrent(dataDir, p);
     expect(await readCurrent(dataDir)).toEqual(p);
     await publishCurrent(dataDir, { ...p, id: 'r20260102T000000-bbbb' });
@@ -221,7 +261,13 @@ describe('release store', () => {
 
   it('keeps the newest 3 release files (with their point stores) and never the one CURRENT names', async () => {
     mkdirSync(releasesDir(dataDir), { recursive: true });
-    const ids = ['r20260101T000000-aaaa', 'r20260102T000000-bbbb', 'r20260103T000000-cccc', 'r20260104T000000-dddd', 'r20260105T000000-eeee'];
+    const ids = [
+      'r20260101T000000-aaaa',
+      'r20260102T000000-bbbb',
+      'r20260103T000000-cccc',
+      'r20260104T000000-dddd',
+      'r20260105T000000-eeee',
+    ];
     for (const id of ids) {
       writeFileSync(releaseFile(dataDir, id), '');
       writeFileSync(pointStoreFile(releaseFile(dataDir, id)), '');
@@ -229,7 +275,14 @@ describe('release store', () => {
     // A crash between the load's renames leaves a point store still named .tmp: pruned with its release.
     writeFileSync(`${pointStoreFile(releaseFile(dataDir, ids[1]!))}.tmp`, '');
     // CURRENT still names the oldest (say, the newest loads failed to publish): it must survive.
-    await publishCurrent(dataDir, { id: ids[0]!, file: `${ids[0]}.duckdb`, createdAt: '', contacts: 0, companies: 0, source: {} });
+    await publishCurrent(dataDir, {
+      id: ids[0]!,
+      file: `${ids[0]}.duckdb`,
+      createdAt: '',
+      contacts: 0,
+      companies: 0,
+      source: {},
+    });
     const deleted = await pruneReleases(dataDir);
     expect(deleted).toEqual([ids[1]]);
     expect(await listReleases(dataDir)).toEqual([ids[0], ids[2], ids[3], ids[4]]);

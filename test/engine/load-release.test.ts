@@ -1,13 +1,14 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type LoadReport, loadRelease } from '../../loaders/load/index.js';
 import { classifyTitle } from '../../src/domain/classify/index.js';
-import { openDuckDBEngine, type DuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
+import { type DuckDBEngine, openDuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
 import { listReleases, readCurrent, releasesDir } from '../../src/engine/duckdb/release-store.js';
-import { loadRelease, type LoadReport } from '../../loaders/load/index.js';
 
 const AS_OF = new Date('2026-11-01T12:00:00Z');
-const jsonl = (rows: unknown[]): string => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';
+const jsonl = (rows: unknown[]): string =>
+  `${rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n')}\n`;
 
 const COMPANIES = jsonl([
   {
@@ -38,7 +39,14 @@ const COMPANIES = jsonl([
   },
   { company_id: 'acme-2', name: 'Wrong prefix' },
   '{"company_id": "com_broken", ',
-  { company_id: 'com_globex', name: 'The Globex Corporation', website: 'http://globex.de/', employee_count: 12000, entity_type: 'Privately Held', industries: ['financial_services'] },
+  {
+    company_id: 'com_globex',
+    name: 'The Globex Corporation',
+    website: 'http://globex.de/',
+    employee_count: 12000,
+    entity_type: 'Privately Held',
+    industries: ['financial_services'],
+  },
 ]);
 
 const ADA = {
@@ -56,7 +64,13 @@ const ADA = {
   education: [{ school: 'MIT', degree: 'BS' }],
   roles: [
     { title: 'Founder', company_name: 'Ada Labs LLC', company_domain: 'http://adalabs.io/x', start_date: '2020-01-15' },
-    { title: 'Chief Technology Officer', company_id: 'com_acme', start_date: '2026-09', is_primary: true, description: 'Runs engineering.' },
+    {
+      title: 'Chief Technology Officer',
+      company_id: 'com_acme',
+      start_date: '2026-09',
+      is_primary: true,
+      description: 'Runs engineering.',
+    },
   ],
   updated_at: '2026-10-05',
 };
@@ -69,7 +83,15 @@ const PEOPLE = jsonl([
     last_name: 'Smith',
     country: 'united kingdom',
     city: 'London',
-    roles: [{ title: 'Senior Software Engineer', company_id: 'com_missing', company_name: 'Initech Ltd.', company_domain: 'https://initech.co.uk/', start_date: '2024-01-10' }],
+    roles: [
+      {
+        title: 'Senior Software Engineer',
+        company_id: 'com_missing',
+        company_name: 'Initech Ltd.',
+        company_domain: 'https://initech.co.uk/',
+        start_date: '2024-01-10',
+      },
+    ],
     updated_at: '2026-03-01',
   },
   { full_name: 'No Id', updated_at: '2026-01-01' },
@@ -77,8 +99,19 @@ const PEOPLE = jsonl([
   { person_id: 'per_004', full_name: 'Bad Skills', skills: 'python', updated_at: '2026-01-01' },
   { person_id: 'per_005', full_name: 'No Update' },
   { ...ADA, full_name: 'Ada (stale copy)', updated_at: '2026-01-01' },
-  { person_id: 'per_003', full_name: 'Carol Old', roles: [{ title: 'Intern', company_id: 'com_globex' }], updated_at: '2026-01-01' },
-  { person_id: 'per_003', full_name: 'Carol Jones', country: 'DE', roles: [{ title: 'VP of Sales', company_id: 'com_globex', start_date: '2026-06-01' }], updated_at: '2026-02-01' },
+  {
+    person_id: 'per_003',
+    full_name: 'Carol Old',
+    roles: [{ title: 'Intern', company_id: 'com_globex' }],
+    updated_at: '2026-01-01',
+  },
+  {
+    person_id: 'per_003',
+    full_name: 'Carol Jones',
+    country: 'DE',
+    roles: [{ title: 'VP of Sales', company_id: 'com_globex', start_date: '2026-06-01' }],
+    updated_at: '2026-02-01',
+  },
 ]);
 
 describe('loadRelease', () => {
@@ -104,13 +137,24 @@ describe('loadRelease', () => {
   });
 
   const load = (over: Partial<Parameters<typeof loadRelease>[0]> = {}): Promise<LoadReport> =>
-    loadRelease({ dataDir, peopleFile: join(dir, 'people.jsonl'), companiesFile: join(dir, 'companies.jsonl'), asOf: AS_OF, ...over });
+    loadRelease({
+      dataDir,
+      peopleFile: join(dir, 'people.jsonl'),
+      companiesFile: join(dir, 'companies.jsonl'),
+      asOf: AS_OF,
+      ...over,
+    });
 
   it('reports counts, skipped rows with file, line and reason, and publishes CURRENT', async () => {
     const r = await load();
     const people = join(dir, 'people.jsonl');
     const companies = join(dir, 'companies.jsonl');
-    expect(r).toMatchObject({ contacts: 3, companies: 2, skipped: { people: 6, companies: 3 }, dropped: { industries: 1 } });
+    expect(r).toMatchObject({
+      contacts: 3,
+      companies: 2,
+      skipped: { people: 6, companies: 3 },
+      dropped: { industries: 1 },
+    });
     expect(r.rejects).toEqual([
       { file: companies, line: 3, reason: 'company_id: expected an id starting with com_' },
       { file: companies, line: 4, reason: expect.stringMatching(/^invalid JSON/) },
@@ -122,10 +166,25 @@ describe('loadRelease', () => {
       { file: people, line: 7, reason: 'duplicate person_id per_001: line 1 has the later updated_at' },
       { file: people, line: 8, reason: 'duplicate person_id per_003: line 9 has the later updated_at' },
     ]);
-    expect(readFileSync(r.rejectsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l))).toEqual(r.rejects);
-    expect(await readCurrent(dataDir)).toMatchObject({ id: r.releaseId, file: `${r.releaseId}.duckdb`, contacts: 3, companies: 2 });
+    expect(
+      readFileSync(r.rejectsFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(r.rejects);
+    expect(await readCurrent(dataDir)).toMatchObject({
+      id: r.releaseId,
+      file: `${r.releaseId}.duckdb`,
+      contacts: 3,
+      companies: 2,
+    });
     // Nothing temporary is left behind.
-    expect(readdirSync(releasesDir(dataDir)).sort()).toEqual(['CURRENT', `${r.releaseId}.duckdb`, `${r.releaseId}.points.sqlite`, `${r.releaseId}.rejects.jsonl`]);
+    expect(readdirSync(releasesDir(dataDir)).sort()).toEqual([
+      'CURRENT',
+      `${r.releaseId}.duckdb`,
+      `${r.releaseId}.points.sqlite`,
+      `${r.releaseId}.rejects.jsonl`,
+    ]);
   });
 
   it('normalizes companies: domain from URL, name_norm, slugs, bands, funding, HQ, offices, contact counts', async () => {
@@ -154,8 +213,24 @@ describe('loadRelease', () => {
       contact_count: 1,
       sort_key: 1,
     });
-    expect(JSON.parse(acme!.locations)[0]).toEqual({ street: '1 Main St', postcode: '78701', city: 'Austin', state: 'TX', country: 'us', is_hq: true });
-    expect(globex).toMatchObject({ id: 'com_globex', name: 'The Globex Corporation', name_norm: 'globex', headcount_band: '10K+', entity_type: 'private', is_public: false, contact_count: 1, sort_key: 2 });
+    expect(JSON.parse(acme!.locations)[0]).toEqual({
+      street: '1 Main St',
+      postcode: '78701',
+      city: 'Austin',
+      state: 'TX',
+      country: 'us',
+      is_hq: true,
+    });
+    expect(globex).toMatchObject({
+      id: 'com_globex',
+      name: 'The Globex Corporation',
+      name_norm: 'globex',
+      headcount_band: '10K+',
+      entity_type: 'private',
+      is_public: false,
+      contact_count: 1,
+      sort_key: 2,
+    });
   });
 
   it('normalizes people, classifies titles, computes signals and denormalizes the main employer', async () => {
@@ -209,8 +284,22 @@ describe('loadRelease', () => {
       sort_key: 1,
     });
     expect(JSON.parse(ada!.experience)).toEqual([
-      { title: 'Chief Technology Officer', company: 'Acme, Inc.', company_id: 'com_acme', domain: 'acme.com', start_date: '2026-09-01', is_main: true },
-      { title: 'Founder', company: 'Ada Labs LLC', company_id: null, domain: 'adalabs.io', start_date: '2020-01-15', is_main: false },
+      {
+        title: 'Chief Technology Officer',
+        company: 'Acme, Inc.',
+        company_id: 'com_acme',
+        domain: 'acme.com',
+        start_date: '2026-09-01',
+        is_main: true,
+      },
+      {
+        title: 'Founder',
+        company: 'Ada Labs LLC',
+        company_id: null,
+        domain: 'adalabs.io',
+        start_date: '2020-01-15',
+        is_main: false,
+      },
     ]);
     expect(JSON.parse(ada!.education)).toEqual([{ school: 'MIT', degree: 'BS', field: null, end_year: null }]);
 
@@ -232,7 +321,18 @@ describe('loadRelease', () => {
       sort_key: 2,
     });
     // The later updated_at of a duplicate id wins.
-    expect(carol).toMatchObject({ id: 'per_003', name: 'Carol Jones', title: 'VP of Sales', seniority: 'vp', function: 'sales_and_bizdev', company: 'The Globex Corporation', country: 'de', location: 'Germany', signals: ['recent_job_change'], sort_key: 3 });
+    expect(carol).toMatchObject({
+      id: 'per_003',
+      name: 'Carol Jones',
+      title: 'VP of Sales',
+      seniority: 'vp',
+      function: 'sales_and_bizdev',
+      company: 'The Globex Corporation',
+      country: 'de',
+      location: 'Germany',
+      signals: ['recent_job_change'],
+      sort_key: 3,
+    });
     expect(await rowsOf(`SELECT key FROM meta ORDER BY key`)).toEqual(
       ['as_of', 'companies', 'contacts', 'created_at', 'network_host', 'release_id', 'source'].map((key) => ({ key })),
     );
@@ -241,7 +341,8 @@ describe('loadRelease', () => {
   it('reads CSV dumps with quoted multi-line cells and a;b lists', async () => {
     const csv = [
       'person_id,full_name,summary,skills,roles,country,updated_at',
-      `per_010,Dana Scully,"Line one, with comma\nline two",Forensics; PYTHON,"[{""title"":""Director of Engineering"",""company_id"":""com_acme"",""start_date"":""2025-10-01""}]",us,2026-05-05`,
+      `per_010,Dana Scully,"Line one, with comma\nline two",Forensics; PYTHON,"[{""title"":""Director of ` +
+        `Engineering"",""company_id"":""com_acme"",""start_date"":""2025-10-01""}]",us,2026-05-05`,
       'per_011,,,,,,2026-05-05',
       `per_012,Fox Mulder,,"[""Profiling""]",not json,us,2026-05-05`,
     ].join('\r\n');
@@ -266,24 +367,48 @@ describe('loadRelease', () => {
 
   it('strict mode throws on the first bad row and leaves the previous release serving', async () => {
     const first = await load();
-    await expect(load({ strict: true })).rejects.toThrow(`${join(dir, 'companies.jsonl')}:3: company_id: expected an id starting with com_`);
+    await expect(load({ strict: true })).rejects.toThrow(
+      `${join(dir, 'companies.jsonl')}:3: company_id: expected an id starting with com_`,
+    );
     expect((await readCurrent(dataDir))?.id).toBe(first.releaseId);
     expect(await listReleases(dataDir)).toEqual([first.releaseId]);
-    expect(readdirSync(releasesDir(dataDir)).sort()).toEqual(['CURRENT', `${first.releaseId}.duckdb`, `${first.releaseId}.points.sqlite`, `${first.releaseId}.rejects.jsonl`]);
+    expect(readdirSync(releasesDir(dataDir)).sort()).toEqual([
+      'CURRENT',
+      `${first.releaseId}.duckdb`,
+      `${first.releaseId}.points.sqlite`,
+      `${first.releaseId}.rejects.jsonl`,
+    ]);
     expect(await rowsOf('SELECT count(*) AS n FROM contacts')).toEqual([{ n: 3 }]);
   });
 
   it('a clean dump loads in strict mode and the new release replaces the old one', async () => {
     writeFileSync(join(dir, 'clean-companies.jsonl'), jsonl([{ company_id: 'com_x', name: 'X Corp' }]));
-    writeFileSync(join(dir, 'clean-people.jsonl'), jsonl([{ person_id: 'per_x', full_name: 'X Person', roles: [{ title: 'Engineer', company_id: 'com_x' }], updated_at: '2026-01-01' }]));
+    writeFileSync(
+      join(dir, 'clean-people.jsonl'),
+      jsonl([
+        {
+          person_id: 'per_x',
+          full_name: 'X Person',
+          roles: [{ title: 'Engineer', company_id: 'com_x' }],
+          updated_at: '2026-01-01',
+        },
+      ]),
+    );
     const first = await load();
-    const second = await load({ strict: true, peopleFile: join(dir, 'clean-people.jsonl'), companiesFile: join(dir, 'clean-companies.jsonl') });
+    const second = await load({
+      strict: true,
+      peopleFile: join(dir, 'clean-people.jsonl'),
+      companiesFile: join(dir, 'clean-companies.jsonl'),
+    });
     expect(second).toMatchObject({ contacts: 1, companies: 1, skipped: { people: 0, companies: 0 }, rejects: [] });
     expect(second.releaseId > first.releaseId).toBe(true);
     expect((await readCurrent(dataDir))?.id).toBe(second.releaseId);
-    expect(await rowsOf('SELECT id, company, company_name_norm, contact_count FROM contacts JOIN (SELECT id AS cid, contact_count FROM companies) ON cid = company_id')).toEqual([
-      { id: 'per_x', company: 'X Corp', company_name_norm: 'x', contact_count: 1 },
-    ]);
+    expect(
+      await rowsOf(
+        'SELECT id, company, company_name_norm, contact_count FROM contacts JOIN (SELECT id AS cid, contact_count ' +
+          'FROM companies) ON cid = company_id',
+      ),
+    ).toEqual([{ id: 'per_x', company: 'X Corp', company_name_norm: 'x', contact_count: 1 }]);
   });
 
   it('fails without touching releases when a dump file is missing', async () => {

@@ -1,13 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseCompanyFilter, parseContactFilter } from '../../src/domain/query/index.js';
-import type { IRNode } from '../../src/domain/query/index.js';
-import type { Entity } from '../../src/domain/catalog/index.js';
-import { openDuckDBEngine, type DuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
 import { seedRelease } from '../../loaders/seed.js';
+import type { Entity } from '../../src/domain/catalog/index.js';
+import type { IRNode } from '../../src/domain/query/index.js';
+import { parseCompanyFilter, parseContactFilter } from '../../src/domain/query/index.js';
+import { type DuckDBEngine, openDuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
 import { splitIntoRowGroups } from '../helpers/row-groups.js';
-import { wordsMatch, type Row } from '../helpers/rows.js';
+import { type Row, wordsMatch } from '../helpers/rows.js';
 
 /**
  * Pages read in the stable order whatever the thread count: a release of many row groups is scanned in
@@ -27,7 +27,9 @@ beforeAll(async () => {
   await seedRelease({ dataDir, contacts: CONTACTS, companies: 3000, seed: 11, asOf: new Date('2026-11-01T00:00:00Z') });
   rowGroups = await splitIntoRowGroups(dataDir, 2048);
   const engine = await open(1);
-  contacts = await engine.run('SELECT id, sort_key, title, country, company_domain, seniority FROM contacts ORDER BY sort_key');
+  contacts = await engine.run(
+    'SELECT id, sort_key, title, country, company_domain, seniority FROM contacts ORDER BY sort_key',
+  );
   companies = await engine.run('SELECT id, sort_key, hq_country FROM companies ORDER BY sort_key');
   await engine.close();
 }, 120_000);
@@ -47,7 +49,9 @@ interface Case {
 
 /** 200 employer domains, every third one in domain order, so matches spread over every row group. */
 function someDomains(): string[] {
-  const all = [...new Set(contacts.map((r) => r.company_domain).filter((d): d is string => typeof d === 'string'))].sort();
+  const all = [
+    ...new Set(contacts.map((r) => r.company_domain).filter((d): d is string => typeof d === 'string')),
+  ].sort();
   return all.filter((_, i) => i % 3 === 0).slice(0, 200);
 }
 
@@ -60,7 +64,10 @@ const CASES: Case[] = [
     entity: 'contact',
     ir: () => parseContactFilter({ filter: { title_query: ['manager', 'engineer'], countries: TITLE_COUNTRIES } }).ir,
     expected: () =>
-      contacts.filter((r) => (wordsMatch(r.title, 'manager') || wordsMatch(r.title, 'engineer')) && TITLE_COUNTRIES.includes(r.country)),
+      contacts.filter(
+        (r) =>
+          (wordsMatch(r.title, 'manager') || wordsMatch(r.title, 'engineer')) && TITLE_COUNTRIES.includes(r.country),
+      ),
   },
   {
     name: '200 domains and a seniority list',
@@ -101,7 +108,10 @@ describe.each([1, 2])('pages in the stable order, %i DuckDB thread(s), many row 
 
     it('the first page is the first 100 matches in id order', async () => {
       for (let i = 0; i < 5; i++) {
-        const r = await engine.query(c.entity, c.ir(), { countBudgetMs: 10_000, page: { columns: ['id'], afterSortKey: null, limit: 100, budgetMs: 10_000 } });
+        const r = await engine.query(c.entity, c.ir(), {
+          countBudgetMs: 10_000,
+          page: { columns: ['id'], afterSortKey: null, limit: 100, budgetMs: 10_000 },
+        });
         expect(ids(r.rows)).toEqual(ids(c.expected().slice(0, 100)));
         expect(r.count).toBe(c.expected().length);
       }
@@ -111,7 +121,9 @@ describe.each([1, 2])('pages in the stable order, %i DuckDB thread(s), many row 
       const seen: string[] = [];
       let after: number | null = null;
       for (;;) {
-        const r = await engine.query(c.entity, c.ir(), { page: { columns: ['id'], afterSortKey: after, limit: 37, budgetMs: 10_000 } });
+        const r = await engine.query(c.entity, c.ir(), {
+          page: { columns: ['id'], afterSortKey: after, limit: 37, budgetMs: 10_000 },
+        });
         seen.push(...ids(r.rows));
         if (r.rows.length < 37) break;
         after = Number(r.rows.at(-1)!.sort_key);
@@ -122,7 +134,9 @@ describe.each([1, 2])('pages in the stable order, %i DuckDB thread(s), many row 
     it('offset pages (family B) are slices of the matches in order', async () => {
       const want = ids(c.expected());
       for (const offset of [0, 50, 123, want.length - 20]) {
-        const r = await engine.query(c.entity, c.ir(), { page: { columns: ['id'], afterSortKey: null, limit: 40, budgetMs: 10_000, offset } });
+        const r = await engine.query(c.entity, c.ir(), {
+          page: { columns: ['id'], afterSortKey: null, limit: 40, budgetMs: 10_000, offset },
+        });
         expect(ids(r.rows)).toEqual(want.slice(offset, offset + 40));
       }
     });

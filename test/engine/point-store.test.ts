@@ -1,16 +1,16 @@
-import { cpSync, existsSync, mkdtempSync, openSync, closeSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { seedRelease } from '../../loaders/seed.js';
 import { CONTACT_CARD_COLUMNS, DEFAULT_CONTACT_COLUMNS } from '../../src/domain/catalog/index.js';
-import { or, type IRNode } from '../../src/domain/query/ir.js';
+import { type IRNode, or } from '../../src/domain/query/ir.js';
 import { pageQuery } from '../../src/engine/duckdb/compile/select.js';
-import { openDuckDBEngine, type DuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
+import { type DuckDBEngine, openDuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
 import { cardCovers, decodeCards, parseCardLayout } from '../../src/engine/duckdb/point-store/layout.js';
 import { keyTable, POINT_KEY_COLUMNS, pointStoreFile } from '../../src/engine/duckdb/point-store/schema.js';
 import { readCurrent, releaseFile } from '../../src/engine/duckdb/release-store.js';
 import { ident } from '../../src/engine/duckdb/schema.js';
-import { seedRelease } from '../../loaders/seed.js';
 
 /** The point store of a release (engine/duckdb/point-store): what the loader writes, when it answers, and fallbacks. */
 describe('point store', () => {
@@ -59,12 +59,28 @@ describe('point store', () => {
     return dir;
   }
 
-  /** Identifiers of every lookup kind plus misses, as an enrichment sends them; phones shared by two contacts included. */
+  /**
+   * Identifiers of every lookup kind plus misses, as an enrichment sends them; phones shared by two contacts included.
+   */
   async function lookupWhere(): Promise<IRNode> {
-    const rows = await engine.run('SELECT work_email, network_slug, mobile_phone, direct_phone FROM contacts ORDER BY hash(sort_key) LIMIT 120');
-    const pick = (k: string) => rows.map((r) => r[k]).filter((v): v is string => typeof v === 'string').slice(0, 30);
-    const shared = await engine.run('SELECT direct_phone AS p FROM contacts WHERE direct_phone IS NOT NULL GROUP BY 1 HAVING count(*) > 1 ORDER BY 1 LIMIT 3');
-    const phones = [...pick('mobile_phone'), ...pick('direct_phone'), ...shared.map((r) => String(r.p)), '+14155550000'];
+    const rows = await engine.run(
+      'SELECT work_email, network_slug, mobile_phone, direct_phone FROM contacts ORDER BY hash(sort_key) LIMIT 120',
+    );
+    const pick = (k: string) =>
+      rows
+        .map((r) => r[k])
+        .filter((v): v is string => typeof v === 'string')
+        .slice(0, 30);
+    const shared = await engine.run(
+      'SELECT direct_phone AS p FROM contacts WHERE direct_phone IS NOT NULL GROUP BY 1 HAVING count(*) > 1 ORDER ' +
+        'BY 1 LIMIT 3',
+    );
+    const phones = [
+      ...pick('mobile_phone'),
+      ...pick('direct_phone'),
+      ...shared.map((r) => String(r.p)),
+      '+14155550000',
+    ];
     return or(
       { field: 'work_email', op: 'in', value: [...pick('work_email'), 'nobody@nowhere.example'] },
       { field: 'network_slug', op: 'in', value: [...pick('network_slug'), 'no-such-person'] },
@@ -74,13 +90,20 @@ describe('point store', () => {
   }
 
   /** The release's own answer to a point read: the DuckDB UNION ALL page, run directly. */
-  async function fromColumns(e: DuckDBEngine, where: IRNode, cols: readonly string[], limit: number): Promise<Record<string, unknown>[]> {
+  async function fromColumns(
+    e: DuckDBEngine,
+    where: IRNode,
+    cols: readonly string[],
+    limit: number,
+  ): Promise<Record<string, unknown>[]> {
     const q = pageQuery('contact', where, cols, null, limit);
     return e.run(q.sql, q.params);
   }
 
   const page = (e: DuckDBEngine, where: IRNode, cols: readonly string[], limit = 5000) =>
-    e.query('contact', where, { page: { columns: [...cols], afterSortKey: null, limit, budgetMs: 10_000 } }).then((r) => r.rows);
+    e
+      .query('contact', where, { page: { columns: [...cols], afterSortKey: null, limit, budgetMs: 10_000 } })
+      .then((r) => r.rows);
 
   it('the loader writes it beside the release: its release id, the card layout, every card equal to its columns', async () => {
     const file = pointStoreFile(releaseFile(dataDir, releaseId));
@@ -90,22 +113,42 @@ describe('point store', () => {
       const meta = Object.fromEntries(db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]);
       expect(meta.release_id).toBe(releaseId);
       expect(parseCardLayout(meta.card_columns)).toEqual(CONTACT_CARD_COLUMNS);
-      expect(CONTACT_CARD_COLUMNS).toEqual(expect.arrayContaining([...DEFAULT_CONTACT_COLUMNS, ...POINT_KEY_COLUMNS, 'sort_key']));
+      expect(CONTACT_CARD_COLUMNS).toEqual(
+        expect.arrayContaining([...DEFAULT_CONTACT_COLUMNS, ...POINT_KEY_COLUMNS, 'sort_key']),
+      );
 
-      const cards = db.prepare('SELECT sort_key, card FROM cards ORDER BY sort_key').all() as { sort_key: number; card: string }[];
-      const rows = await engine.run(`SELECT ${CONTACT_CARD_COLUMNS.map(ident).join(', ')} FROM contacts ORDER BY sort_key`);
+      const cards = db.prepare('SELECT sort_key, card FROM cards ORDER BY sort_key').all() as {
+        sort_key: number;
+        card: string;
+      }[];
+      const rows = await engine.run(
+        `SELECT ${CONTACT_CARD_COLUMNS.map(ident).join(', ')} FROM contacts ORDER BY sort_key`,
+      );
       expect(cards).toHaveLength(1500);
       expect(cards.map((c) => c.sort_key)).toEqual(rows.map((r) => r.sort_key));
-      expect(decodeCards(cards.map((c) => c.card), CONTACT_CARD_COLUMNS, CONTACT_CARD_COLUMNS)).toEqual(rows);
+      expect(
+        decodeCards(
+          cards.map((c) => c.card),
+          CONTACT_CARD_COLUMNS,
+          CONTACT_CARD_COLUMNS,
+        ),
+      ).toEqual(rows);
       // The sample holds every kind of value a card carries: lists, booleans, integers, nulls.
-      expect(rows.some((r) => Array.isArray(r.company_industries) && (r.company_industries as unknown[]).length > 1)).toBe(true);
+      expect(
+        rows.some((r) => Array.isArray(r.company_industries) && (r.company_industries as unknown[]).length > 1),
+      ).toBe(true);
       expect(rows.some((r) => r.has_phone === true) && rows.some((r) => r.has_phone === false)).toBe(true);
       expect(rows.some((r) => r.mobile_phone === null)).toBe(true);
 
       // Each key table holds exactly the (value, sort_key) pairs of its column.
       for (const column of POINT_KEY_COLUMNS) {
-        const stored = db.prepare(`SELECT value, sort_key FROM ${ident(keyTable(column))} ORDER BY value, sort_key`).all();
-        const expected = await engine.run(`SELECT ${ident(column)} AS value, sort_key FROM contacts WHERE ${ident(column)} IS NOT NULL ORDER BY value, sort_key`);
+        const stored = db
+          .prepare(`SELECT value, sort_key FROM ${ident(keyTable(column))} ORDER BY value, sort_key`)
+          .all();
+        const expected = await engine.run(
+          `SELECT ${ident(column)} AS value, sort_key FROM contacts WHERE ${ident(column)} IS NOT NULL ORDER BY ` +
+            `value, sort_key`,
+        );
         expect(stored.length).toBeGreaterThan(100);
         expect(stored).toEqual(expected);
       }
@@ -129,19 +172,31 @@ describe('point store', () => {
        WHERE p IS NOT NULL GROUP BY p HAVING count(DISTINCT sort_key) > 1 ORDER BY n DESC, p LIMIT 1`,
     );
     expect(shared).toBeDefined();
-    const phone = or({ field: 'mobile_phone', op: 'in', value: [String(shared!.p)] }, { field: 'direct_phone', op: 'in', value: [String(shared!.p)] });
+    const phone = or(
+      { field: 'mobile_phone', op: 'in', value: [String(shared!.p)] },
+      { field: 'direct_phone', op: 'in', value: [String(shared!.p)] },
+    );
     expect(await page(engine, phone, columns)).toHaveLength(Number(shared!.n));
     // One eq leaf, a miss, an empty list.
-    const [stored] = await engine.run('SELECT work_email FROM contacts WHERE work_email IS NOT NULL ORDER BY hash(sort_key) LIMIT 1');
+    const [stored] = await engine.run(
+      'SELECT work_email FROM contacts WHERE work_email IS NOT NULL ORDER BY hash(sort_key) LIMIT 1',
+    );
     const eq: IRNode = { field: 'work_email', op: 'eq', value: String(stored!.work_email) };
     expect(await page(engine, eq, columns)).toEqual(await fromColumns(engine, eq, columns, 5000));
     expect(await page(engine, eq, columns)).toHaveLength(1);
-    expect(await page(engine, { field: 'work_email', op: 'in', value: ['nobody@nowhere.example'] }, columns)).toEqual([]);
+    expect(await page(engine, { field: 'work_email', op: 'in', value: ['nobody@nowhere.example'] }, columns)).toEqual(
+      [],
+    );
     expect(await page(engine, { field: 'work_email', op: 'in', value: [] }, columns)).toEqual([]);
     // Odd strings are values, never SQL or JSON syntax; a list over 1,000 values (another DuckDB form).
     const odd = [`a'b"c\\]},{`, 'ÿ名前@例え.jp', '😀@x.io', 'x'.repeat(10_000), '', ' ', 'null', '[]', '0'];
-    const emails = (await engine.run('SELECT work_email FROM contacts WHERE work_email IS NOT NULL ORDER BY sort_key LIMIT 1001')).map((r) => String(r.work_email));
-    const wide: IRNode = or({ field: 'work_email', op: 'in', value: [...odd, ...emails] }, { field: 'network_slug', op: 'in', value: odd });
+    const emails = (
+      await engine.run('SELECT work_email FROM contacts WHERE work_email IS NOT NULL ORDER BY sort_key LIMIT 1001')
+    ).map((r) => String(r.work_email));
+    const wide: IRNode = or(
+      { field: 'work_email', op: 'in', value: [...odd, ...emails] },
+      { field: 'network_slug', op: 'in', value: odd },
+    );
     const answered = await page(engine, wide, columns);
     expect(answered).toHaveLength(1001);
     expect(answered).toEqual(await fromColumns(engine, wide, columns, 5000));
@@ -154,30 +209,48 @@ describe('point store', () => {
     const where = await lookupWhere();
     const target = (await page(engine, where, columns))[0]!;
     // Change one card only: a read served by the store shows the change, one served by the release does not.
-    const e = await open(copyWithStore(`UPDATE cards SET card = json_set(card, '$[${CONTACT_CARD_COLUMNS.indexOf('name')}]', 'Changed In Store') WHERE sort_key = ?`, Number(target.sort_key)));
+    const e = await open(
+      copyWithStore(
+        `UPDATE cards SET card = json_set(card, '$[${CONTACT_CARD_COLUMNS.indexOf('name')}]', 'Changed In Store') ` +
+          `WHERE sort_key = ?`,
+        Number(target.sort_key),
+      ),
+    );
     expect((await page(e, where, columns))[0]).toEqual({ ...target, name: 'Changed In Store' });
     expect((await page(e, where, [...columns, 'headline']))[0]).toMatchObject({ id: target.id, name: target.name });
     // Later pages of a search are never point reads.
-    const later = await e.query('contact', where, { page: { columns, afterSortKey: 0, limit: 5000, budgetMs: 10_000 } });
+    const later = await e.query('contact', where, {
+      page: { columns, afterSortKey: 0, limit: 5000, budgetMs: 10_000 },
+    });
     expect(later.rows[0]).toMatchObject({ id: target.id, name: target.name });
   });
 
-  it('a release without its point store, or with another release or incomplete store, answers the same from its columns', async () => {
-    const where = await lookupWhere();
-    const expected = await page(engine, where, columns);
+  it(
+    'a release without its point store, or with another release or incomplete store, answers the same from its ' +
+      'columns',
+    async () => {
+      const where = await lookupWhere();
+      const expected = await page(engine, where, columns);
 
-    const cases: [string | null, RegExp][] = [
-      [null, /no point store/],
-      ["UPDATE meta SET value = 'r20200101T000000-zzzz' WHERE key = 'release_id'", /belongs to release r20200101T000000-zzzz/],
-      // A store missing cards (damaged outside the loader) would answer misses: it is refused at open.
-      ['DELETE FROM cards WHERE sort_key = (SELECT max(sort_key) FROM cards)', /holds cards up to 1499 of 1500 contacts/],
-    ];
-    for (const [sql, note] of cases) {
-      const e = await open(copyWithStore(sql));
-      expect(await page(e, where, columns)).toEqual(expected);
-      expect((await e.health()).pointReads).toEqual({ ok: false, note: expect.stringMatching(note) });
-    }
-  });
+      const cases: [string | null, RegExp][] = [
+        [null, /no point store/],
+        [
+          "UPDATE meta SET value = 'r20200101T000000-zzzz' WHERE key = 'release_id'",
+          /belongs to release r20200101T000000-zzzz/,
+        ],
+        // A store missing cards (damaged outside the loader) would answer misses: it is refused at open.
+        [
+          'DELETE FROM cards WHERE sort_key = (SELECT max(sort_key) FROM cards)',
+          /holds cards up to 1499 of 1500 contacts/,
+        ],
+      ];
+      for (const [sql, note] of cases) {
+        const e = await open(copyWithStore(sql));
+        expect(await page(e, where, columns)).toEqual(expected);
+        expect((await e.health()).pointReads).toEqual({ ok: false, note: expect.stringMatching(note) });
+      }
+    },
+  );
 
   it('a store damaged under a running server stops being used; reads keep their answers', async () => {
     const { dir, points } = copy();
@@ -192,13 +265,17 @@ describe('point store', () => {
     writeSync(fd, junk, 0, junk.length, 8192);
     closeSync(fd);
     expect(await page(e, where, columns)).toEqual(expected);
-    expect((await e.health()).pointReads).toEqual({ ok: false, note: expect.stringMatching(/point store failed, point reads use the release/) });
+    expect((await e.health()).pointReads).toEqual({
+      ok: false,
+      note: expect.stringMatching(/point store failed, point reads use the release/),
+    });
     expect(await page(e, where, columns)).toEqual(expected);
   });
 
   it('reads a layout only when it is a list of names holding sort_key', () => {
     expect(parseCardLayout(JSON.stringify(['id', 'sort_key']))).toEqual(['id', 'sort_key']);
-    for (const bad of [undefined, null, 42, '', 'not json', '{}', '[]', '["id"]', '[1, "sort_key"]']) expect(parseCardLayout(bad)).toBeNull();
+    for (const bad of [undefined, null, 42, '', 'not json', '{}', '[]', '["id"]', '[1, "sort_key"]'])
+      expect(parseCardLayout(bad)).toBeNull();
     expect(cardCovers(null, ['id'])).toBe(false);
     expect(cardCovers(['id', 'sort_key'], ['id'])).toBe(true);
     expect(cardCovers(['id', 'sort_key'], ['id', 'title'])).toBe(false);

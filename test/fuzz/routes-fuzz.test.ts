@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { ERROR_CATALOG } from '../../src/domain/errors/index.js';
 import { OPERATIONS } from '../../src/operations/index.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { repoRoot } from '../helpers/paths.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * Fuzz pass over every route (issue 6): random and mutated bodies, query strings and path parameters.
@@ -20,7 +20,15 @@ beforeAll(async () => {
     contacts: 1500,
     companies: 200,
     env: { CDS_RATE_PER_MINUTE: '1000000', CDS_RATE_CONCURRENT: '1000', CDS_ADMIN_TOKEN: 'fuzz-operator' },
-    plans: { fuzz: { name: 'Fuzz', contact: { kind: 'windows', daily: 1_000_000_000, monthly: 1_000_000_000 }, premiumMonthly: 1_000_000, alerts: true, maxActiveAlerts: 100 } },
+    plans: {
+      fuzz: {
+        name: 'Fuzz',
+        contact: { kind: 'windows', daily: 1_000_000_000, monthly: 1_000_000_000 },
+        premiumMonthly: 1_000_000,
+        alerts: true,
+        maxActiveAlerts: 100,
+      },
+    },
   });
   key = app.createAccount('fuzz').apiKey;
 });
@@ -29,8 +37,21 @@ afterAll(async () => app.close());
 /** Valid-looking starting points that mutations break in many ways. */
 const SEEDS: unknown[] = [
   { filter: { countries: ['us'], seniority: ['vp'] }, limit: 5 },
-  { filter: { where: { and: [{ field: 'title', op: 'contains', value: 'sales' }, { not: { field: 'country', op: 'in', value: ['us', 'gb'] } }] } } },
-  { filter: { title_query: ['head of growth'], include_secondary_roles: true }, columns: ['name', 'title'], cursor: null },
+  {
+    filter: {
+      where: {
+        and: [
+          { field: 'title', op: 'contains', value: 'sales' },
+          { not: { field: 'country', op: 'in', value: ['us', 'gb'] } },
+        ],
+      },
+    },
+  },
+  {
+    filter: { title_query: ['head of growth'], include_secondary_roles: true },
+    columns: ['name', 'title'],
+    cursor: null,
+  },
   { inputs: ['a@b.com', '+1 415 555 0100', 'https://www.network.com/in/x'], company_domain: 'acme.com' },
   { countries: ['US'], seniority: ['VP'], where_sql: "country = 'us' AND title ILIKE '%vp%'", limit: 10, offset: 0 },
   { items: [{ network_url: 'https://www.network.com/in/jane' }], limit_per_item: 2 },
@@ -47,7 +68,22 @@ const SEEDS: unknown[] = [
 const hostile = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }),
   fc.string({ maxLength: 300 }),
-  fc.constantFrom('', ' ', '*', '%', "'; DROP TABLE contacts; --", '../../etc/passwd', '\u0000', '\uFFFF', 'a'.repeat(5000), '=cmd|calc', 'null', '1e309', '-1', '9007199254740993'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '*',
+    '%',
+    "'; DROP TABLE contacts; --",
+    '../../etc/passwd',
+    '\u0000',
+    '\uFFFF',
+    'a'.repeat(5000),
+    '=cmd|calc',
+    'null',
+    '1e309',
+    '-1',
+    '9007199254740993',
+  ),
   fc.integer(),
   fc.double(),
   fc.constantFrom(null, true, false, [], {}, [[[]]], { where: { where: {} } }),
@@ -79,7 +115,12 @@ function mutate(value: unknown, path: number[], replacement: unknown, mode: numb
 }
 
 const body = fc.oneof(
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...SEEDS), fc.array(fc.nat(50), { maxLength: 4 }), hostile, fc.nat(2)).map(([s, p, r, m]) => mutate(s, p, r, m)) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...SEEDS), fc.array(fc.nat(50), { maxLength: 4 }), hostile, fc.nat(2))
+      .map(([s, p, r, m]) => mutate(s, p, r, m)),
+  },
   { weight: 1, arbitrary: hostile },
   { weight: 1, arbitrary: fc.constantFrom(...SEEDS) },
 );
@@ -87,8 +128,24 @@ const body = fc.oneof(
 const request = fc.record({
   op: fc.nat(OPERATIONS.length - 1),
   body,
-  raw: fc.oneof(fc.constant(undefined), fc.constantFrom('{', '{"a":', '[1,2', 'not json', '\u0000\u0001', '{"filter":{"countries":["us"]}}}')),
-  param: fc.oneof(fc.constantFrom('exp_x', 'col_x', 'alr_x', 'key_x', 'industries', 'country', '..%2F..%2Fetc', '%00', 'a'.repeat(300)), fc.string({ maxLength: 40 })),
+  raw: fc.oneof(
+    fc.constant(undefined),
+    fc.constantFrom('{', '{"a":', '[1,2', 'not json', '\u0000\u0001', '{"filter":{"countries":["us"]}}}'),
+  ),
+  param: fc.oneof(
+    fc.constantFrom(
+      'exp_x',
+      'col_x',
+      'alr_x',
+      'key_x',
+      'industries',
+      'country',
+      '..%2F..%2Fetc',
+      '%00',
+      'a'.repeat(300),
+    ),
+    fc.string({ maxLength: 40 }),
+  ),
   auth: fc.constantFrom('key', 'key', 'key', 'none', 'bad', 'operator'),
 });
 
@@ -101,12 +158,26 @@ describe('fuzz: every route', () => {
       fc.asyncProperty(request, async (r) => {
         const op = OPERATIONS[r.op]!;
         const path = op.path.replace(/:(\w+)/g, () => encodeURIComponent(r.param).slice(0, 400));
-        const headers: Record<string, string> = r.auth === 'operator' ? { Authorization: 'Bearer fuzz-operator' } : r.auth === 'bad' ? { Authorization: 'Bearer cds_bad' } : {};
+        const headers: Record<string, string> =
+          r.auth === 'operator'
+            ? { Authorization: 'Bearer fuzz-operator' }
+            : r.auth === 'bad'
+              ? { Authorization: 'Bearer cds_bad' }
+              : {};
         const useKey = r.auth === 'key' ? key : undefined;
-        const opts: Parameters<TestApp['request']>[2] = { headers, ...(useKey ? { key: useKey, keyHeader: op.family === 'B' ? 'x-api-key' : 'bearer' } : {}) };
+        const opts: Parameters<TestApp['request']>[2] = {
+          headers,
+          ...(useKey ? { key: useKey, keyHeader: op.family === 'B' ? 'x-api-key' : 'bearer' } : {}),
+        };
         let url = path;
         if (op.method === 'GET' || op.method === 'DELETE') {
-          const q = r.body && typeof r.body === 'object' && !Array.isArray(r.body) ? Object.entries(r.body as Record<string, unknown>).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`) : [];
+          const q =
+            r.body && typeof r.body === 'object' && !Array.isArray(r.body)
+              ? Object.entries(r.body as Record<string, unknown>).map(
+                  ([k, v]) =>
+                    `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`,
+                )
+              : [];
           url = `${path}${q.length ? `?${q.join('&')}` : ''}`;
         } else if (r.raw !== undefined) opts.rawBody = r.raw;
         else opts.body = r.body;
@@ -119,7 +190,8 @@ describe('fuzz: every route', () => {
           b === null ||
           (b.ok === false && !(b.error?.code && b.error.code in ERROR_CATALOG)) ||
           (b.ok !== true && b.ok !== false);
-        if (bad && failures.length < 20) failures.push(`${op.method} ${url.slice(0, 120)} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        if (bad && failures.length < 20)
+          failures.push(`${op.method} ${url.slice(0, 120)} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
         return true;
       }),
       { numRuns: RUNS, seed: 4242 },
@@ -127,7 +199,10 @@ describe('fuzz: every route', () => {
     if (process.env.CDS_BENCH_RECORD) {
       mkdirSync(join(repoRoot(), 'bench', 'results'), { recursive: true });
       const statuses = Object.fromEntries([...seen].sort((a, b) => a[0] - b[0]));
-      writeFileSync(join(repoRoot(), 'bench', 'results', 'fuzz.json'), `${JSON.stringify({ requests: RUNS, routes: OPERATIONS.length, seconds: (Date.now() - started) / 1000, statuses, server_errors: failures.length, at: new Date().toISOString() }, null, 2)}\n`);
+      writeFileSync(
+        join(repoRoot(), 'bench', 'results', 'fuzz.json'),
+        `${JSON.stringify({ requests: RUNS, routes: OPERATIONS.length, seconds: (Date.now() - started) / 1000, statuses, server_errors: failures.length, at: new Date().toISOString() }, null, 2)}\n`,
+      );
     }
     expect(failures).toEqual([]);
     expect((await app.request('GET', '/v1/health')).status).toBe(200);

@@ -1,7 +1,7 @@
 import { renameSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { ident, lookupColumnIndexDdl, META_TABLE, releaseDdl, TABLE } from '../../src/engine/duckdb/schema.js';
 import { currentRelease, releaseFile } from '../../src/engine/duckdb/release-store.js';
+import { ident, lookupColumnIndexDdl, META_TABLE, releaseDdl, TABLE } from '../../src/engine/duckdb/schema.js';
 
 /**
  * Rewrites the serving release of `dataDir` with row groups of `rows` rows (a multiple of 2,048), same
@@ -25,7 +25,9 @@ export async function splitIntoRowGroups(dataDir: string, rows = 2048): Promise<
       await c.run(`INSERT INTO dst.${ident(table)} SELECT * FROM src.${ident(table)}${order}`);
     }
     for (const sql of lookupColumnIndexDdl()) await c.run(sql);
-    const groups = await c.runAndReadAll(`SELECT count(DISTINCT row_group_id) AS n FROM pragma_storage_info('dst.contacts')`);
+    const groups = await c.runAndReadAll(
+      `SELECT count(DISTINCT row_group_id) AS n FROM pragma_storage_info('dst.contacts')`,
+    );
     await c.run('USE memory');
     await c.run('DETACH dst');
     renameSync(tmp, file);

@@ -16,13 +16,20 @@ export async function allRows(app: TestApp, table: 'contacts' | 'companies'): Pr
   });
 }
 
-export const has = (v: unknown): boolean => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
+export const has = (v: unknown): boolean =>
+  v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
 export const list = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : []);
 /** Whole-word phrase test written independently of the engine's regular expression. */
 export function wordsMatch(text: unknown, phrase: string): boolean {
   if (typeof text !== 'string') return false;
-  const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  const want = phrase.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  const want = phrase
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
   for (let i = 0; i + want.length <= words.length; i++) if (want.every((w, j) => words[i + j] === w)) return true;
   return false;
 }

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, type Config } from '../../src/config.js';
+import { pino } from 'pino';
+import { seedRelease } from '../../loaders/seed.js';
+import { type Config, loadConfig } from '../../src/config.js';
 import { SettableClock } from '../../src/domain/clock.js';
-import { startServer, type RunningServer } from '../../src/http/server.js';
+import { type RunningServer, startServer } from '../../src/http/server.js';
 import type { Services } from '../../src/operations/types.js';
 import { closeServices, openServices } from '../../src/services.js';
-import { seedRelease } from '../../loaders/seed.js';
-import { pino } from 'pino';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -21,8 +21,21 @@ export interface TestApp {
   clock: SettableClock;
   services: Services;
   config: Config;
-  createAccount(plan: string, opts?: { billingDay?: number | null; name?: string }): { accountId: string; apiKey: string };
-  request<T = any>(method: string, path: string, opts?: { key?: string; keyHeader?: 'bearer' | 'x-api-key'; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  createAccount(
+    plan: string,
+    opts?: { billingDay?: number | null; name?: string },
+  ): { accountId: string; apiKey: string };
+  request<T = any>(
+    method: string,
+    path: string,
+    opts?: {
+      key?: string;
+      keyHeader?: 'bearer' | 'x-api-key';
+      body?: unknown;
+      rawBody?: string;
+      headers?: Record<string, string>;
+    },
+  ): Promise<ApiResponse<T>>;
   close(): Promise<void>;
 }
 
@@ -45,10 +58,22 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cds-test-'));
   const ownsDir = opts.dataDir === undefined;
   if (!opts.noSeed) {
-    await seedRelease({ dataDir, contacts: opts.contacts ?? 2000, companies: opts.companies ?? 300, seed: opts.seed ?? 7, asOf: new Date('2026-11-01T00:00:00Z') });
+    await seedRelease({
+      dataDir,
+      contacts: opts.contacts ?? 2000,
+      companies: opts.companies ?? 300,
+      seed: opts.seed ?? 7,
+      asOf: new Date('2026-11-01T00:00:00Z'),
+    });
   }
   if (opts.plans) writeFileSync(join(dataDir, 'plans.json'), JSON.stringify(opts.plans));
-  const config = loadConfig(['--data', dataDir, '--port', '0'], { CDS_CHECK_CONTRACTS: '1', ...opts.env, CDS_LOG_LEVEL: 'silent', CDS_DUCKDB_THREADS: '1', CDS_DUCKDB_POOL: '2' });
+  const config = loadConfig(['--data', dataDir, '--port', '0'], {
+    CDS_CHECK_CONTRACTS: '1',
+    ...opts.env,
+    CDS_LOG_LEVEL: 'silent',
+    CDS_DUCKDB_THREADS: '1',
+    CDS_DUCKDB_POOL: '2',
+  });
   const clock = new SettableClock(opts.now ?? '2026-11-10T12:00:00.000Z');
   const services = await openServices(config, { clock, logger: pino({ level: process.env.CDS_TEST_LOG ?? 'silent' }) });
   const server: RunningServer = await startServer(services, '127.0.0.1', 0);
@@ -61,7 +86,12 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     config,
     createAccount(plan, o = {}) {
       const now = clock.now();
-      const account = services.state.createAccount({ name: o.name ?? 'test', plan, billingDay: o.billingDay ?? null, now });
+      const account = services.state.createAccount({
+        name: o.name ?? 'test',
+        plan,
+        billingDay: o.billingDay ?? null,
+        now,
+      });
       const { secret } = services.state.createKey(account.id, { name: 'test', now });
       return { accountId: account.id, apiKey: secret };
     },

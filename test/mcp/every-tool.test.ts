@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ERROR_CATALOG } from '../../src/domain/errors/index.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 type Result = { isError?: boolean; structuredContent?: any };
 
@@ -15,14 +15,17 @@ beforeAll(async () => {
   key = app.createAccount('pro').apiKey;
   rows = await allRows(app, 'contacts');
   client = new Client({ name: 'every-tool', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { 'X-API-Key': key } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { 'X-API-Key': key } } }),
+  );
 });
 afterAll(async () => {
   await client.close();
   await app.close();
 });
 
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
+const call = async (name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as Result;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -49,7 +52,8 @@ describe('every MCP tool: valid and invalid input', () => {
       if (c.invalid) {
         const bad = await call(name, c.invalid);
         const code = bad.structuredContent?.code as string | undefined;
-        if (!bad.isError || !code || !(code in ERROR_CATALOG) || (c.code && code !== c.code)) problems.push(`${name} invalid -> ${JSON.stringify(bad).slice(0, 200)}`);
+        if (!bad.isError || !code || !(code in ERROR_CATALOG) || (c.code && code !== c.code))
+          problems.push(`${name} invalid -> ${JSON.stringify(bad).slice(0, 200)}`);
       }
       if (c.wait) await sleep(c.wait);
     }
@@ -66,29 +70,70 @@ interface Case {
 }
 
 function CASES(): Record<string, Case> {
-  const r = rows.find((x) => [x.work_email, x.network, x.mobile_phone, x.company_domain, x.first_name, x.last_name].every(has)) ?? rows.find((x) => has(x.work_email) && has(x.company_domain))!;
+  const r =
+    rows.find((x) =>
+      [x.work_email, x.network, x.mobile_phone, x.company_domain, x.first_name, x.last_name].every(has),
+    ) ?? rows.find((x) => has(x.work_email) && has(x.company_domain))!;
   return {
     service_health: { valid: {} },
     get_fair_use: { valid: { unexpected: 1 } },
     service_contacts_health: { valid: {} },
     get_available_columns: { valid: {} },
-    count_matches: { valid: { filter: { countries: ['us'] } }, invalid: { filter: { seniority: ['boss'] } }, code: 'filter.unknown_value' },
+    count_matches: {
+      valid: { filter: { countries: ['us'] } },
+      invalid: { filter: { seniority: ['boss'] } },
+      code: 'filter.unknown_value',
+    },
     find_contacts: { valid: { filter: {}, limit: 3 }, invalid: { filter: {}, limit: 0 }, code: 'request.invalid' },
     get_values: { valid: { column: 'seniority' }, invalid: { column: 'nope' }, code: 'column.not_found' },
     count_companies: { valid: { filter: {} }, invalid: { filter: { nope: 1 } }, code: 'filter.unknown_key' },
     find_companies: { valid: { filter: {}, limit: 2 }, invalid: { filter: {}, limit: 0 }, code: 'request.invalid' },
     get_companies: { valid: { inputs: [r.company_domain] }, invalid: { inputs: [] }, code: 'request.invalid' },
-    enrich_contact: { valid: { inputs: [r.work_email] }, invalid: { inputs: ['a@b.com'], mode: 'refresh' }, code: 'enrich.mode_unavailable' },
+    enrich_contact: {
+      valid: { inputs: [r.work_email] },
+      invalid: { inputs: ['a@b.com'], mode: 'refresh' },
+      code: 'enrich.mode_unavailable',
+    },
     count_contacts: { valid: { countries: ['us'] }, invalid: { seniority: ['Boss'] }, code: 'filter.unknown_value' },
-    search_contacts: { valid: { countries: ['us'], limit: 5 }, invalid: { where_sql: 'DROP TABLE contacts' }, code: 'request.invalid' },
+    search_contacts: {
+      valid: { countries: ['us'], limit: 5 },
+      invalid: { where_sql: 'DROP TABLE contacts' },
+      code: 'request.invalid',
+    },
     get_available_values: { valid: { filter: 'seniority' }, invalid: { filter: 'nope' }, code: 'filter.unknown_key' },
-    service_get_emails_from_network_batch: { valid: { items: [{ network_url: r.network ?? 'https://www.network.com/in/x' }] }, invalid: { items: Array.from({ length: 101 }, () => ({ network_url: 'x' })) }, code: 'request.invalid' },
-    service_get_network_urls_from_emails_batch: { valid: { items: [{ email: r.work_email }] }, invalid: { items: [{}] }, code: 'request.invalid' },
-    service_enrich_person_batch: { valid: { items: [{ first_name: r.first_name ?? 'A', last_name: r.last_name ?? 'B', company_domain: r.company_domain }] }, invalid: { items: [{ first_name: 'x' }] }, code: 'request.invalid' },
-    service_lookup_contact_by_phone: { valid: { phone: r.mobile_phone ?? '+14155550100' }, invalid: {}, code: 'request.invalid' },
-    service_lookup_contacts_by_phone_batch: { valid: { phones: [r.mobile_phone ?? '+14155550100'] }, invalid: { phones: 'x' }, code: 'request.invalid' },
+    service_get_emails_from_network_batch: {
+      valid: { items: [{ network_url: r.network ?? 'https://www.network.com/in/x' }] },
+      invalid: { items: Array.from({ length: 101 }, () => ({ network_url: 'x' })) },
+      code: 'request.invalid',
+    },
+    service_get_network_urls_from_emails_batch: {
+      valid: { items: [{ email: r.work_email }] },
+      invalid: { items: [{}] },
+      code: 'request.invalid',
+    },
+    service_enrich_person_batch: {
+      valid: {
+        items: [{ first_name: r.first_name ?? 'A', last_name: r.last_name ?? 'B', company_domain: r.company_domain }],
+      },
+      invalid: { items: [{ first_name: 'x' }] },
+      code: 'request.invalid',
+    },
+    service_lookup_contact_by_phone: {
+      valid: { phone: r.mobile_phone ?? '+14155550100' },
+      invalid: {},
+      code: 'request.invalid',
+    },
+    service_lookup_contacts_by_phone_batch: {
+      valid: { phones: [r.mobile_phone ?? '+14155550100'] },
+      invalid: { phones: 'x' },
+      code: 'request.invalid',
+    },
     service_lookup_colleagues: { valid: { company_domain: r.company_domain }, invalid: {}, code: 'request.invalid' },
-    lookup_decision_makers: { valid: { company_domains: [r.company_domain] }, invalid: { company_domains: [] }, code: 'request.invalid' },
+    lookup_decision_makers: {
+      valid: { company_domains: [r.company_domain] },
+      invalid: { company_domains: [] },
+      code: 'request.invalid',
+    },
     start_export: {
       valid: { filter: { countries: ['us'] }, max_rows: 20 },
       invalid: { filter: {}, format: 'xlsx' },
@@ -97,8 +142,18 @@ function CASES(): Record<string, Case> {
       wait: 1500,
     },
     get_export: { valid: (s) => ({ id: s.exportA }), invalid: { id: 'exp_nope' }, code: 'export.not_found' },
-    export_contacts: { valid: { countries: ['gb'], max_rows: 10 }, invalid: { colour: 'red' }, code: 'filter.unknown_key', after: (out, s) => (s.exportB = out.export_id), wait: 1500 },
-    check_contact_export: { valid: (s) => ({ export_id: s.exportB }), invalid: { export_id: 'exp_nope' }, code: 'export.not_found' },
+    export_contacts: {
+      valid: { countries: ['gb'], max_rows: 10 },
+      invalid: { colour: 'red' },
+      code: 'filter.unknown_key',
+      after: (out, s) => (s.exportB = out.export_id),
+      wait: 1500,
+    },
+    check_contact_export: {
+      valid: (s) => ({ export_id: s.exportB }),
+      invalid: { export_id: 'exp_nope' },
+      code: 'export.not_found',
+    },
     collect_signals: {
       valid: { kind: 'network_profile', target: 'https://www.network.com/in/some-author' },
       invalid: { kind: 'network_profile', target: 'https://example.com/x' },
@@ -106,6 +161,10 @@ function CASES(): Record<string, Case> {
       after: (out, s) => (s.collect = out.data.job.id),
     },
     get_collect: { valid: (s) => ({ id: s.collect }), invalid: { id: 'col_nope' }, code: 'collect.not_found' },
-    list_signals: { valid: (s) => ({ source_type: 'collect', source_id: s.collect }), invalid: { source_type: 'bogus' }, code: 'request.invalid' },
+    list_signals: {
+      valid: (s) => ({ source_type: 'collect', source_id: s.collect }),
+      invalid: { source_type: 'bogus' },
+      code: 'request.invalid',
+    },
   };
 }

@@ -23,19 +23,40 @@ interface Run {
 
 /** Runs the Inspector CLI asynchronously: the app under test serves from this same process. */
 function inspector(args: string[]): Promise<Run> {
-  const argv = ['--yes', INSPECTOR, '--cli', `${app.url}/mcp`, '--transport', 'http', '--header', `X-API-Key: ${key}`, ...args];
+  const argv = [
+    '--yes',
+    INSPECTOR,
+    '--cli',
+    `${app.url}/mcp`,
+    '--transport',
+    'http',
+    '--header',
+    `X-API-Key: ${key}`,
+    ...args,
+  ];
   return new Promise((resolve) => {
-    execFile('npx', argv, { encoding: 'utf8', timeout: 180_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      const launched = !(err && typeof err.code !== 'number') && !/npm (ERR!|error)/.test(stderr);
-      resolve({ launched, code, stdout, stderr });
-    });
+    execFile(
+      'npx',
+      argv,
+      { encoding: 'utf8', timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        const launched = !(err && typeof err.code !== 'number') && !/npm (ERR!|error)/.test(stderr);
+        resolve({ launched, code, stdout, stderr });
+      },
+    );
   });
 }
 
 function skipped(res: Run): boolean {
   if (res.launched) return false;
-  console.warn(`SKIPPED: ${INSPECTOR} could not be fetched or started by npx: ${res.stderr.split('\n').filter((l) => l && !/EBADENGINE|npm warn/.test(l)).slice(-2).join(' ')}`);
+  console.warn(
+    `SKIPPED: ${INSPECTOR} could not be fetched or started by npx: ${res.stderr
+      .split('\n')
+      .filter((l) => l && !/EBADENGINE|npm warn/.test(l))
+      .slice(-2)
+      .join(' ')}`,
+  );
   return true;
 }
 
@@ -45,11 +66,23 @@ describe('MCP Inspector CLI against the running app', () => {
     if (skipped(res)) return;
     expect({ code: res.code, stderr: res.code === 0 ? '' : res.stderr }).toEqual({ code: 0, stderr: '' });
     const names = (JSON.parse(res.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
-    expect(names).toEqual([...OPERATIONS, ...MCP_ONLY_OPERATIONS].filter((op) => op.mcp).map((op) => op.mcp!.tool).sort());
+    expect(names).toEqual(
+      [...OPERATIONS, ...MCP_ONLY_OPERATIONS]
+        .filter((op) => op.mcp)
+        .map((op) => op.mcp!.tool)
+        .sort(),
+    );
   });
 
   it('tools/call count_matches with a JSON argument', async () => {
-    const res = await inspector(['--method', 'tools/call', '--tool-name', 'count_matches', '--tool-arg', 'filter={"countries":["us"]}']);
+    const res = await inspector([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'count_matches',
+      '--tool-arg',
+      'filter={"countries":["us"]}',
+    ]);
     if (skipped(res)) return;
     expect(res.code).toBe(0);
     const out = JSON.parse(res.stdout) as { isError?: boolean; structuredContent: { data: { count: number } } };

@@ -32,7 +32,10 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 }
 
 /** A raw JSON-RPC POST, to see HTTP statuses the SDK client hides behind an exception. */
-function rawPost(headers: Record<string, string>, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) {
+function rawPost(
+  headers: Record<string, string>,
+  body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+) {
   return fetch(`${app.url}/mcp`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
@@ -56,7 +59,9 @@ describe('tools are generated from the operation table', () => {
       expect(tool.description).toContain(`Cost: ${op.cost}.`);
     }
     const find = tools.find((t) => t.name === 'find_contacts')!;
-    expect(Object.keys(find.inputSchema.properties!)).toEqual(expect.arrayContaining(['filter', 'columns', 'limit', 'cursor']));
+    expect(Object.keys(find.inputSchema.properties!)).toEqual(
+      expect.arrayContaining(['filter', 'columns', 'limit', 'cursor']),
+    );
     expect(find.inputSchema.properties!.limit).toMatchObject({ type: 'integer', maximum: 100, default: 100 });
     expect(find.description).toContain('At most 100 rows per MCP call');
     expect(tools.find((t) => t.name === 'count_matches')!.inputSchema.required).toEqual(['filter']);
@@ -70,7 +75,10 @@ describe('tools are generated from the operation table', () => {
 
 describe('authentication and Origin before the MCP layer', () => {
   it('no key or a bad key: 401 with the error envelope, and the client cannot connect', async () => {
-    for (const headers of [{}, { 'X-API-Key': 'cds_not_a_key' }, { Authorization: 'Bearer cds_not_a_key' }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'X-API-Key': 'cds_not_a_key' }, { Authorization: 'Bearer cds_not_a_key' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await rawPost(headers);
       expect(res.status).toBe(401);
       const body = (await res.json()) as any;
@@ -83,7 +91,10 @@ describe('authentication and Origin before the MCP layer', () => {
 
   it('takes the key as X-API-Key or Authorization: Bearer', async () => {
     const { apiKey } = app.createAccount('pro');
-    for (const headers of [{ 'X-API-Key': apiKey }, { Authorization: `Bearer ${apiKey}` }] as Record<string, string>[]) {
+    for (const headers of [{ 'X-API-Key': apiKey }, { Authorization: `Bearer ${apiKey}` }] as Record<
+      string,
+      string
+    >[]) {
       const client = await connect(headers);
       const res = await call(client, 'count_matches', { filter: {} });
       expect(res.isError).toBeUndefined();
@@ -95,7 +106,10 @@ describe('authentication and Origin before the MCP layer', () => {
     const { apiKey } = app.createAccount('pro');
     const refused = await rawPost({ 'X-API-Key': apiKey, Origin: 'https://evil.example' });
     expect(refused.status).toBe(403);
-    expect(((await refused.json()) as any).error).toMatchObject({ code: 'request.origin_refused', field: 'header.Origin' });
+    expect(((await refused.json()) as any).error).toMatchObject({
+      code: 'request.origin_refused',
+      field: 'header.Origin',
+    });
     for (const origin of ['http://localhost:6274', 'http://127.0.0.1:3000', 'http://[::1]:8080']) {
       const ok = await rawPost({ 'X-API-Key': apiKey, Origin: origin });
       expect(ok.status).toBe(200);
@@ -121,12 +135,22 @@ describe('authentication and Origin before the MCP layer', () => {
   it('GET and DELETE answer 405 and an empty POST a parse error, as JSON-RPC errors (stateless server)', async () => {
     const { apiKey } = app.createAccount('pro');
     for (const method of ['GET', 'DELETE']) {
-      const res = await fetch(`${app.url}/mcp`, { method, headers: { 'X-API-Key': apiKey, Accept: 'text/event-stream' } });
+      const res = await fetch(`${app.url}/mcp`, {
+        method,
+        headers: { 'X-API-Key': apiKey, Accept: 'text/event-stream' },
+      });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
       expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
     }
-    const empty = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } });
+    const empty = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'X-API-Key': apiKey,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+    });
     expect(empty.status).toBe(400);
     expect(await empty.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
   });
@@ -141,7 +165,13 @@ describe('each tool: a valid and an invalid input, the same answer as its REST r
   });
 
   /** The invalid input fails over MCP with the very error body REST answers for it. */
-  async function sameError(tool: string, args: Record<string, unknown>, method: string, path: string, restInput: unknown = args) {
+  async function sameError(
+    tool: string,
+    args: Record<string, unknown>,
+    method: string,
+    path: string,
+    restInput: unknown = args,
+  ) {
     const res = await call(client, tool, args);
     const rest = await app.request(method, path, method === 'GET' ? { key } : { key, body: restInput });
     expect(rest.status).toBeGreaterThanOrEqual(400);
@@ -154,15 +184,30 @@ describe('each tool: a valid and an invalid input, the same answer as its REST r
     const filter = { countries: ['us'] };
     const res = await call(client, 'count_matches', { filter });
     const rest = await app.request('POST', '/v1/contacts/count', { key, body: { filter } });
-    expect(res.structuredContent).toEqual({ data: rest.body.data, warnings: rest.body.warnings, quota: rest.body.quota });
-    expect((await sameError('count_matches', { filter: { no_such_key: ['x'] } }, 'POST', '/v1/contacts/count')).code).toMatch(/^filter\./);
-    expect((await sameError('count_matches', { filter: { countries: ['atlantis'] } }, 'POST', '/v1/contacts/count')).code).toBe('filter.unknown_value');
+    expect(res.structuredContent).toEqual({
+      data: rest.body.data,
+      warnings: rest.body.warnings,
+      quota: rest.body.quota,
+    });
+    expect(
+      (await sameError('count_matches', { filter: { no_such_key: ['x'] } }, 'POST', '/v1/contacts/count')).code,
+    ).toMatch(/^filter\./);
+    expect(
+      (await sameError('count_matches', { filter: { countries: ['atlantis'] } }, 'POST', '/v1/contacts/count')).code,
+    ).toBe('filter.unknown_value');
   });
 
   it('find_contacts: labelled rows equal to the REST rows, limit clamped to 100', async () => {
-    const args = { filter: { seniority: ['director', 'vp', 'manager'] }, limit: 15, columns: ['name', 'Company Domain', 'country'] };
+    const args = {
+      filter: { seniority: ['director', 'vp', 'manager'] },
+      limit: 15,
+      columns: ['name', 'Company Domain', 'country'],
+    };
     const res = await call(client, 'find_contacts', args);
-    const rest = await app.request('POST', '/v1/contacts/search', { key, body: { ...args, columns: ['name', 'company_domain', 'country'] } });
+    const rest = await app.request('POST', '/v1/contacts/search', {
+      key,
+      body: { ...args, columns: ['name', 'company_domain', 'country'] },
+    });
     expect(rest.status).toBe(200);
     const rows = res.structuredContent.data as Record<string, unknown>[];
     expect(rows.length).toBe(15);
@@ -175,11 +220,21 @@ describe('each tool: a valid and an invalid input, the same answer as its REST r
     expect(big.structuredContent.page.limit).toBe(100);
     // The cursor is the REST cursor: the next page over MCP continues where the first stopped.
     const next = await call(client, 'find_contacts', { filter: {}, cursor: big.structuredContent.page.next_cursor });
-    const restNext = await app.request('POST', '/v1/contacts/search', { key, body: { filter: {}, limit: 100, cursor: big.structuredContent.page.next_cursor } });
-    expect(next.structuredContent.data.map((r: any) => r['Contact ID'])).toEqual(restNext.body.data.map((r: any) => r.id));
+    const restNext = await app.request('POST', '/v1/contacts/search', {
+      key,
+      body: { filter: {}, limit: 100, cursor: big.structuredContent.page.next_cursor },
+    });
+    expect(next.structuredContent.data.map((r: any) => r['Contact ID'])).toEqual(
+      restNext.body.data.map((r: any) => r.id),
+    );
 
-    expect((await sameError('find_contacts', { filter: {}, columns: ['no_such_column'] }, 'POST', '/v1/contacts/search')).code).toBe('request.invalid');
-    expect((await sameError('find_contacts', { filter: {}, limit: 0 }, 'POST', '/v1/contacts/search')).field).toBe('limit');
+    expect(
+      (await sameError('find_contacts', { filter: {}, columns: ['no_such_column'] }, 'POST', '/v1/contacts/search'))
+        .code,
+    ).toBe('request.invalid');
+    expect((await sameError('find_contacts', { filter: {}, limit: 0 }, 'POST', '/v1/contacts/search')).field).toBe(
+      'limit',
+    );
   });
 
   it('get_values', async () => {
@@ -187,14 +242,20 @@ describe('each tool: a valid and an invalid input, the same answer as its REST r
     const rest = await app.request('GET', '/v1/contacts/schema/seniority/values', { key });
     expect(res.structuredContent.data).toEqual(rest.body.data);
     expect(res.structuredContent.data.values.length).toBeGreaterThan(3);
-    expect((await sameError('get_values', { column: 'no_such_column' }, 'GET', '/v1/contacts/schema/no_such_column/values')).code).toBe('column.not_found');
+    expect(
+      (await sameError('get_values', { column: 'no_such_column' }, 'GET', '/v1/contacts/schema/no_such_column/values'))
+        .code,
+    ).toBe('column.not_found');
   });
 
   it('count_companies', async () => {
     const res = await call(client, 'count_companies', { filter: { hq_countries: ['us'] } });
     const rest = await app.request('POST', '/v1/companies/count', { key, body: { filter: { hq_countries: ['us'] } } });
     expect(res.structuredContent.data).toEqual(rest.body.data);
-    expect((await sameError('count_companies', { filter: { hq_countries: ['atlantis'] } }, 'POST', '/v1/companies/count')).code).toBe('filter.unknown_value');
+    expect(
+      (await sameError('count_companies', { filter: { hq_countries: ['atlantis'] } }, 'POST', '/v1/companies/count'))
+        .code,
+    ).toBe('filter.unknown_value');
     expect((await sameError('count_companies', {}, 'POST', '/v1/companies/count')).code).toBe('request.invalid');
   });
 
@@ -207,19 +268,26 @@ describe('each tool: a valid and an invalid input, the same answer as its REST r
     expect(rows[0]).toHaveProperty('Company ID');
     expect(rows[0]).toHaveProperty('Company Name');
     expect(rows.map((r) => unlabelRow('company', r))).toEqual(rest.body.data);
-    expect((await sameError('find_companies', { filter: {}, cursor: 'not-a-cursor' }, 'POST', '/v1/companies/search')).code).toMatch(/^(request\.invalid|cursor\.expired)$/);
+    expect(
+      (await sameError('find_companies', { filter: {}, cursor: 'not-a-cursor' }, 'POST', '/v1/companies/search')).code,
+    ).toMatch(/^(request\.invalid|cursor\.expired)$/);
   });
 
   it('get_companies', async () => {
-    const first = (await app.request('POST', '/v1/companies/search', { key, body: { filter: {}, limit: 2 } })).body.data as any[];
+    const first = (await app.request('POST', '/v1/companies/search', { key, body: { filter: {}, limit: 2 } })).body
+      .data as any[];
     const inputs = [first[0].domain ?? first[0].id, first[1].id, 'no-such-company-anywhere.example'];
     const res = await call(client, 'get_companies', { inputs });
     const rest = await app.request('POST', '/v1/companies/lookup', { key, body: { inputs } });
     const results = res.structuredContent.data as any[];
     expect(results.map((r) => r.matched)).toEqual([true, true, false]);
     expect(results[0].company).toHaveProperty('Company ID');
-    expect(results.map((r) => ({ ...r, company: r.company && unlabelRow('company', r.company) }))).toEqual(rest.body.data);
-    expect((await sameError('get_companies', { inputs: [] }, 'POST', '/v1/companies/lookup')).code).toBe('request.invalid');
+    expect(results.map((r) => ({ ...r, company: r.company && unlabelRow('company', r.company) }))).toEqual(
+      rest.body.data,
+    );
+    expect((await sameError('get_companies', { inputs: [] }, 'POST', '/v1/companies/lookup')).code).toBe(
+      'request.invalid',
+    );
   });
 
   it('a family B row tool is bounded by its own face rule and labelled too (search_contacts)', async () => {
@@ -229,14 +297,24 @@ describe('each tool: a valid and an invalid input, the same answer as its REST r
     expect(res.structuredContent.contacts.length).toBe(100);
     expect(res.structuredContent.limit_clamped_from).toBe(500);
     expect(res.structuredContent.contacts[0]).toHaveProperty('Contact ID');
-    const rest = await app.request('POST', '/api/v1/contacts/search', { key, keyHeader: 'x-api-key', body: { limit: 100 } });
-    expect(res.structuredContent.contacts.map((r: Record<string, unknown>) => unlabelRow('contact', r))).toEqual(rest.body.contacts);
+    const rest = await app.request('POST', '/api/v1/contacts/search', {
+      key,
+      keyHeader: 'x-api-key',
+      body: { limit: 100 },
+    });
+    expect(res.structuredContent.contacts.map((r: Record<string, unknown>) => unlabelRow('contact', r))).toEqual(
+      rest.body.contacts,
+    );
   });
 
   it('service_health answers with the family B body', async () => {
     const res = await call(client, 'service_health', {});
     const rest = await app.request('GET', '/api/health');
-    expect(res.structuredContent).toEqual({ service: rest.body.service, version: rest.body.version, status: rest.body.status });
+    expect(res.structuredContent).toEqual({
+      service: rest.body.service,
+      version: rest.body.version,
+      status: rest.body.status,
+    });
     expect(res.structuredContent.service).toBe('contact-data-service');
   });
 });
@@ -277,12 +355,27 @@ describe('concurrency', () => {
     const { apiKey: restKey } = app.createAccount('pro');
     const filters = [{ countries: ['us'] }, { exclude_countries: ['us'] }];
     const rounds = await Promise.all(
-      [0, 1].flatMap(() => [call(a, 'find_contacts', { filter: filters[0], limit: 10, columns: ['country'] }), call(b, 'find_contacts', { filter: filters[1], limit: 10, columns: ['country'] })]),
+      [0, 1].flatMap(() => [
+        call(a, 'find_contacts', { filter: filters[0], limit: 10, columns: ['country'] }),
+        call(b, 'find_contacts', { filter: filters[1], limit: 10, columns: ['country'] }),
+      ]),
     );
-    const want = await Promise.all(filters.map(async (filter) => (await app.request('POST', '/v1/contacts/search', { key: restKey, body: { filter, limit: 10, columns: ['country'] } })).body.data));
+    const want = await Promise.all(
+      filters.map(
+        async (filter) =>
+          (
+            await app.request('POST', '/v1/contacts/search', {
+              key: restKey,
+              body: { filter, limit: 10, columns: ['country'] },
+            })
+          ).body.data,
+      ),
+    );
     rounds.forEach((res, i) => {
       expect(res.isError).toBeUndefined();
-      expect(res.structuredContent.data.map((r: Record<string, unknown>) => unlabelRow('contact', r))).toEqual(want[i % 2]);
+      expect(res.structuredContent.data.map((r: Record<string, unknown>) => unlabelRow('contact', r))).toEqual(
+        want[i % 2],
+      );
     });
   });
 });
@@ -291,7 +384,12 @@ describe('labels', () => {
   it('labelRow and unlabelRow are inverse and keep unknown keys', () => {
     const row = { id: 'per_1', company_domain: 'acme.com', work_email: 'a@acme.com', not_a_column: 1 };
     const labelled = labelRow('contact', row);
-    expect(labelled).toEqual({ 'Contact ID': 'per_1', 'Company Domain': 'acme.com', 'Work Email': 'a@acme.com', not_a_column: 1 });
+    expect(labelled).toEqual({
+      'Contact ID': 'per_1',
+      'Company Domain': 'acme.com',
+      'Work Email': 'a@acme.com',
+      not_a_column: 1,
+    });
     expect(unlabelRow('contact', labelled)).toEqual(row);
   });
 });

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqliteStore } from '../../src/state/sqlite/index.js';
 import type { Plan } from '../../src/domain/account.js';
+import { openSqliteStore } from '../../src/state/sqlite/index.js';
 
 /** One "process" of the claim race: its own connection to the file, claiming and finishing until the queue is empty. */
 interface Race {

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { AppError } from '../../src/domain/errors/index.js';
-import { billingMonthWindow, dayWindow, quotaBlock, FAR_FUTURE } from '../../src/domain/quota/index.js';
-import { DEFAULT_PLANS, applyPlanOverrides } from '../../src/state/plans.js';
-import type { StateStore } from '../../src/state/port.js';
 import type { CreditSnapshot, Plan } from '../../src/domain/account.js';
 import type { CreditKind, Hold, UsageCategory, WindowUsage } from '../../src/domain/credits.js';
+import { AppError } from '../../src/domain/errors/index.js';
+import { billingMonthWindow, dayWindow, FAR_FUTURE, quotaBlock } from '../../src/domain/quota/index.js';
+import { applyPlanOverrides, DEFAULT_PLANS } from '../../src/state/plans.js';
+import type { StateStore } from '../../src/state/port.js';
 
 /** How a suite gets stores: every `open` of one factory shares the same storage (two "processes"). */
 export interface StoreFactory {
@@ -15,12 +15,33 @@ export interface StoreFactory {
 
 /** Small caps so that every limit is reached in a few calls. */
 export const TEST_PLANS: readonly Plan[] = [
-  { slug: 't_windows', name: 'T windows', contact: { kind: 'windows', daily: 10, monthly: 25 }, premiumMonthly: 7, alerts: true, maxActiveAlerts: 100 },
-  { slug: 't_pool', name: 'T pool', contact: { kind: 'pool', pool: 5 }, premiumMonthly: 0, alerts: false, maxActiveAlerts: 0 },
+  {
+    slug: 't_windows',
+    name: 'T windows',
+    contact: { kind: 'windows', daily: 10, monthly: 25 },
+    premiumMonthly: 7,
+    alerts: true,
+    maxActiveAlerts: 100,
+  },
+  {
+    slug: 't_pool',
+    name: 'T pool',
+    contact: { kind: 'pool', pool: 5 },
+    premiumMonthly: 0,
+    alerts: false,
+    maxActiveAlerts: 0,
+  },
   {
     slug: 't_unlimited',
     name: 'T unlimited',
-    contact: { kind: 'unlimited', fairUse: { search: { daily: 4, monthly: 6 }, export: { daily: 3, monthly: 100 }, enrich: { daily: 100, monthly: 100 } } },
+    contact: {
+      kind: 'unlimited',
+      fairUse: {
+        search: { daily: 4, monthly: 6 },
+        export: { daily: 3, monthly: 100 },
+        enrich: { daily: 100, monthly: 100 },
+      },
+    },
     premiumMonthly: 7,
     alerts: true,
     maxActiveAlerts: 100,
@@ -55,9 +76,15 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
       opened.push(s);
       return s;
     };
-    const account = (plan = 't_windows', billingDay: number | null = 15, s = store) => s.createAccount({ name: 'Acme', plan, billingDay, now: T0 }).id;
-    const contact = (accountId: string, amount: number, mode: 'exact' | 'up_to' = 'exact', now = T0, category: UsageCategory | null = 'search') =>
-      store.reserve({ accountId, kind: 'contact', category, amount, mode, now });
+    const account = (plan = 't_windows', billingDay: number | null = 15, s = store) =>
+      s.createAccount({ name: 'Acme', plan, billingDay, now: T0 }).id;
+    const contact = (
+      accountId: string,
+      amount: number,
+      mode: 'exact' | 'up_to' = 'exact',
+      now = T0,
+      category: UsageCategory | null = 'search',
+    ) => store.reserve({ accountId, kind: 'contact', category, amount, mode, now });
     const premium = (accountId: string, amount: number, mode: 'exact' | 'up_to' = 'exact', now = T0) =>
       store.reserve({ accountId, kind: 'premium', category: null, amount, mode, now });
     const windows = (accountId: string, now = T0, s = store) => {
@@ -88,23 +115,54 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         ['pro', { kind: 'windows', daily: 10_000, monthly: 100_000 }, 10_000, true, 100],
         [
           'unlimited',
-          { kind: 'unlimited', fairUse: { search: { daily: 50_000, monthly: 1_000_000 }, export: { daily: 50_000, monthly: 1_000_000 }, enrich: { daily: 50_000, monthly: 1_000_000 } } },
+          {
+            kind: 'unlimited',
+            fairUse: {
+              search: { daily: 50_000, monthly: 1_000_000 },
+              export: { daily: 50_000, monthly: 1_000_000 },
+              enrich: { daily: 50_000, monthly: 1_000_000 },
+            },
+          },
           50_000,
           true,
           100,
         ],
       ])('default plan %s', (slug, contactAllowance, premiumMonthly, alerts, maxActiveAlerts) => {
-        expect(store.getPlan(slug)).toMatchObject({ slug, contact: contactAllowance, premiumMonthly, alerts, maxActiveAlerts });
+        expect(store.getPlan(slug)).toMatchObject({
+          slug,
+          contact: contactAllowance,
+          premiumMonthly,
+          alerts,
+          maxActiveAlerts,
+        });
       });
 
       it('serves plans with overrides applied and new plans added', () => {
-        const plans = applyPlanOverrides(DEFAULT_PLANS, { starter: { contact: { kind: 'windows', daily: 2, monthly: 3 } }, team: { name: 'Team', contact: { kind: 'pool', pool: 9 }, premiumMonthly: 1, alerts: true, maxActiveAlerts: 5 } }, 'test');
+        const plans = applyPlanOverrides(
+          DEFAULT_PLANS,
+          {
+            starter: { contact: { kind: 'windows', daily: 2, monthly: 3 } },
+            team: {
+              name: 'Team',
+              contact: { kind: 'pool', pool: 9 },
+              premiumMonthly: 1,
+              alerts: true,
+              maxActiveAlerts: 5,
+            },
+          },
+          'test',
+        );
         const s = open(plans);
-        expect(s.getPlan('starter')).toEqual({ ...DEFAULT_PLANS[1], contact: { kind: 'windows', daily: 2, monthly: 3 } });
+        expect(s.getPlan('starter')).toEqual({
+          ...DEFAULT_PLANS[1],
+          contact: { kind: 'windows', daily: 2, monthly: 3 },
+        });
         expect(s.getPlan('team')?.name).toBe('Team');
         expect(s.listPlans().map((p) => p.slug)).toEqual(['free', 'starter', 'pro', 'unlimited', 'team']);
         const id = s.createAccount({ name: 'a', plan: 'starter', billingDay: null, now: T0 }).id;
-        expect(s.reserve({ accountId: id, kind: 'contact', category: 'search', amount: 5, mode: 'up_to', now: T0 }).amount).toBe(2);
+        expect(
+          s.reserve({ accountId: id, kind: 'contact', category: 'search', amount: 5, mode: 'up_to', now: T0 }).amount,
+        ).toBe(2);
       });
 
       it('answers undefined for an unknown slug', () => expect(store.getPlan('gold')).toBeUndefined());
@@ -113,7 +171,14 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
     describe('accounts', () => {
       it('creates, reads and lists accounts', () => {
         const a = store.createAccount({ name: ' Acme ', plan: 'starter', billingDay: 15, now: T0 });
-        expect(a).toEqual({ id: expect.stringMatching(/^acc_[0-9A-Za-z]+$/), name: 'Acme', plan: 'starter', billingDay: 15, status: 'active', createdAt: '2026-03-10T12:00:00.000Z' });
+        expect(a).toEqual({
+          id: expect.stringMatching(/^acc_[0-9A-Za-z]+$/),
+          name: 'Acme',
+          plan: 'starter',
+          billingDay: 15,
+          status: 'active',
+          createdAt: '2026-03-10T12:00:00.000Z',
+        });
         const b = store.createAccount({ name: 'Beta', plan: 'free', billingDay: null, now: plus(T0, 1000) });
         expect(store.getAccount(a.id)).toEqual(a);
         expect(store.listAccounts().map((x) => x.id)).toEqual([a.id, b.id]);
@@ -152,7 +217,18 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         ['setAccountPlan', (s: StateStore) => s.setAccountPlan('acc_missing', { plan: 'pro', billingDay: null })],
         ['createKey', (s: StateStore) => s.createKey('acc_missing', { now: T0 })],
         ['snapshot', (s: StateStore) => s.snapshot('acc_missing', T0)],
-        ['reserve', (s: StateStore) => s.reserve({ accountId: 'acc_missing', kind: 'contact', category: 'search', amount: 1, mode: 'exact', now: T0 })],
+        [
+          'reserve',
+          (s: StateStore) =>
+            s.reserve({
+              accountId: 'acc_missing',
+              kind: 'contact',
+              category: 'search',
+              amount: 1,
+              mode: 'exact',
+              now: T0,
+            }),
+        ],
         ['addFeedback', (s: StateStore) => s.addFeedback('acc_missing', { text: 'hi' }, T0)],
       ])('%s on an unknown account answers request.invalid', (_t, call) => {
         expect(appError(() => call(store)).code).toBe('request.invalid');
@@ -164,7 +240,15 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         const id = account();
         const { key, secret } = store.createKey(id, { name: 'ci', now: T0 });
         expect(secret).toMatch(/^cds_[0-9A-Za-z]{40}$/);
-        expect(key).toEqual({ id: expect.stringMatching(/^key_/), accountId: id, prefix: secret.slice(4, 12), name: 'ci', createdAt: T0.toISOString(), revokedAt: null, lastUsedAt: null });
+        expect(key).toEqual({
+          id: expect.stringMatching(/^key_/),
+          accountId: id,
+          prefix: secret.slice(4, 12),
+          name: 'ci',
+          createdAt: T0.toISOString(),
+          revokedAt: null,
+          lastUsedAt: null,
+        });
         expect(store.listKeys(id)).toEqual([key]);
         expect(JSON.stringify(store.listKeys(id))).not.toContain(secret.slice(12));
       });
@@ -253,13 +337,26 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
       it('holds, then charges what was delivered and returns the rest', () => {
         const id = account();
         const hold = contact(id, 6);
-        expect(hold).toEqual({ id: expect.stringMatching(/^hld_/), accountId: id, kind: 'contact', category: 'search', amount: 6, status: 'held', charged: 0, createdAt: T0.toISOString(), settledAt: null });
+        expect(hold).toEqual({
+          id: expect.stringMatching(/^hld_/),
+          accountId: id,
+          kind: 'contact',
+          category: 'search',
+          amount: 6,
+          status: 'held',
+          charged: 0,
+          createdAt: T0.toISOString(),
+          settledAt: null,
+        });
         expect(counts(windows(id).day)).toEqual({ used: 0, held: 6 });
         const done = store.commit(hold.id, 4, plus(T0, 1000));
         expect(done).toMatchObject({ status: 'committed', charged: 4, settledAt: plus(T0, 1000).toISOString() });
         expect(store.getHold(hold.id)).toEqual(done);
         const w = windows(id);
-        expect([counts(w.day), counts(w.month)]).toEqual([{ used: 4, held: 0 }, { used: 4, held: 0 }]);
+        expect([counts(w.day), counts(w.month)]).toEqual([
+          { used: 4, held: 0 },
+          { used: 4, held: 0 },
+        ]);
       });
 
       it('release returns the whole hold', () => {
@@ -277,10 +374,38 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
       });
 
       it.each<[string, (s: StateStore, holdId: string) => void, { status: string; charged: number; used: number }]>([
-        ['commit twice', (s, h) => (s.commit(h, 2, T0), s.commit(h, 5, T0)), { status: 'committed', charged: 2, used: 2 }],
-        ['commit then release', (s, h) => (s.commit(h, 2, T0), s.releaseHold(h, T0)), { status: 'committed', charged: 2, used: 2 }],
-        ['release then commit', (s, h) => (s.releaseHold(h, T0), s.commit(h, 5, T0)), { status: 'released', charged: 0, used: 0 }],
-        ['release twice', (s, h) => (s.releaseHold(h, T0), s.releaseHold(h, T0)), { status: 'released', charged: 0, used: 0 }],
+        [
+          'commit twice',
+          (s, h) => {
+            s.commit(h, 2, T0);
+            s.commit(h, 5, T0);
+          },
+          { status: 'committed', charged: 2, used: 2 },
+        ],
+        [
+          'commit then release',
+          (s, h) => {
+            s.commit(h, 2, T0);
+            s.releaseHold(h, T0);
+          },
+          { status: 'committed', charged: 2, used: 2 },
+        ],
+        [
+          'release then commit',
+          (s, h) => {
+            s.releaseHold(h, T0);
+            s.commit(h, 5, T0);
+          },
+          { status: 'released', charged: 0, used: 0 },
+        ],
+        [
+          'release twice',
+          (s, h) => {
+            s.releaseHold(h, T0);
+            s.releaseHold(h, T0);
+          },
+          { status: 'released', charged: 0, used: 0 },
+        ],
       ])('%s settles once', (_t, settle, want) => {
         const id = account();
         const hold = contact(id, 5);
@@ -305,7 +430,11 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         const id = account();
         store.commit(contact(id, 8).id, 8, T0);
         const e = appError(() => contact(id, 3));
-        expect([e.code, e.status, e.details]).toEqual(['contact_credits.exhausted', 402, { binding: 'day', resets_at: '2026-03-11T00:00:00.000Z' }]);
+        expect([e.code, e.status, e.details]).toEqual([
+          'contact_credits.exhausted',
+          402,
+          { binding: 'day', resets_at: '2026-03-11T00:00:00.000Z' },
+        ]);
         expect(contact(id, 3, 'up_to').amount).toBe(2);
         expect(contact(id, 5, 'up_to')).toMatchObject({ amount: 0, status: 'held' });
         expect(counts(windows(id).day)).toEqual({ used: 8, held: 2 });
@@ -320,7 +449,8 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
 
       it('month cap: binding month, resetting on the billing day', () => {
         const id = account('t_windows', 15);
-        for (const day of ['2026-03-08T10:00:00.000Z', '2026-03-09T10:00:00.000Z']) store.commit(contact(id, 10, 'exact', at(day)).id, 10, at(day));
+        for (const day of ['2026-03-08T10:00:00.000Z', '2026-03-09T10:00:00.000Z'])
+          store.commit(contact(id, 10, 'exact', at(day)).id, 10, at(day));
         const e = appError(() => contact(id, 6));
         expect(e.details).toEqual({ binding: 'month', resets_at: '2026-03-15T00:00:00.000Z' });
         expect(contact(id, 10, 'up_to').amount).toBe(5);
@@ -333,15 +463,26 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         store.commit(contact(id, 10, 'exact', at('2026-03-09T10:00:00.000Z')).id, 10, T0);
         store.commit(contact(id, 10).id, 10, T0);
         store.commit(contact(id, 5, 'exact', plus(T0, DAY)).id, 5, plus(T0, DAY));
-        expect(appError(() => contact(id, 1, 'exact', plus(T0, DAY))).details).toEqual({ binding: 'month', resets_at: '2026-03-15T00:00:00.000Z' });
+        expect(appError(() => contact(id, 1, 'exact', plus(T0, DAY))).details).toEqual({
+          binding: 'month',
+          resets_at: '2026-03-15T00:00:00.000Z',
+        });
       });
 
       it('a calendar-month account resets on the 1st', () => {
         const id = account('t_windows', null);
         store.commit(contact(id, 10, 'exact', at('2026-03-30T10:00:00.000Z')).id, 10, T0);
         store.commit(contact(id, 10, 'exact', at('2026-03-31T10:00:00.000Z')).id, 10, T0);
-        expect(appError(() => contact(id, 6, 'exact', at('2026-03-31T23:00:00.000Z'))).details).toEqual({ binding: 'day', resets_at: '2026-04-01T00:00:00.000Z' });
-        expect(windows(id, at('2026-04-01T00:00:00.000Z')).month).toMatchObject({ start: '2026-04-01T00:00:00.000Z', used: 0, held: 0, cap: 25 });
+        expect(appError(() => contact(id, 6, 'exact', at('2026-03-31T23:00:00.000Z'))).details).toEqual({
+          binding: 'day',
+          resets_at: '2026-04-01T00:00:00.000Z',
+        });
+        expect(windows(id, at('2026-04-01T00:00:00.000Z')).month).toMatchObject({
+          start: '2026-04-01T00:00:00.000Z',
+          used: 0,
+          held: 0,
+          cap: 25,
+        });
       });
 
       it('free pool: never resets; binding month and far-future', () => {
@@ -352,7 +493,10 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         expect(e.details).toEqual({ binding: 'month', resets_at: FAR_FUTURE });
         expect(contact(id, 3, 'up_to', later).amount).toBe(2);
         const snap = store.snapshot(id, later);
-        expect(snap.contact).toEqual({ kind: 'pool', pool: { start: null, resetsAt: FAR_FUTURE, cap: 5, used: 3, held: 2 } });
+        expect(snap.contact).toEqual({
+          kind: 'pool',
+          pool: { start: null, resetsAt: FAR_FUTURE, cap: 5, used: 3, held: 2 },
+        });
       });
 
       it('the default free plan has a pool of 100 and no premium credits', () => {
@@ -367,7 +511,10 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
       it('the default starter plan caps a day at 1,000', () => {
         const id = account('starter', 15);
         expect(contact(id, 1000).amount).toBe(1000);
-        expect(appError(() => contact(id, 1)).details).toEqual({ binding: 'day', resets_at: '2026-03-11T00:00:00.000Z' });
+        expect(appError(() => contact(id, 1)).details).toEqual({
+          binding: 'day',
+          resets_at: '2026-03-11T00:00:00.000Z',
+        });
       });
 
       it('a hold that outlives midnight stays charged to the day it was taken from', () => {
@@ -387,12 +534,18 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
       it('unlimited plans meter each category against its own fair-use windows', () => {
         const id = account('t_unlimited', 15);
         expect(contact(id, 4, 'exact', T0, 'search').amount).toBe(4);
-        expect(appError(() => contact(id, 1, 'exact', T0, 'search')).details).toEqual({ binding: 'day', resets_at: '2026-03-11T00:00:00.000Z' });
+        expect(appError(() => contact(id, 1, 'exact', T0, 'search')).details).toEqual({
+          binding: 'day',
+          resets_at: '2026-03-11T00:00:00.000Z',
+        });
         expect(contact(id, 3, 'exact', T0, 'export').amount).toBe(3);
         expect(contact(id, 50, 'exact', T0, 'enrich').amount).toBe(50);
         const tomorrow = plus(T0, DAY);
         expect(contact(id, 9, 'up_to', tomorrow, 'search').amount).toBe(2);
-        expect(appError(() => contact(id, 1, 'exact', tomorrow, 'search')).details).toEqual({ binding: 'month', resets_at: '2026-03-15T00:00:00.000Z' });
+        expect(appError(() => contact(id, 1, 'exact', tomorrow, 'search')).details).toEqual({
+          binding: 'month',
+          resets_at: '2026-03-15T00:00:00.000Z',
+        });
         const snap = store.snapshot(id, tomorrow);
         if (snap.contact.kind !== 'unlimited') throw new Error('expected unlimited');
         expect(counts(snap.contact.categories.search.month)).toEqual({ used: 0, held: 6 });
@@ -412,7 +565,13 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         store.commit(premium(id, 5).id, 2, T0);
         const e = appError(() => premium(id, 6));
         expect([e.code, e.status]).toEqual(['premium_credits.exhausted', 402]);
-        expect(e.details).toEqual({ required: 6, available: 5, allowance: 7, resets_at: '2026-03-15T00:00:00.000Z', upgrade_url: expect.stringMatching(/^https?:\/\//) });
+        expect(e.details).toEqual({
+          required: 6,
+          available: 5,
+          allowance: 7,
+          resets_at: '2026-03-15T00:00:00.000Z',
+          upgrade_url: expect.stringMatching(/^https?:\/\//),
+        });
         expect(premium(id, 6, 'up_to').amount).toBe(5);
         expect(store.snapshot(id, T0).premium.month).toMatchObject({ cap: 7, used: 2, held: 5 });
       });
@@ -437,14 +596,25 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         const granted: number[] = [];
         for (let i = 0; i < 12; i++) {
           const s = i % 2 === 0 ? store : other;
-          const h = s.reserve({ accountId: id, kind: 'contact', category: 'search', amount: 3, mode: 'up_to', now: T0 });
+          const h = s.reserve({
+            accountId: id,
+            kind: 'contact',
+            category: 'search',
+            amount: 3,
+            mode: 'up_to',
+            now: T0,
+          });
           granted.push(h.amount);
           // settle on the other instance: holds are shared state, not per-process
           (s === store ? other : store).commit(h.id, h.amount, T0);
         }
         expect(granted).toEqual([3, 3, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
         expect(counts(windows(id, T0, other).day)).toEqual({ used: 10, held: 0 });
-        expect(appError(() => other.reserve({ accountId: id, kind: 'contact', category: 'search', amount: 1, mode: 'exact', now: T0 })).code).toBe('contact_credits.exhausted');
+        expect(
+          appError(() =>
+            other.reserve({ accountId: id, kind: 'contact', category: 'search', amount: 1, mode: 'exact', now: T0 }),
+          ).code,
+        ).toBe('contact_credits.exhausted');
       });
     });
 
@@ -468,7 +638,12 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         const a = account();
         const b = account();
         const f = store.addFeedback(a, { message: 'great', rating: 5, tags: ['x'] }, T0);
-        expect(f).toEqual({ id: expect.stringMatching(/^fbk_/), accountId: a, body: { message: 'great', rating: 5, tags: ['x'] }, createdAt: T0.toISOString() });
+        expect(f).toEqual({
+          id: expect.stringMatching(/^fbk_/),
+          accountId: a,
+          body: { message: 'great', rating: 5, tags: ['x'] },
+          createdAt: T0.toISOString(),
+        });
         store.addFeedback(b, { message: 'other' }, T0);
         expect(store.listFeedback(a)).toEqual([f]);
       });
@@ -481,7 +656,13 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         | { t: 'release'; index: number }
         | { t: 'advance'; ms: number };
       const opArb: fc.Arbitrary<Op> = fc.oneof(
-        fc.record({ t: fc.constant('reserve' as const), kind: fc.constantFrom<CreditKind>('contact', 'premium'), category: fc.constantFrom<UsageCategory>('search', 'export', 'enrich'), amount: fc.integer({ min: 0, max: 12 }), mode: fc.constantFrom<'exact' | 'up_to'>('exact', 'up_to') }),
+        fc.record({
+          t: fc.constant('reserve' as const),
+          kind: fc.constantFrom<CreditKind>('contact', 'premium'),
+          category: fc.constantFrom<UsageCategory>('search', 'export', 'enrich'),
+          amount: fc.integer({ min: 0, max: 12 }),
+          mode: fc.constantFrom<'exact' | 'up_to'>('exact', 'up_to'),
+        }),
         fc.record({ t: fc.constant('commit' as const), index: fc.nat(), charged: fc.integer({ min: 0, max: 15 }) }),
         fc.record({ t: fc.constant('release' as const), index: fc.nat() }),
         fc.record({ t: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 30 * HOUR }) }),
@@ -489,50 +670,79 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
 
       function allWindows(s: CreditSnapshot): WindowUsage[] {
         const c = s.contact;
-        const contactWindows = c.kind === 'pool' ? [c.pool] : c.kind === 'windows' ? [c.day, c.month] : Object.values(c.categories).flatMap((x) => [x.day, x.month]);
+        const contactWindows =
+          c.kind === 'pool'
+            ? [c.pool]
+            : c.kind === 'windows'
+              ? [c.day, c.month]
+              : Object.values(c.categories).flatMap((x) => [x.day, x.month]);
         return [...contactWindows, s.premium.month];
       }
 
       it('used + held <= cap, every hold is charged at most its amount, and counters match the holds', () => {
         fc.assert(
-          fc.property(fc.constantFrom('t_windows', 't_pool', 't_unlimited'), fc.array(opArb, { minLength: 1, maxLength: 30 }), (planSlug, ops) => {
-            const id = account(planSlug, 15);
-            let now = T0;
-            const holds: { hold: Hold; day: string; month: string }[] = [];
-            for (const op of ops) {
-              if (op.t === 'advance') now = plus(now, op.ms);
-              else if (op.t === 'reserve') {
-                try {
-                  const hold = store.reserve({ accountId: id, kind: op.kind, category: op.category, amount: op.amount, mode: op.mode, now });
-                  expect(hold.amount).toBeLessThanOrEqual(op.amount);
-                  if (op.mode === 'exact') expect(hold.amount).toBe(op.amount);
-                  holds.push({ hold, day: dayWindow(now).start.toISOString(), month: billingMonthWindow(now, 15).start.toISOString() });
-                } catch (e) {
-                  expect(op.mode).toBe('exact');
-                  expect(e instanceof AppError && e.code === (op.kind === 'contact' ? 'contact_credits.exhausted' : 'premium_credits.exhausted')).toBe(true);
+          fc.property(
+            fc.constantFrom('t_windows', 't_pool', 't_unlimited'),
+            fc.array(opArb, { minLength: 1, maxLength: 30 }),
+            (planSlug, ops) => {
+              const id = account(planSlug, 15);
+              let now = T0;
+              const holds: { hold: Hold; day: string; month: string }[] = [];
+              for (const op of ops) {
+                if (op.t === 'advance') now = plus(now, op.ms);
+                else if (op.t === 'reserve') {
+                  try {
+                    const hold = store.reserve({
+                      accountId: id,
+                      kind: op.kind,
+                      category: op.category,
+                      amount: op.amount,
+                      mode: op.mode,
+                      now,
+                    });
+                    expect(hold.amount).toBeLessThanOrEqual(op.amount);
+                    if (op.mode === 'exact') expect(hold.amount).toBe(op.amount);
+                    holds.push({
+                      hold,
+                      day: dayWindow(now).start.toISOString(),
+                      month: billingMonthWindow(now, 15).start.toISOString(),
+                    });
+                  } catch (e) {
+                    expect(op.mode).toBe('exact');
+                    expect(
+                      e instanceof AppError &&
+                        e.code === (op.kind === 'contact' ? 'contact_credits.exhausted' : 'premium_credits.exhausted'),
+                    ).toBe(true);
+                  }
+                } else if (holds.length > 0) {
+                  const h = holds[op.index % holds.length]!;
+                  h.hold =
+                    op.t === 'commit' ? store.commit(h.hold.id, op.charged, now) : store.releaseHold(h.hold.id, now);
                 }
-              } else if (holds.length > 0) {
-                const h = holds[op.index % holds.length]!;
-                h.hold = op.t === 'commit' ? store.commit(h.hold.id, op.charged, now) : store.releaseHold(h.hold.id, now);
-              }
 
-              const snap = store.snapshot(id, now);
-              for (const w of allWindows(snap)) expect(w.used + w.held).toBeLessThanOrEqual(w.cap);
-              for (const h of holds) expect(h.hold.charged).toBeLessThanOrEqual(h.hold.amount);
+                const snap = store.snapshot(id, now);
+                for (const w of allWindows(snap)) expect(w.used + w.held).toBeLessThanOrEqual(w.cap);
+                for (const h of holds) expect(h.hold.charged).toBeLessThanOrEqual(h.hold.amount);
 
-              // The windows plan's counters equal what its holds say, window by window.
-              if (snap.contact.kind === 'windows') {
-                const day = dayWindow(now).start.toISOString();
-                const sum = (pick: (h: (typeof holds)[number]) => boolean, f: (h: Hold) => number) => holds.filter(pick).reduce((n, h) => n + f(h.hold), 0);
-                const charged = (h: Hold) => h.charged;
-                const held = (h: Hold) => (h.status === 'held' ? h.amount : 0);
-                const inDay = (h: (typeof holds)[number]) => h.hold.kind === 'contact' && h.day === day;
-                expect(counts(snap.contact.day)).toEqual({ used: sum(inDay, charged), held: sum(inDay, held) });
-                const inPremiumMonth = (h: (typeof holds)[number]) => h.hold.kind === 'premium' && h.month === snap.premium.month.start;
-                expect(counts(snap.premium.month)).toEqual({ used: sum(inPremiumMonth, charged), held: sum(inPremiumMonth, held) });
+                // The windows plan's counters equal what its holds say, window by window.
+                if (snap.contact.kind === 'windows') {
+                  const day = dayWindow(now).start.toISOString();
+                  const sum = (pick: (h: (typeof holds)[number]) => boolean, f: (h: Hold) => number) =>
+                    holds.filter(pick).reduce((n, h) => n + f(h.hold), 0);
+                  const charged = (h: Hold) => h.charged;
+                  const held = (h: Hold) => (h.status === 'held' ? h.amount : 0);
+                  const inDay = (h: (typeof holds)[number]) => h.hold.kind === 'contact' && h.day === day;
+                  expect(counts(snap.contact.day)).toEqual({ used: sum(inDay, charged), held: sum(inDay, held) });
+                  const inPremiumMonth = (h: (typeof holds)[number]) =>
+                    h.hold.kind === 'premium' && h.month === snap.premium.month.start;
+                  expect(counts(snap.premium.month)).toEqual({
+                    used: sum(inPremiumMonth, charged),
+                    held: sum(inPremiumMonth, held),
+                  });
+                }
               }
-            }
-          }),
+            },
+          ),
           { numRuns: 60 },
         );
       });

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteStore } from '../../src/state/sqlite/index.js';
 import type { StateStore } from '../../src/state/port.js';
+import { openSqliteStore } from '../../src/state/sqlite/index.js';
 
 let dir: string;
 let a: StateStore;
@@ -30,7 +30,11 @@ describe('idempotency records (SQLite)', () => {
 
   it('replays the stored answer for the same hash, refuses another hash', () => {
     a.finishIdempotent(accountId, 'k1', 201, { ok: true, n: 3 });
-    expect(b.beginIdempotent(accountId, 'k1', 'h1', t0)).toEqual({ state: 'replay', status: 201, body: { ok: true, n: 3 } });
+    expect(b.beginIdempotent(accountId, 'k1', 'h1', t0)).toEqual({
+      state: 'replay',
+      status: 201,
+      body: { ok: true, n: 3 },
+    });
     expect(b.beginIdempotent(accountId, 'k1', 'h2', t0)).toEqual({ state: 'mismatch' });
   });
 

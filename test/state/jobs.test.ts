@@ -1,20 +1,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hostname } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { pino } from 'pino';
+import type { Plan } from '../../src/domain/account.js';
 import { SettableClock } from '../../src/domain/clock.js';
-import type { Job } from '../../src/jobs/port.js';
-import { FatalJobError, JobRunner, sleep, type JobKindDef, type JobRunnerOptions } from '../../src/jobs/runner.js';
 import { AppError } from '../../src/domain/errors/index.js';
+import { FatalJobError, type JobKindDef, JobRunner, type JobRunnerOptions, sleep } from '../../src/jobs/runner.js';
 import { DEFAULT_PLANS } from '../../src/state/plans.js';
 import type { StateStore } from '../../src/state/port.js';
-import type { Plan } from '../../src/domain/account.js';
 import { openSqliteStore } from '../../src/state/sqlite/index.js';
 import { TEST_PLANS } from './conformance.js';
 
-/** JobStore on a real SQLite file: atomic create (exclusivity + hold), claim, progress, finish (settle once), stale requeue. */
+/**
+ * JobStore on a real SQLite file: atomic create (exclusivity + hold), claim, progress, finish (settle once), stale
+ * requeue.
+ */
 const PEPPER = 'test-pepper-0123456789abcdef';
 const PLANS: Plan[] = [...DEFAULT_PLANS, ...TEST_PLANS];
 const T0 = new Date('2026-03-10T12:00:00.000Z');
@@ -44,13 +45,24 @@ afterEach(() => {
 
 const busy = () => new AppError('export.running', 'One export already runs on the account.');
 let seq = 0;
-function exportJob(s: StateStore, accountId: string, amount: number, opts: { minimum?: number; mode?: 'exact' | 'up_to'; now?: Date; exclusive?: boolean } = {}) {
+function exportJob(
+  s: StateStore,
+  accountId: string,
+  amount: number,
+  opts: { minimum?: number; mode?: 'exact' | 'up_to'; now?: Date; exclusive?: boolean } = {},
+) {
   return s.createJob({
     id: `exp_test${++seq}`,
     accountId,
     kind: 'export',
     payload: (hold) => ({ wanted: amount, granted: hold?.amount ?? null }),
-    hold: { kind: 'contact', category: 'export', amount, mode: opts.mode ?? 'up_to', ...(opts.minimum !== undefined ? { minimum: opts.minimum } : {}) },
+    hold: {
+      kind: 'contact',
+      category: 'export',
+      amount,
+      mode: opts.mode ?? 'up_to',
+      ...(opts.minimum !== undefined ? { minimum: opts.minimum } : {}),
+    },
     ...(opts.exclusive === false ? {} : { exclusive: { kinds: ['export'], error: busy } }),
     now: opts.now ?? T0,
   });
@@ -76,7 +88,14 @@ describe('SQLite JobStore', () => {
     const acc = account();
     const { job, hold } = exportJob(a, acc, 25); // day cap 10: up_to grants 10
     expect(hold).toMatchObject({ amount: 10, status: 'held', category: 'export' });
-    expect(job).toMatchObject({ status: 'queued', attempts: 0, holdId: hold!.id, payload: { wanted: 25, granted: 10 }, result: {}, worker: null });
+    expect(job).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      holdId: hold!.id,
+      payload: { wanted: 25, granted: 10 },
+      result: {},
+      worker: null,
+    });
     // the other "process" sees the same job and the same held credits
     expect(b.getJob(job.id)).toEqual(job);
     expect(dayOf(b, acc)).toMatchObject({ used: 0, held: 10 });
@@ -111,7 +130,14 @@ describe('SQLite JobStore', () => {
   it('exclusive by alert id: another alert of the account may run', () => {
     const acc = account();
     const alertJob = (alertId: string) =>
-      a.createJob({ id: `run_${++seq}`, accountId: acc, kind: 'alert_run', payload: { alertId }, exclusive: { kinds: ['alert_run'], error: () => new AppError('alert.busy'), sameAlertId: alertId }, now: T0 });
+      a.createJob({
+        id: `run_${++seq}`,
+        accountId: acc,
+        kind: 'alert_run',
+        payload: { alertId },
+        exclusive: { kinds: ['alert_run'], error: () => new AppError('alert.busy'), sameAlertId: alertId },
+        now: T0,
+      });
     alertJob('alr_1');
     expect(codeOf(() => alertJob('alr_1'))).toBe('alert.busy');
     expect(alertJob('alr_2').job.status).toBe('queued');
@@ -121,7 +147,14 @@ describe('SQLite JobStore', () => {
     const x = exportJob(a, account(), 1, { now: T0 }).job;
     const y = exportJob(a, account(), 1, { now: plus(1000) }).job;
     const c1 = b.claimJob(['export'], plus(5000), 'host/1/a');
-    expect(c1).toMatchObject({ id: x.id, status: 'running', attempts: 1, worker: 'host/1/a', startedAt: plus(5000).toISOString(), heartbeatAt: plus(5000).toISOString() });
+    expect(c1).toMatchObject({
+      id: x.id,
+      status: 'running',
+      attempts: 1,
+      worker: 'host/1/a',
+      startedAt: plus(5000).toISOString(),
+      heartbeatAt: plus(5000).toISOString(),
+    });
     expect(a.claimJob(['collect'], plus(5000))).toBeUndefined();
     expect(a.claimJob(['export', 'collect'], plus(5000))?.id).toBe(y.id);
     expect(b.claimJob(['export'], plus(5000))).toBeUndefined();
@@ -131,7 +164,9 @@ describe('SQLite JobStore', () => {
     const ids: string[] = [];
     for (let i = 0; i < 60; i++) ids.push(exportJob(a, account(), 1, { exclusive: false }).job.id);
     const gate = new Int32Array(new SharedArrayBuffer(4));
-    const workers = ['w1', 'w2'].map((worker) => startClaimWorker({ file, pepper: PEPPER, plans: PLANS, worker, now: T0.toISOString(), gate }));
+    const workers = ['w1', 'w2'].map((worker) =>
+      startClaimWorker({ file, pepper: PEPPER, plans: PLANS, worker, now: T0.toISOString(), gate }),
+    );
     await Promise.all(workers.map((w) => w.ready));
     Atomics.store(gate, 0, 1);
     Atomics.notify(gate, 0);
@@ -147,7 +182,10 @@ describe('SQLite JobStore', () => {
     const claimed = a.claimJob(['export'], T0)!;
     expect(a.progressJob(job.id, { rows_exported: 10, file: 'x' }, plus(2000), claimed.attempts)).toBe(true);
     expect(a.progressJob(job.id, { rows_exported: 20 }, plus(3000))).toBe(true);
-    expect(b.getJob(job.id)).toMatchObject({ result: { rows_exported: 20, file: 'x' }, heartbeatAt: plus(3000).toISOString() });
+    expect(b.getJob(job.id)).toMatchObject({
+      result: { rows_exported: 20, file: 'x' },
+      heartbeatAt: plus(3000).toISOString(),
+    });
     expect(a.progressJob(job.id, { rows_exported: 30 }, plus(4000), claimed.attempts + 1)).toBe(false);
     // a queued (not running) job takes no progress
     const other = exportJob(a, account(), 1).job;
@@ -158,12 +196,20 @@ describe('SQLite JobStore', () => {
     const acc = account();
     const { job, hold } = exportJob(a, acc, 8);
     a.claimJob(['export'], T0);
-    expect(a.finishJob(job.id, { status: 'completed', charge: 5, result: { rows_exported: 5 } }, plus(1000))).toBe(true);
+    expect(a.finishJob(job.id, { status: 'completed', charge: 5, result: { rows_exported: 5 } }, plus(1000))).toBe(
+      true,
+    );
     expect(b.finishJob(job.id, { status: 'completed', charge: 8 }, plus(2000))).toBe(false);
     expect(b.finishJob(job.id, { status: 'failed', charge: 0 }, plus(2000))).toBe(false);
     expect(dayOf(a, acc)).toMatchObject({ used: 5, held: 0 });
     expect(a.getHold(hold!.id)).toMatchObject({ status: 'committed', charged: 5 });
-    expect(a.getJob(job.id)).toMatchObject({ status: 'completed', finishedAt: plus(1000).toISOString(), result: { rows_exported: 5 }, heartbeatAt: null, worker: null });
+    expect(a.getJob(job.id)).toMatchObject({
+      status: 'completed',
+      finishedAt: plus(1000).toISOString(),
+      result: { rows_exported: 5 },
+      heartbeatAt: null,
+      worker: null,
+    });
   });
 
   it('a charge above the hold is capped at the hold; charge 0 releases the hold', () => {
@@ -233,7 +279,16 @@ describe('JobRunner over the SQLite JobStore', () => {
   type TestPayloads = { export: P };
   const runners: JobRunner<TestPayloads>[] = [];
   const runner = (o: Partial<JobRunnerOptions> = {}) => {
-    const r = new JobRunner<TestPayloads>({ store: a, clock, logger: pino({ level: 'silent' }), pollMs: 20, heartbeatMs: 50, retryDelayMs: 5, stopGraceMs: 2000, ...o });
+    const r = new JobRunner<TestPayloads>({
+      store: a,
+      clock,
+      logger: pino({ level: 'silent' }),
+      pollMs: 20,
+      heartbeatMs: 50,
+      retryDelayMs: 5,
+      stopGraceMs: 2000,
+      ...o,
+    });
     runners.push(r);
     return r;
   };
@@ -249,7 +304,14 @@ describe('JobRunner over the SQLite JobStore', () => {
   };
   const ended = (id: string) => () => ['completed', 'failed', 'cancelled'].includes(a.getJob(id)!.status);
   const enqueueOn = (r: JobRunner<TestPayloads>, accountId: string, rows = 4) =>
-    r.enqueue({ id: `exp_run${++seq}`, accountId, kind: 'export', payload: { rows }, hold: { kind: 'contact', category: 'export', amount: rows, mode: 'exact' }, now: T0 }).job;
+    r.enqueue({
+      id: `exp_run${++seq}`,
+      accountId,
+      kind: 'export',
+      payload: { rows },
+      hold: { kind: 'contact', category: 'export', amount: rows, mode: 'exact' },
+      now: T0,
+    }).job;
 
   it('runs a job: progress is saved, the outcome ends it and settles the hold', async () => {
     const acc = account();
@@ -269,7 +331,11 @@ describe('JobRunner over the SQLite JobStore', () => {
     const job = enqueueOn(r, acc);
     await until(ended(job.id), 'the job');
     expect(seen).toEqual([1, 2, 3, 4]);
-    expect(a.getJob(job.id)).toMatchObject({ status: 'completed', attempts: 1, result: { rows_exported: 4, done: true } });
+    expect(a.getJob(job.id)).toMatchObject({
+      status: 'completed',
+      attempts: 1,
+      result: { rows_exported: 4, done: true },
+    });
     expect(dayOf(a, acc)).toMatchObject({ used: 3, held: 0 });
   });
 
@@ -295,7 +361,12 @@ describe('JobRunner over the SQLite JobStore', () => {
 
   it('a FatalJobError fails the job at once', async () => {
     const r = runner();
-    r.register({ kind: 'export', run: async () => { throw new FatalJobError('bad payload'); } });
+    r.register({
+      kind: 'export',
+      run: async () => {
+        throw new FatalJobError('bad payload');
+      },
+    });
     r.start();
     const job = enqueueOn(r, account());
     await until(ended(job.id), 'the job');
@@ -340,7 +411,7 @@ describe('JobRunner over the SQLite JobStore', () => {
     first.register(def(1));
     first.start();
     const job = enqueueOn(first, acc, 2);
-    await until(() => (a.getJob(job.id)!.result.step as number | undefined ?? 0) > 2, 'progress');
+    await until(() => ((a.getJob(job.id)!.result.step as number | undefined) ?? 0) > 2, 'progress');
     await first.stop();
     expect(a.getJob(job.id)).toMatchObject({ status: 'queued', attempts: 0, worker: null });
     expect(dayOf(a, acc).held).toBe(2);
@@ -370,10 +441,22 @@ describe('JobRunner over the SQLite JobStore', () => {
   it('leaves nothing running after stop: no claims, and a stopped runner ignores nudges', async () => {
     const r = runner();
     let runs = 0;
-    r.register({ kind: 'export', run: async () => ({ status: 'completed', charge: (runs++, 0) }) });
+    r.register({
+      kind: 'export',
+      run: async () => {
+        runs++;
+        return { status: 'completed', charge: 0 };
+      },
+    });
     r.start();
     await r.stop();
-    const job = r.enqueue({ id: `exp_idle${++seq}`, accountId: account(), kind: 'export', payload: { rows: 1 }, now: T0 }).job;
+    const job = r.enqueue({
+      id: `exp_idle${++seq}`,
+      accountId: account(),
+      kind: 'export',
+      payload: { rows: 1 },
+      now: T0,
+    }).job;
     await sleep(100);
     expect(runs).toBe(0);
     expect(a.getJob(job.id)?.status).toBe('queued');
@@ -381,7 +464,10 @@ describe('JobRunner over the SQLite JobStore', () => {
   });
 });
 
-function startClaimWorker(data: Record<string, unknown>): { ready: Promise<void>; done: Promise<{ claimed: string[] }> } {
+function startClaimWorker(data: Record<string, unknown>): {
+  ready: Promise<void>;
+  done: Promise<{ claimed: string[] }>;
+} {
   const worker = new Worker(new URL('./claim-worker.js', import.meta.url), { workerData: data });
   let onReady!: () => void;
   let onDone!: (r: { claimed: string[] }) => void;

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { AppError } from '../../src/domain/errors/index.js';
 import type { Plan } from '../../src/domain/account.js';
+import { AppError } from '../../src/domain/errors/index.js';
 import { openSqliteStore } from '../../src/state/sqlite/index.js';
 
 /** One "process" of the concurrency test: its own connection to the file, reserving and committing in a loop. */
@@ -25,7 +25,14 @@ let refused = 0;
 for (let i = 0; i < job.rounds; i++) {
   const amount = 1 + (i % 3);
   try {
-    const hold = store.reserve({ accountId: job.accountId, kind: 'contact', category: 'search', amount, mode: i % 2 === 0 ? 'exact' : 'up_to', now });
+    const hold = store.reserve({
+      accountId: job.accountId,
+      kind: 'contact',
+      category: 'search',
+      amount,
+      mode: i % 2 === 0 ? 'exact' : 'up_to',
+      now,
+    });
     granted += store.commit(hold.id, hold.amount, now).charged;
   } catch (e) {
     if (!(e instanceof AppError) || e.code !== 'contact_credits.exhausted') throw e;

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { AppError } from '../../src/domain/errors/index.js';
+import type { Plan } from '../../src/domain/account.js';
+import type { AppError } from '../../src/domain/errors/index.js';
 import { hashSecret } from '../../src/state/key-hash.js';
 import { DEFAULT_PLANS, PLANS_FILE } from '../../src/state/plans.js';
 import type { StateStore } from '../../src/state/port.js';
-import type { Plan } from '../../src/domain/account.js';
+import { DEFAULT_UPGRADE_URL, openSqliteStore } from '../../src/state/sqlite/index.js';
 import { MIGRATIONS, migrate } from '../../src/state/sqlite/schema.js';
 import { UsageCounters } from '../../src/state/sqlite/usage.js';
-import { DEFAULT_UPGRADE_URL, openSqliteStore } from '../../src/state/sqlite/index.js';
 import { runStateStoreSuite, type StoreFactory } from './conformance.js';
 
 const PEPPER = 'test-pepper-0123456789abcdef';
@@ -23,7 +23,12 @@ function tempDir(): string {
 function sqliteFactory(): StoreFactory {
   const dir = tempDir();
   return {
-    open: (opts) => openSqliteStore({ file: join(dir, 'state.sqlite'), keyPepper: PEPPER, ...(opts?.plans ? { plans: opts.plans } : {}) }),
+    open: (opts) =>
+      openSqliteStore({
+        file: join(dir, 'state.sqlite'),
+        keyPepper: PEPPER,
+        ...(opts?.plans ? { plans: opts.plans } : {}),
+      }),
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -95,10 +100,23 @@ describe('SQLite store specifics', () => {
     try {
       db.pragma('foreign_keys = ON');
       migrate(db);
-      db.prepare("INSERT INTO accounts (id, name, plan, billing_day, status, created_at) VALUES ('acc_g', 'g', 'starter', NULL, 'active', '')").run();
+      db.prepare(
+        "INSERT INTO accounts (id, name, plan, billing_day, status, created_at) VALUES ('acc_g', 'g', 'starter', " +
+          "NULL, 'active', '')",
+      ).run();
       const usage = new UsageCounters(db);
-      const key = { account_id: 'acc_g', kind: 'contact', category: '*', window_kind: 'day', window_start: '2026-03-10T00:00:00.000Z' } as const;
-      expect([usage.holdWithin(key, 6, 10), usage.holdWithin(key, 5, 10), usage.holdWithin(key, 4, 10)]).toEqual([true, false, true]);
+      const key = {
+        account_id: 'acc_g',
+        kind: 'contact',
+        category: '*',
+        window_kind: 'day',
+        window_start: '2026-03-10T00:00:00.000Z',
+      } as const;
+      expect([usage.holdWithin(key, 6, 10), usage.holdWithin(key, 5, 10), usage.holdWithin(key, 4, 10)]).toEqual([
+        true,
+        false,
+        true,
+      ]);
       expect(usage.read(key)).toEqual({ used: 0, held: 10 });
     } finally {
       db.close();
@@ -126,7 +144,13 @@ describe('SQLite store specifics', () => {
         join(dir, PLANS_FILE),
         JSON.stringify({
           pro: { premiumMonthly: 20_000 },
-          team: { name: 'Team', contact: { kind: 'windows', daily: 5, monthly: 50 }, premiumMonthly: 10, alerts: true, maxActiveAlerts: 100 },
+          team: {
+            name: 'Team',
+            contact: { kind: 'windows', daily: 5, monthly: 50 },
+            premiumMonthly: 10,
+            alerts: true,
+            maxActiveAlerts: 100,
+          },
         }),
       );
       const s = open({ dataDir: dir });
@@ -143,7 +167,11 @@ describe('SQLite store specifics', () => {
       ['invalid JSON', '{ "pro": ', /not valid JSON/],
       ['an unknown field', JSON.stringify({ pro: { colour: 'red' } }), /colour/],
       ['a negative cap', JSON.stringify({ pro: { premiumMonthly: -1 } }), /premiumMonthly/],
-      ['a fractional cap', JSON.stringify({ starter: { contact: { kind: 'windows', daily: 1.5, monthly: 10 } } }), /daily/],
+      [
+        'a fractional cap',
+        JSON.stringify({ starter: { contact: { kind: 'windows', daily: 1.5, monthly: 10 } } }),
+        /daily/,
+      ],
       ['an unknown contact kind', JSON.stringify({ starter: { contact: { kind: 'weekly', cap: 5 } } }), /kind/],
       ['a new plan without every field', JSON.stringify({ team: { name: 'Team' } }), /"team" is new/],
       ['a bad slug', JSON.stringify({ 'Big Plan': { premiumMonthly: 1 } }), /slug/],
@@ -156,13 +184,32 @@ describe('SQLite store specifics', () => {
   });
 
   it('two threads reserving at once on one file never pass the cap', async () => {
-    const plans: Plan[] = [{ slug: 'race', name: 'Race', contact: { kind: 'windows', daily: 500, monthly: 10_000 }, premiumMonthly: 0, alerts: false, maxActiveAlerts: 0 }];
+    const plans: Plan[] = [
+      {
+        slug: 'race',
+        name: 'Race',
+        contact: { kind: 'windows', daily: 500, monthly: 10_000 },
+        premiumMonthly: 0,
+        alerts: false,
+        maxActiveAlerts: 0,
+      },
+    ];
     const setup = open({ plans });
     const accountId = setup.createAccount({ name: 'race', plan: 'race', billingDay: null, now: T0 }).id;
     // Each worker asks for ~400 credits, so together they must run into the cap of 500 whatever the timing;
     // they open their connections first, then wait on a shared gate so their loops start together.
     const gate = new Int32Array(new SharedArrayBuffer(4));
-    const workers = [0, 1].map(() => startWorker({ file: join(dir, 'state.sqlite'), pepper: PEPPER, plans, accountId, now: T0.toISOString(), rounds: 200, gate }));
+    const workers = [0, 1].map(() =>
+      startWorker({
+        file: join(dir, 'state.sqlite'),
+        pepper: PEPPER,
+        plans,
+        accountId,
+        now: T0.toISOString(),
+        rounds: 200,
+        gate,
+      }),
+    );
     await Promise.all(workers.map((w) => w.ready));
     Atomics.store(gate, 0, 1);
     Atomics.notify(gate, 0);
@@ -175,13 +222,19 @@ describe('SQLite store specifics', () => {
   });
 });
 
-function startWorker(data: Record<string, unknown>): { ready: Promise<void>; done: Promise<{ granted: number; refused: number }> } {
+function startWorker(data: Record<string, unknown>): {
+  ready: Promise<void>;
+  done: Promise<{ granted: number; refused: number }>;
+} {
   const worker = new Worker(new URL('./reserve-worker.js', import.meta.url), { workerData: data });
   let onReady!: () => void;
   let onDone!: (r: { granted: number; refused: number }) => void;
   const failed = new Promise<never>((_, reject) => worker.once('error', reject));
   const ready = Promise.race([new Promise<void>((resolve) => (onReady = resolve)), failed]);
-  const done = Promise.race([new Promise<{ granted: number; refused: number }>((resolve) => (onDone = resolve)), failed]);
+  const done = Promise.race([
+    new Promise<{ granted: number; refused: number }>((resolve) => (onDone = resolve)),
+    failed,
+  ]);
   worker.on('message', (m: 'ready' | { granted: number; refused: number }) => (m === 'ready' ? onReady() : onDone(m)));
   return { ready, done };
 }

@@ -19,7 +19,8 @@ describe('classifyTitle on real-world titles', () => {
   it('covers every seniority and every job function at least three times', () => {
     expect(TITLE_CASES.length).toBeGreaterThanOrEqual(220);
     for (const s of SENIORITY_VALUES) expect([s, TITLE_CASES.filter((c) => c[1] === s).length >= 3]).toEqual([s, true]);
-    for (const f of JOB_FUNCTION_VALUES) expect([f, TITLE_CASES.filter((c) => c[2] === f).length >= 3]).toEqual([f, true]);
+    for (const f of JOB_FUNCTION_VALUES)
+      expect([f, TITLE_CASES.filter((c) => c[2] === f).length >= 3]).toEqual([f, true]);
   });
 
   it('lists each title once', () => {

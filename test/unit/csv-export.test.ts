@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, listValue, type DuckDBValue } from '@duckdb/node-api';
-import { openDuckDBEngine, type DuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
+import { DuckDBInstance, type DuckDBValue, listValue } from '@duckdb/node-api';
+import { MATCH_ALL } from '../../src/domain/query/index.js';
+import { type DuckDBEngine, openDuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
 import { publishCurrent, releaseFile, releasesDir } from '../../src/engine/duckdb/release-store.js';
 import { releaseDdl } from '../../src/engine/duckdb/schema.js';
-import { MATCH_ALL } from '../../src/domain/query/index.js';
 import { parseCsv } from '../helpers/csv.js';
 
 /**
@@ -41,8 +41,20 @@ const P = (i: number, o: Partial<Person>): Person => ({
 });
 
 const PEOPLE: Person[] = [
-  P(1, { title: '=HYPERLINK("http://evil.example","click")', skills: ['sql', 'python'], hasPhone: true, employees: 250, growth: 12.5, phone: '+14155550100' }),
-  P(2, { title: '+1 is a formula', domain: 'beta.io', skills: ['=cmd|calc'], experience: '[{"title":"CTO","company":"Beta, Inc."}]' }),
+  P(1, {
+    title: '=HYPERLINK("http://evil.example","click")',
+    skills: ['sql', 'python'],
+    hasPhone: true,
+    employees: 250,
+    growth: 12.5,
+    phone: '+14155550100',
+  }),
+  P(2, {
+    title: '+1 is a formula',
+    domain: 'beta.io',
+    skills: ['=cmd|calc'],
+    experience: '[{"title":"CTO","company":"Beta, Inc."}]',
+  }),
   P(3, { title: '-2+3', domain: null, employees: -7 }),
   P(4, { title: '@SUM(A1:A2)', domain: 'acme.com' }),
   P(5, { title: '\tTabbed', domain: 'acme.com' }),
@@ -61,7 +73,20 @@ async function makeRelease(dataDir: string, id: string): Promise<void> {
   const c = await inst.connect();
   for (const sql of releaseDdl()) await c.run(sql);
   for (const [i, p] of PEOPLE.entries()) {
-    const values: DuckDBValue[] = [p.id, p.name, p.title, p.domain, p.skills?.length ? listValue(p.skills) : null, p.experience, p.hasPhone, p.employees, p.growth, p.phone, i + 1, p.skills !== null && p.skills.length === 0];
+    const values: DuckDBValue[] = [
+      p.id,
+      p.name,
+      p.title,
+      p.domain,
+      p.skills?.length ? listValue(p.skills) : null,
+      p.experience,
+      p.hasPhone,
+      p.employees,
+      p.growth,
+      p.phone,
+      i + 1,
+      p.skills !== null && p.skills.length === 0,
+    ];
     await c.run(
       `INSERT INTO contacts (id, name, title, company_domain, skills, experience, has_phone, company_employee_count, company_employee_growth_pct, mobile_phone, sort_key,
                              seniority, last_updated, "function", has_work_email, signals)
@@ -72,10 +97,28 @@ async function makeRelease(dataDir: string, id: string): Promise<void> {
   await c.run(`INSERT INTO meta VALUES ('release_id', $1)`, [id]);
   c.closeSync();
   inst.closeSync();
-  await publishCurrent(dataDir, { id, file: `${id}.duckdb`, createdAt: new Date().toISOString(), contacts: PEOPLE.length, companies: 0, source: {} });
+  await publishCurrent(dataDir, {
+    id,
+    file: `${id}.duckdb`,
+    createdAt: new Date().toISOString(),
+    contacts: PEOPLE.length,
+    companies: 0,
+    source: {},
+  });
 }
 
-const COLUMNS = ['id', 'name', 'title', 'company_domain', 'skills', 'experience', 'has_phone', 'company_employee_count', 'company_employee_growth_pct', 'mobile_phone'];
+const COLUMNS = [
+  'id',
+  'name',
+  'title',
+  'company_domain',
+  'skills',
+  'experience',
+  'has_phone',
+  'company_employee_count',
+  'company_employee_growth_pct',
+  'mobile_phone',
+];
 
 let dataDir: string;
 let engine: DuckDBEngine;
@@ -90,7 +133,14 @@ afterAll(async () => {
 });
 
 let n = 0;
-async function exportRows(opts: { maxRows?: number; maxPerCompany?: number | null; batchRows?: number; headers?: (name: string) => string } = {}) {
+async function exportRows(
+  opts: {
+    maxRows?: number;
+    maxPerCompany?: number | null;
+    batchRows?: number;
+    headers?: (name: string) => string;
+  } = {},
+) {
   const file = join(dataDir, `out-${++n}.csv`);
   const batches: number[] = [];
   const res = await engine.exportCsv('contact', MATCH_ALL, {
@@ -158,7 +208,9 @@ describe('engine CSV export (DuckDB)', () => {
   });
 
   it('uses the given header text (labels for family B), quoted when needed', async () => {
-    const { header, text } = await exportRows({ headers: (name) => (name === 'company_domain' ? 'Company Domain' : name === 'name' ? 'Name, full' : name) });
+    const { header, text } = await exportRows({
+      headers: (name) => (name === 'company_domain' ? 'Company Domain' : name === 'name' ? 'Name, full' : name),
+    });
     expect(header.slice(0, 4)).toEqual(['id', 'Name, full', 'title', 'Company Domain']);
     expect(text.startsWith('id,"Name, full",title,Company Domain,')).toBe(true);
   });
@@ -186,13 +238,28 @@ describe('engine CSV export (DuckDB)', () => {
     }
     const count = await engine.exportCount('contact', MATCH_ALL, { maxPerCompany: 1, budgetMs: 10_000 });
     expect(count).toEqual({ releaseId: 'r20260101T000000-csv1', matches: 12, capped: 3 + 3 }); // 3 domains + 3 rows without one
-    const two = await engine.exportCount('contact', { field: 'company_domain', op: 'eq', value: 'acme.com' }, { maxPerCompany: 2, budgetMs: 10_000 });
+    const two = await engine.exportCount(
+      'contact',
+      { field: 'company_domain', op: 'eq', value: 'acme.com' },
+      { maxPerCompany: 2, budgetMs: 10_000 },
+    );
     expect(two).toMatchObject({ matches: 5, capped: 2 });
   });
 
   it('writes only the header when nothing matches', async () => {
     const file = join(dataDir, 'empty.csv');
-    const res = await engine.exportCsv('contact', { field: 'id', op: 'eq', value: 'per_none' }, { columns: [{ name: 'id', header: 'id' }], maxRows: 10, maxPerCompany: null, file, batchRows: 10, budgetMs: 10_000 });
+    const res = await engine.exportCsv(
+      'contact',
+      { field: 'id', op: 'eq', value: 'per_none' },
+      {
+        columns: [{ name: 'id', header: 'id' }],
+        maxRows: 10,
+        maxPerCompany: null,
+        file,
+        batchRows: 10,
+        budgetMs: 10_000,
+      },
+    );
     expect(res.rows).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe('id\r\n');
   });

@@ -1,5 +1,5 @@
 import { canonicalJson, decodeCursor, encodeCursor, queryHash } from '../../src/domain/cursor.js';
-import { AppError } from '../../src/domain/errors/index.js';
+import type { AppError } from '../../src/domain/errors/index.js';
 
 const secret = 'test-secret';
 const q = queryHash({ filter: { countries: ['us'] }, columns: ['id'] });
@@ -25,14 +25,20 @@ describe('cursor codec', () => {
   });
 
   it.each([
-    ['a tampered body', (t: string) => `${Buffer.from(JSON.stringify({ r: '0.1.0+r1', q, k: 9999 })).toString('base64url')}.${t.split('.')[1]}`],
+    [
+      'a tampered body',
+      (t: string) =>
+        `${Buffer.from(JSON.stringify({ r: '0.1.0+r1', q, k: 9999 })).toString('base64url')}.${t.split('.')[1]}`,
+    ],
     ['a tampered signature', (t: string) => `${t.split('.')[0]}.${'A'.repeat(43)}`],
     ['garbage', () => 'not-a-cursor'],
     ['an empty string', () => ''],
     ['another secret', () => encodeCursor('other', { r: '0.1.0+r1', q, k: 1 })],
   ])('%s answers request.invalid', (_n, make) => {
     const t = encodeCursor(secret, { r: '0.1.0+r1', q, k: 42 });
-    expect(codeOf(() => decodeCursor(secret, make(t), { buildLabel: '0.1.0+r1', queryHash: q }))).toBe('request.invalid');
+    expect(codeOf(() => decodeCursor(secret, make(t), { buildLabel: '0.1.0+r1', queryHash: q }))).toBe(
+      'request.invalid',
+    );
   });
 
   it('another release answers cursor.expired', () => {
@@ -42,6 +48,8 @@ describe('cursor codec', () => {
 
   it('another query answers request.invalid', () => {
     const t = encodeCursor(secret, { r: '0.1.0+r1', q, k: 42 });
-    expect(codeOf(() => decodeCursor(secret, t, { buildLabel: '0.1.0+r1', queryHash: queryHash({ other: true }) }))).toBe('request.invalid');
+    expect(
+      codeOf(() => decodeCursor(secret, t, { buildLabel: '0.1.0+r1', queryHash: queryHash({ other: true }) })),
+    ).toBe('request.invalid');
   });
 });

@@ -1,22 +1,23 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { FAMILY_B_PARAMS, SIZE_BANDS, findColumn } from '../../src/domain/catalog/index.js';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { FAMILY_B_PARAMS, findColumn, SIZE_BANDS } from '../../src/domain/catalog/index.js';
 import { COUNTRY_CONTINENT, COUNTRY_REGION } from '../../src/domain/catalog/lists/geo.js';
-import { AppError } from '../../src/domain/errors/index.js';
 import { overlappingBands, parseFamilyBFilters } from '../../src/domain/family-b/index.js';
 import type { IRNode } from '../../src/domain/query/index.js';
 import { compileWhere } from '../../src/engine/duckdb/compile/compile-where.js';
 import { Params } from '../../src/engine/duckdb/compile/params.js';
 import { createTableSql } from '../../src/engine/duckdb/schema.js';
-import { contractFixture } from '../helpers/paths.js';
 import { caught } from '../helpers/caught.js';
+import { contractFixture } from '../helpers/paths.js';
 
 const HOST = 'network.example';
-const LISTS: Record<string, string[]> = { dl_1: ['Acme.com', 'https://www.globex.com/about', 'not a domain', 'acme.com'], dl_empty: [] };
+const LISTS: Record<string, string[]> = {
+  dl_1: ['Acme.com', 'https://www.globex.com/about', 'not a domain', 'acme.com'],
+  dl_empty: [],
+};
 const opts = { networkHost: HOST, domainLists: (id: string) => LISTS[id] };
 
 const parse = (body: Record<string, unknown>) => parseFamilyBFilters(body, opts);
 const ir = (body: Record<string, unknown>): IRNode => parse(body).ir;
-
 
 /** The family B filter parameters of the contract's body-parameter table (test/fixtures/contract). */
 function specFilterNames(): string[] {
@@ -30,7 +31,11 @@ const countriesWhere = (map: Readonly<Record<string, string>>, name: string) =>
 
 // [parameter, raw value, expected IR]
 const cases: Array<[string, unknown, IRNode]> = [
-  ['domains', ['https://www.Acme.com/about', 'globex.com', 'acme.com'], { field: 'company_domain', op: 'in', value: ['acme.com', 'globex.com'] }],
+  [
+    'domains',
+    ['https://www.Acme.com/about', 'globex.com', 'acme.com'],
+    { field: 'company_domain', op: 'in', value: ['acme.com', 'globex.com'] },
+  ],
   ['domains', 'acme.com', { field: 'company_domain', op: 'in', value: ['acme.com'] }],
   ['company_name', ' Acme ', { field: 'company', op: 'contains', value: 'Acme' }],
   ['email_domain', 'acme.com, @Globex.com,,', { field: 'email_domain', op: 'in', value: ['acme.com', 'globex.com'] }],
@@ -41,35 +46,94 @@ const cases: Array<[string, unknown, IRNode]> = [
     [`https://www.${HOST}/company/acme/`, `${HOST}/company/Globex?trk=x`],
     { field: 'company_network_slug', op: 'in', value: ['acme', 'globex'] },
   ],
-  ['job_titles', ['VP', '  Head   of Sales '], { or: [{ field: 'title', op: 'words', value: 'VP' }, { field: 'title', op: 'words', value: 'Head of Sales' }] }],
+  [
+    'job_titles',
+    ['VP', '  Head   of Sales '],
+    {
+      or: [
+        { field: 'title', op: 'words', value: 'VP' },
+        { field: 'title', op: 'words', value: 'Head of Sales' },
+      ],
+    },
+  ],
   ['job_titles', 'Vice President', { field: 'title', op: 'words', value: 'Vice President' }],
   ['seniority', ['C-Team'], { field: 'seniority', op: 'in', value: ['c_level', 'founder_or_partner'] }],
-  ['seniority', ['c-suite', 'C-Level', 'Executive'], { field: 'seniority', op: 'in', value: ['c_level', 'founder_or_partner'] }],
+  [
+    'seniority',
+    ['c-suite', 'C-Level', 'Executive'],
+    { field: 'seniority', op: 'in', value: ['c_level', 'founder_or_partner'] },
+  ],
   ['seniority', ['Vice President', 'SVP', 'EVP', 'vp'], { field: 'seniority', op: 'in', value: ['vp'] }],
   ['seniority', ['Director', 'Manager'], { field: 'seniority', op: 'in', value: ['director', 'manager'] }],
   ['seniority', ['Staff', 'Other'], { field: 'seniority', op: 'in', value: ['senior_ic', 'entry', 'unknown'] }],
   ['seniority', ['founder_or_partner'], { field: 'seniority', op: 'in', value: ['founder_or_partner'] }],
-  ['job_functions', ['Sales & Business Development', 'engineering', 'Information Technology'], { field: 'function', op: 'in', value: ['sales_and_bizdev', 'engineering', 'information_technology'] }],
+  [
+    'job_functions',
+    ['Sales & Business Development', 'engineering', 'Information Technology'],
+    { field: 'function', op: 'in', value: ['sales_and_bizdev', 'engineering', 'information_technology'] },
+  ],
   ['job_functions', 'human_resources', { field: 'function', op: 'in', value: ['human_resources'] }],
   ['personas', ['Economic Buyer'], { field: 'personas', op: 'in', value: ['Economic Buyer'] }],
   ['job_start_date_min', '2024-01-31', { field: 'role_since', op: 'gte', value: '2024-01-31' }],
   ['job_start_date_max', ' 2024-12-31 ', { field: 'role_since', op: 'lte', value: '2024-12-31' }],
-  ['industries', ['Software Development', 'financial_services'], { field: 'company_industries', op: 'in', value: ['software_development', 'financial_services'] }],
-  ['company_size', ['11-50 employees', '1-10', '1,001-5,000 employees'], { field: 'company_size', op: 'in', value: ['11-50', '1-10', '1K-5K'] }],
+  [
+    'industries',
+    ['Software Development', 'financial_services'],
+    { field: 'company_industries', op: 'in', value: ['software_development', 'financial_services'] },
+  ],
+  [
+    'company_size',
+    ['11-50 employees', '1-10', '1,001-5,000 employees'],
+    { field: 'company_size', op: 'in', value: ['11-50', '1-10', '1K-5K'] },
+  ],
   ['company_size_min', 5000, { field: 'company_size', op: 'in', value: ['1K-5K', '5K-10K', '10K+'] }],
   ['company_size_max', 50, { field: 'company_size', op: 'in', value: ['1-10', '11-50'] }],
   ['revenue', ['<$1M', '$1B+', '10M-50M'], { field: 'company_revenue', op: 'in', value: ['0-1M', '1B+', '10M-50M'] }],
-  ['headquarters_countries', ['USA', 'Germany', 'gb'], { field: 'company_hq_country', op: 'in', value: ['us', 'de', 'gb'] }],
+  [
+    'headquarters_countries',
+    ['USA', 'Germany', 'gb'],
+    { field: 'company_hq_country', op: 'in', value: ['us', 'de', 'gb'] },
+  ],
   ['company_description', 'cloud security', { field: 'company_description', op: 'contains', value: 'cloud security' }],
-  ['entity_types', ['Privately Held', 'public', 'non-profit'], { field: 'company_entity_type', op: 'in', value: ['private', 'public', 'non_profit'] }],
-  ['technologies', ['Salesforce', 'HubSpot'], { field: 'company_technologies', op: 'in', value: ['Salesforce', 'HubSpot'] }],
+  [
+    'entity_types',
+    ['Privately Held', 'public', 'non-profit'],
+    { field: 'company_entity_type', op: 'in', value: ['private', 'public', 'non_profit'] },
+  ],
+  [
+    'technologies',
+    ['Salesforce', 'HubSpot'],
+    { field: 'company_technologies', op: 'in', value: ['Salesforce', 'HubSpot'] },
+  ],
   ['has_mobile_app', true, { field: 'company_has_mobile_app', op: 'eq', value: true }],
   ['has_mobile_app', false, { field: 'company_has_mobile_app', op: 'eq', value: false }],
   ['has_web_app', true, { field: 'company_has_web_app', op: 'eq', value: true }],
-  ['naics_codes', ['5112', ' 54 '], { or: [{ field: 'company_naics_codes', op: 'prefix', value: '5112' }, { field: 'company_naics_codes', op: 'prefix', value: '54' }] }],
+  [
+    'naics_codes',
+    ['5112', ' 54 '],
+    {
+      or: [
+        { field: 'company_naics_codes', op: 'prefix', value: '5112' },
+        { field: 'company_naics_codes', op: 'prefix', value: '54' },
+      ],
+    },
+  ],
   ['naics_descriptions', ['software'], { field: 'company_naics_descriptions', op: 'contains', value: 'software' }],
-  ['sic_descriptions', ['prepackaged', 'computer'], { or: [{ field: 'company_sic_descriptions', op: 'contains', value: 'prepackaged' }, { field: 'company_sic_descriptions', op: 'contains', value: 'computer' }] }],
-  ['uk_industry_descriptions', ['publishing'], { field: 'company_uk_industry_descriptions', op: 'contains', value: 'publishing' }],
+  [
+    'sic_descriptions',
+    ['prepackaged', 'computer'],
+    {
+      or: [
+        { field: 'company_sic_descriptions', op: 'contains', value: 'prepackaged' },
+        { field: 'company_sic_descriptions', op: 'contains', value: 'computer' },
+      ],
+    },
+  ],
+  [
+    'uk_industry_descriptions',
+    ['publishing'],
+    { field: 'company_uk_industry_descriptions', op: 'contains', value: 'publishing' },
+  ],
   ['startup_db_categories', ['fintech'], { field: 'company_startup_categories', op: 'contains', value: 'fintech' }],
   ['sic_codes', ['7372', '7373'], { field: 'company_sic_codes', op: 'in', value: ['7372', '7373'] }],
   ['uk_industry_codes', ['62012'], { field: 'company_uk_industry_codes', op: 'in', value: ['62012'] }],
@@ -93,15 +157,45 @@ const cases: Array<[string, unknown, IRNode]> = [
   ['employee_profiles_on_network_max', 200, { field: 'company_employee_profiles', op: 'lte', value: 200 }],
   ['valid_email_count_min', 1, { field: 'company_valid_email_count', op: 'gte', value: 1 }],
   ['valid_email_count_max', 99, { field: 'company_valid_email_count', op: 'lte', value: 99 }],
-  ['specialties', 'SaaS, machine learning ,', { or: [{ field: 'company_specialties', op: 'contains', value: 'SaaS' }, { field: 'company_specialties', op: 'contains', value: 'machine learning' }] }],
+  [
+    'specialties',
+    'SaaS, machine learning ,',
+    {
+      or: [
+        { field: 'company_specialties', op: 'contains', value: 'SaaS' },
+        { field: 'company_specialties', op: 'contains', value: 'machine learning' },
+      ],
+    },
+  ],
   ['company_headline', 'payments', { field: 'company_headline', op: 'contains', value: 'payments' }],
   ['countries', ['United States', 'US', 'deu'], { field: 'country', op: 'in', value: ['us', 'de'] }],
   ['exclude_countries', ['France'], { not: { field: 'country', op: 'in', value: ['fr'] } }],
   ['regions', ['NORAM'], { field: 'country', op: 'in', value: countriesWhere(COUNTRY_REGION, 'NORAM') }],
-  ['regions', ['emea', 'APAC'], { field: 'country', op: 'in', value: [...countriesWhere(COUNTRY_REGION, 'EMEA'), ...countriesWhere(COUNTRY_REGION, 'APAC')] }],
-  ['continents', ['South America'], { field: 'country', op: 'in', value: countriesWhere(COUNTRY_CONTINENT, 'South America') }],
+  [
+    'regions',
+    ['emea', 'APAC'],
+    {
+      field: 'country',
+      op: 'in',
+      value: [...countriesWhere(COUNTRY_REGION, 'EMEA'), ...countriesWhere(COUNTRY_REGION, 'APAC')],
+    },
+  ],
+  [
+    'continents',
+    ['South America'],
+    { field: 'country', op: 'in', value: countriesWhere(COUNTRY_CONTINENT, 'South America') },
+  ],
   ['continents', ['antarctica'], { field: 'country', op: 'in', value: ['aq'] }],
-  ['cities', ['New York', 'san fran*'], { or: [{ field: 'city', op: 'contains', value: 'New York' }, { field: 'city', op: 'contains', value: 'san fran' }] }],
+  [
+    'cities',
+    ['New York', 'san fran*'],
+    {
+      or: [
+        { field: 'city', op: 'contains', value: 'New York' },
+        { field: 'city', op: 'contains', value: 'san fran' },
+      ],
+    },
+  ],
   ['states', 'California', { field: 'state', op: 'contains', value: 'California' }],
   ['job_location_country', ['UK'], { field: 'job_location_country', op: 'in', value: ['gb'] }],
   ['job_location_state', ['Bavaria'], { field: 'job_location_state', op: 'contains', value: 'Bavaria' }],
@@ -118,21 +212,48 @@ const cases: Array<[string, unknown, IRNode]> = [
   ['education', 'Stanford', { field: 'education', op: 'contains', value: 'Stanford' }],
   ['languages', 'German', { field: 'languages', op: 'contains', value: 'German' }],
   ['certifications', 'CPA', { field: 'certifications', op: 'contains', value: 'CPA' }],
-  ['network_headline', 'founder, ceo', { or: [{ field: 'headline', op: 'contains', value: 'founder' }, { field: 'headline', op: 'contains', value: 'ceo' }] }],
+  [
+    'network_headline',
+    'founder, ceo',
+    {
+      or: [
+        { field: 'headline', op: 'contains', value: 'founder' },
+        { field: 'headline', op: 'contains', value: 'ceo' },
+      ],
+    },
+  ],
   ['job_description', 'quota', { field: 'job_description', op: 'contains', value: 'quota' }],
-  ['email_status', ['VALID', 'catch_all', 'Catch-All', 'INVALID'], { field: 'email_status', op: 'in', value: ['valid', 'catch_all', 'invalid'] }],
+  [
+    'email_status',
+    ['VALID', 'catch_all', 'Catch-All', 'INVALID'],
+    { field: 'email_status', op: 'in', value: ['valid', 'catch_all', 'invalid'] },
+  ],
   ['require_email', true, { field: 'has_work_email', op: 'eq', value: true }],
   ['require_email', false, { and: [] }],
   ['require_phone', true, { field: 'has_phone', op: 'eq', value: true }],
   ['require_phone', false, { and: [] }],
   ['exclude_domains', ['acme.com'], { not: { field: 'company_domain', op: 'in', value: ['acme.com'] } }],
   ['exclude_headquarters_countries', ['China'], { not: { field: 'company_hq_country', op: 'in', value: ['cn'] } }],
-  ['exclude_industries', ['Staffing and Recruiting'], { not: { field: 'company_industries', op: 'in', value: ['staffing_and_recruiting'] } }],
-  ['exclude_job_titles', ['intern', 'assistant'], { not: { or: [{ field: 'title', op: 'words', value: 'intern' }, { field: 'title', op: 'words', value: 'assistant' }] } }],
+  [
+    'exclude_industries',
+    ['Staffing and Recruiting'],
+    { not: { field: 'company_industries', op: 'in', value: ['staffing_and_recruiting'] } },
+  ],
+  [
+    'exclude_job_titles',
+    ['intern', 'assistant'],
+    {
+      not: {
+        or: [
+          { field: 'title', op: 'words', value: 'intern' },
+          { field: 'title', op: 'words', value: 'assistant' },
+        ],
+      },
+    },
+  ],
 ];
 
 describe('every family B parameter compiles to the Query IR', () => {
-
   it.each(cases)('%s: %j', (name, value, expected) => {
     expect(ir({ [name]: value })).toEqual(expected);
   });
@@ -209,14 +330,34 @@ describe('nested filters, top level, combination and keysApplied', () => {
   });
 
   it('ignores the non-filter members of the body', () => {
-    expect(parse({ limit: 10, offset: 20, max_per_company: 2, columns: ['title'], where_sql: 'x', format: 'csv', max_rows: 5, filters: null })).toEqual({
+    expect(
+      parse({
+        limit: 10,
+        offset: 20,
+        max_per_company: 2,
+        columns: ['title'],
+        where_sql: 'x',
+        format: 'csv',
+        max_rows: 5,
+        filters: null,
+      }),
+    ).toEqual({
       ir: { and: [] },
       keysApplied: [],
     });
   });
 
   it('null, an empty list, a blank string and require_* false are filters not sent', () => {
-    expect(parse({ countries: null, domains: [], company_name: '  ', job_titles: '', require_email: false, filters: { cities: [] } })).toEqual({
+    expect(
+      parse({
+        countries: null,
+        domains: [],
+        company_name: '  ',
+        job_titles: '',
+        require_email: false,
+        filters: { cities: [] },
+      }),
+    ).toEqual({
       ir: { and: [] },
       keysApplied: [],
     });
@@ -230,7 +371,11 @@ describe('nested filters, top level, combination and keysApplied', () => {
   });
 
   it('null on one side is not a conflict', () => {
-    expect(ir({ filters: { countries: null }, countries: ['de'] })).toEqual({ field: 'country', op: 'in', value: ['de'] });
+    expect(ir({ filters: { countries: null }, countries: ['de'] })).toEqual({
+      field: 'country',
+      op: 'in',
+      value: ['de'],
+    });
   });
 });
 
@@ -238,8 +383,20 @@ describe('refusals', () => {
   // [body, code, field, message or hint fragment]
   const cases: Array<[string, Record<string, unknown>, string, string, RegExp]> = [
     ['unknown top-level name', { job_title: ['cto'] }, 'filter.unknown_key', 'job_title', /Did you mean job_titles\?/],
-    ['unknown nested name', { filters: { contries: ['us'] } }, 'filter.unknown_key', 'filters.contries', /Did you mean countries\?/],
-    ['paging member inside filters', { filters: { limit: 5 } }, 'filter.unknown_key', 'filters.limit', /top level of the body/],
+    [
+      'unknown nested name',
+      { filters: { contries: ['us'] } },
+      'filter.unknown_key',
+      'filters.contries',
+      /Did you mean countries\?/,
+    ],
+    [
+      'paging member inside filters',
+      { filters: { limit: 5 } },
+      'filter.unknown_key',
+      'filters.limit',
+      /top level of the body/,
+    ],
     ['filters not an object', { filters: ['countries'] }, 'request.invalid', 'filters', /object/],
     ['list of the wrong type', { countries: 5 }, 'request.invalid', 'countries', /array of strings/],
     ['list element of the wrong type', { job_titles: ['cto', 7] }, 'request.invalid', 'job_titles[1]', /a string/],
@@ -253,27 +410,117 @@ describe('refusals', () => {
     ['not a domain', { domains: ['not a domain'] }, 'request.invalid', 'domains[0]', /not a domain/],
     ['not an email domain', { email_domain: 'acme.com, nope' }, 'request.invalid', 'email_domain', /not a domain/],
     ['not an email', { email_address: 'jane at acme' }, 'request.invalid', 'email_address', /not an email/],
-    ['person profile as company URL', { company_network_urls: [`https://www.${HOST}/in/jane`] }, 'request.invalid', 'company_network_urls[0]', /not a company profile URL/],
-    ['URL of another site', { company_network_urls: ['https://other.example/company/acme'] }, 'request.invalid', 'company_network_urls[0]', /not a profile URL/],
-    ['unknown saved list', { domain_list_id: 'dl_nope' }, 'request.invalid', 'domain_list_id', /not a saved domain list/],
+    [
+      'person profile as company URL',
+      { company_network_urls: [`https://www.${HOST}/in/jane`] },
+      'request.invalid',
+      'company_network_urls[0]',
+      /not a company profile URL/,
+    ],
+    [
+      'URL of another site',
+      { company_network_urls: ['https://other.example/company/acme'] },
+      'request.invalid',
+      'company_network_urls[0]',
+      /not a profile URL/,
+    ],
+    [
+      'unknown saved list',
+      { domain_list_id: 'dl_nope' },
+      'request.invalid',
+      'domain_list_id',
+      /not a saved domain list/,
+    ],
     ['unknown country', { countries: ['Atlantis'] }, 'filter.unknown_value', 'countries[0]', /ISO-2/],
-    ['unknown HQ country', { filters: { exclude_headquarters_countries: ['Narnia'] } }, 'filter.unknown_value', 'filters.exclude_headquarters_countries[0]', /filter-values/],
-    ['unknown office country', { office_countries: ['Mordor'] }, 'filter.unknown_value', 'office_countries[0]', /ISO-2/],
-    ['unknown job location country', { job_location_country: ['Oz'] }, 'filter.unknown_value', 'job_location_country[0]', /ISO-2/],
-    ['unknown seniority', { seniority: ['Boss'] }, 'filter.unknown_value', 'seniority[0]', /C-Team, VP, Director, Manager, Staff, Other/],
-    ['verified email status', { email_status: ['verified'] }, 'filter.unknown_value', 'email_status[0]', /VALID, CATCH_ALL, INVALID/],
-    ['UNKNOWN email status', { email_status: ['UNKNOWN'] }, 'filter.unknown_value', 'email_status[0]', /VALID, CATCH_ALL, INVALID/],
-    ['unknown department', { job_functions: ['Wizardry'] }, 'filter.unknown_value', 'job_functions[0]', /Sales & Business Development/],
+    [
+      'unknown HQ country',
+      { filters: { exclude_headquarters_countries: ['Narnia'] } },
+      'filter.unknown_value',
+      'filters.exclude_headquarters_countries[0]',
+      /filter-values/,
+    ],
+    [
+      'unknown office country',
+      { office_countries: ['Mordor'] },
+      'filter.unknown_value',
+      'office_countries[0]',
+      /ISO-2/,
+    ],
+    [
+      'unknown job location country',
+      { job_location_country: ['Oz'] },
+      'filter.unknown_value',
+      'job_location_country[0]',
+      /ISO-2/,
+    ],
+    [
+      'unknown seniority',
+      { seniority: ['Boss'] },
+      'filter.unknown_value',
+      'seniority[0]',
+      /C-Team, VP, Director, Manager, Staff, Other/,
+    ],
+    [
+      'verified email status',
+      { email_status: ['verified'] },
+      'filter.unknown_value',
+      'email_status[0]',
+      /VALID, CATCH_ALL, INVALID/,
+    ],
+    [
+      'UNKNOWN email status',
+      { email_status: ['UNKNOWN'] },
+      'filter.unknown_value',
+      'email_status[0]',
+      /VALID, CATCH_ALL, INVALID/,
+    ],
+    [
+      'unknown department',
+      { job_functions: ['Wizardry'] },
+      'filter.unknown_value',
+      'job_functions[0]',
+      /Sales & Business Development/,
+    ],
     ['unknown industry', { industries: ['Dragon Taming'] }, 'filter.unknown_value', 'industries[0]', /filter-values/],
-    ['unknown excluded industry', { exclude_industries: ['Dragon Taming'] }, 'filter.unknown_value', 'exclude_industries[0]', /filter-values/],
+    [
+      'unknown excluded industry',
+      { exclude_industries: ['Dragon Taming'] },
+      'filter.unknown_value',
+      'exclude_industries[0]',
+      /filter-values/,
+    ],
     ['unknown size band', { company_size: ['huge'] }, 'filter.unknown_value', 'company_size[0]', /11-50 employees/],
     ['unknown revenue', { revenue: ['lots'] }, 'filter.unknown_value', 'revenue[0]', /<\$1M/],
-    ['unknown entity type', { entity_types: ['cooperative'] }, 'filter.unknown_value', 'entity_types[0]', /Privately Held/],
+    [
+      'unknown entity type',
+      { entity_types: ['cooperative'] },
+      'filter.unknown_value',
+      'entity_types[0]',
+      /Privately Held/,
+    ],
     ['unknown region', { regions: ['MENA'] }, 'filter.unknown_value', 'regions[0]', /NORAM, EMEA, APAC, LATAM/],
     ['unknown continent', { continents: ['Atlantis'] }, 'filter.unknown_value', 'continents[0]', /North America/],
-    ['too many domains', { domains: Array.from({ length: 1001 }, (_, i) => `d${i}.com`) }, 'filter.rejected', 'domains', /at most 1000/],
-    ['too many titles', { job_titles: Array.from({ length: 51 }, (_, i) => `t${i}`) }, 'filter.rejected', 'job_titles', /at most 50/],
-    ['too many keywords', { specialties: Array.from({ length: 51 }, (_, i) => `k${i}`).join(',') }, 'filter.rejected', 'specialties', /at most 50/],
+    [
+      'too many domains',
+      { domains: Array.from({ length: 1001 }, (_, i) => `d${i}.com`) },
+      'filter.rejected',
+      'domains',
+      /at most 1000/,
+    ],
+    [
+      'too many titles',
+      { job_titles: Array.from({ length: 51 }, (_, i) => `t${i}`) },
+      'filter.rejected',
+      'job_titles',
+      /at most 50/,
+    ],
+    [
+      'too many keywords',
+      { specialties: Array.from({ length: 51 }, (_, i) => `k${i}`).join(',') },
+      'filter.rejected',
+      'specialties',
+      /at most 50/,
+    ],
     ['wildcard in a title', { job_titles: ['manag*'] }, 'filter.rejected', 'job_titles[0]', /trailing wildcard/],
     ['only wildcards in a substring', { cities: ['%'] }, 'request.invalid', 'cities[0]', /no text besides wildcards/],
   ];
@@ -310,7 +557,9 @@ describe('refusals', () => {
 describe('job_titles: whole-word tokens, no acronym expansion', () => {
   it('VP stays VP and Vice President stays Vice President', () => {
     expect(ir({ job_titles: ['VP'] })).toEqual({ field: 'title', op: 'words', value: 'VP' });
-    expect(ir({ exclude_job_titles: 'Vice President' })).toEqual({ not: { field: 'title', op: 'words', value: 'Vice President' } });
+    expect(ir({ exclude_job_titles: 'Vice President' })).toEqual({
+      not: { field: 'title', op: 'words', value: 'Vice President' },
+    });
   });
 });
 
@@ -332,7 +581,9 @@ describe('the IR of every parameter runs on the DuckDB engine', () => {
   it.each(cases)('%s', async (name, value) => {
     const params = new Params();
     const where = compileWhere('contact', ir({ [name]: value }), params);
-    const rows = (await conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM contacts WHERE ${where}`, params.values)).getRowObjects();
+    const rows = (
+      await conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM contacts WHERE ${where}`, params.values)
+    ).getRowObjects();
     expect(rows).toEqual([{ n: 0 }]);
   });
 });

@@ -1,14 +1,14 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { AppError } from '../../src/domain/errors/index.js';
 import { WHERE_SQL_MAX_CHARS } from '../../src/domain/family-b/index.js';
-import { parseWhereSql, type RunSql } from '../../src/engine/duckdb/where-sql/parse-where-sql.js';
 import type { IRNode } from '../../src/domain/query/index.js';
 import { compileWhere } from '../../src/engine/duckdb/compile/compile-where.js';
 import { Params } from '../../src/engine/duckdb/compile/params.js';
 import { createTableSql } from '../../src/engine/duckdb/schema.js';
+import { parseWhereSql, type RunSql } from '../../src/engine/duckdb/where-sql/parse-where-sql.js';
 
 let instance: DuckDBInstance;
 let conn: DuckDBConnection;
@@ -51,7 +51,7 @@ async function refused(sql: string): Promise<AppError> {
 describe('accepted forms give the exact IR', () => {
   const cases: Array<[string, IRNode]> = [
     ["title = 'CTO'", { field: 'title', op: 'eq', value: 'CTO' }],
-    ["\"Title\" = 'CTO'", { field: 'title', op: 'eq', value: 'CTO' }],
+    ['"Title" = \'CTO\'', { field: 'title', op: 'eq', value: 'CTO' }],
     ["country = 'USA'", { field: 'country', op: 'eq', value: 'us' }],
     ["country <> 'de'", { field: 'country', op: 'neq', value: 'de' }],
     ["country != 'de'", { field: 'country', op: 'neq', value: 'de' }],
@@ -63,7 +63,10 @@ describe('accepted forms give the exact IR', () => {
     ['company_employee_growth_pct > 2.5', { field: 'company_employee_growth_pct', op: 'gt', value: 2.5 }],
     ['company_employee_growth_pct >= -1.25', { field: 'company_employee_growth_pct', op: 'gte', value: -1.25 }],
     ['company_revenue_usd >= 1e6', { field: 'company_revenue_usd', op: 'gte', value: 1_000_000 }],
-    ['company_total_funding_usd > 12345678901234', { field: 'company_total_funding_usd', op: 'gt', value: 12345678901234 }],
+    [
+      'company_total_funding_usd > 12345678901234',
+      { field: 'company_total_funding_usd', op: 'gt', value: 12345678901234 },
+    ],
     ["seniority IN ('vp', 'Director', 'vp')", { field: 'seniority', op: 'in', value: ['vp', 'director'] }],
     ["country NOT IN ('us', 'Germany')", { field: 'country', op: 'not_in', value: ['us', 'de'] }],
     ['company_founded_year IN (1999, 2000)', { field: 'company_founded_year', op: 'in', value: [1999, 2000] }],
@@ -78,8 +81,26 @@ describe('accepted forms give the exact IR', () => {
     ["title NOT LIKE 'Chief%'", { not: { field: 'title', op: 'prefix', value: 'Chief' } }],
     ["experience ILIKE '%acme%'", { field: 'experience', op: 'contains', value: 'acme' }],
     ["skills LIKE '%py%'", { field: 'skills', op: 'contains', value: 'py' }],
-    ['company_employee_count BETWEEN 10 AND 50', { and: [{ field: 'company_employee_count', op: 'gte', value: 10 }, { field: 'company_employee_count', op: 'lte', value: 50 }] }],
-    ['company_employee_count NOT BETWEEN 10 AND 50', { not: { and: [{ field: 'company_employee_count', op: 'gte', value: 10 }, { field: 'company_employee_count', op: 'lte', value: 50 }] } }],
+    [
+      'company_employee_count BETWEEN 10 AND 50',
+      {
+        and: [
+          { field: 'company_employee_count', op: 'gte', value: 10 },
+          { field: 'company_employee_count', op: 'lte', value: 50 },
+        ],
+      },
+    ],
+    [
+      'company_employee_count NOT BETWEEN 10 AND 50',
+      {
+        not: {
+          and: [
+            { field: 'company_employee_count', op: 'gte', value: 10 },
+            { field: 'company_employee_count', op: 'lte', value: 50 },
+          ],
+        },
+      },
+    ],
     ["role_since >= DATE '2024-01-01'", { field: 'role_since', op: 'gte', value: '2024-01-01' }],
     ["role_since < '2024-06-01'", { field: 'role_since', op: 'lt', value: '2024-06-01' }],
     ["last_updated >= '2024-01'", { field: 'last_updated', op: 'gte', value: '2024-01' }],
@@ -90,23 +111,41 @@ describe('accepted forms give the exact IR', () => {
     ["list_contains(skills, 'Python')", { field: 'skills', op: 'eq', value: 'python' }],
     ["array_contains(languages, 'German')", { field: 'languages', op: 'eq', value: 'German' }],
     ["skills = 'sql'", { field: 'skills', op: 'eq', value: 'sql' }],
-    ["company_industries IN ('Software Development')", { field: 'company_industries', op: 'in', value: ['software_development'] }],
+    [
+      "company_industries IN ('Software Development')",
+      { field: 'company_industries', op: 'in', value: ['software_development'] },
+    ],
     ["email_status = 'VALID'", { field: 'email_status', op: 'eq', value: 'valid' }],
     ["title = 'it''s'", { field: 'title', op: 'eq', value: "it's" }],
-    ["title = $$CEO$$;", { field: 'title', op: 'eq', value: 'CEO' }],
+    ['title = $$CEO$$;', { field: 'title', op: 'eq', value: 'CEO' }],
     ["title = 'a--b/*c*/'", { field: 'title', op: 'eq', value: 'a--b/*c*/' }],
     ["title = 'systems engineer'", { field: 'title', op: 'eq', value: 'systems engineer' }],
     [
       "(seniority = 'vp' OR seniority = 'director') AND NOT country = 'us' AND company_employee_count >= 50",
       {
         and: [
-          { or: [{ field: 'seniority', op: 'eq', value: 'vp' }, { field: 'seniority', op: 'eq', value: 'director' }] },
+          {
+            or: [
+              { field: 'seniority', op: 'eq', value: 'vp' },
+              { field: 'seniority', op: 'eq', value: 'director' },
+            ],
+          },
           { field: 'country', op: 'neq', value: 'us' },
           { field: 'company_employee_count', op: 'gte', value: 50 },
         ],
       },
     ],
-    ["NOT (title ILIKE '%sales%' OR title ILIKE '%account%')", { not: { or: [{ field: 'title', op: 'contains', value: 'sales' }, { field: 'title', op: 'contains', value: 'account' }] } }],
+    [
+      "NOT (title ILIKE '%sales%' OR title ILIKE '%account%')",
+      {
+        not: {
+          or: [
+            { field: 'title', op: 'contains', value: 'sales' },
+            { field: 'title', op: 'contains', value: 'account' },
+          ],
+        },
+      },
+    ],
   ];
 
   it.each(cases)('%s', async (sql, expected) => {
@@ -115,7 +154,11 @@ describe('accepted forms give the exact IR', () => {
     // The IR also compiles and binds on the engine's contact table.
     const params = new Params();
     const where = compileWhere('contact', node, params);
-    expect((await conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM engine_contacts WHERE ${where}`, params.values)).getRowObjects()).toEqual([{ n: 0 }]);
+    expect(
+      (
+        await conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM engine_contacts WHERE ${where}`, params.values)
+      ).getRowObjects(),
+    ).toEqual([{ n: 0 }]);
   });
 });
 
@@ -124,10 +167,10 @@ describe('refusals name what was refused (400 request.invalid on where_sql)', ()
     ['unknown column', "titel = 'CTO'", /"titel" is not a contact column/],
     ['internal helper column', "network_slug = 'x'", /"network_slug" is not a contact column/],
     ['qualified column', "contacts.title = 'x'", /without a table/],
-    ['syntax error', "title = ", /not a valid SQL condition: syntax error at end of input/],
+    ['syntax error', 'title = ', /not a valid SQL condition: syntax error at end of input/],
     ['unterminated string', "title = 'abc", /unterminated quoted string/],
     ['star', "title = 'x' AND *", /does not accept \*/],
-    ['cast', "title::INTEGER = 1", /must name a contact column; found a cast/],
+    ['cast', 'title::INTEGER = 1', /must name a contact column; found a cast/],
     ['cast on the value', "company_employee_count = '5'::INTEGER", /a cast; only constants/],
     ['window function', 'row_number() OVER () = 1', /window function/],
     ['CASE', "CASE WHEN title = 'x' THEN true ELSE false END", /CASE/],
@@ -140,7 +183,11 @@ describe('refusals name what was refused (400 request.invalid on where_sql)', ()
     ['constant alone', 'TRUE', /a constant alone is not a condition/],
     ['NULL comparison', 'title = NULL', /NULL/],
     ['IS DISTINCT FROM', "title IS DISTINCT FROM 'x'", /DISTINCT FROM/],
-    ['string on a number column', "company_employee_count > '5'", /company_employee_count is compared with the text "5"/],
+    [
+      'string on a number column',
+      "company_employee_count > '5'",
+      /company_employee_count is compared with the text "5"/,
+    ],
     ['number on a text column', 'title = 5', /title is compared with the number 5/],
     ['bad date', "role_since > '2024-13-01'", /role_since is compared with the text/],
     ['bad month', "last_updated = '2024'", /last_updated is compared with the text/],
@@ -263,7 +310,9 @@ describe('injection forms are refused and never executed', () => {
     expect(rows).toEqual([{ n: 1 }]);
     expect(existsSync(target())).toBe(false);
     expect(existsSync(join(dir, 'x.db'))).toBe(false);
-    const attached = (await conn.runAndReadAll("SELECT count(*)::INTEGER AS n FROM duckdb_databases() WHERE database_name = 'x'")).getRowObjects();
+    const attached = (
+      await conn.runAndReadAll("SELECT count(*)::INTEGER AS n FROM duckdb_databases() WHERE database_name = 'x'")
+    ).getRowObjects();
     expect(attached).toEqual([{ n: 0 }]);
     expect(statements.length).toBeGreaterThan(0);
     expect(new Set(statements).size).toBe(1);

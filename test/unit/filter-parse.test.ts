@@ -1,8 +1,11 @@
-import { COMPANY_FILTER_KEYS, CONTACT_FILTER_KEYS, listValues, type FilterKeyDef } from '../../src/domain/catalog/index.js';
-import { AppError } from '../../src/domain/errors/index.js';
-import { parseCompanyFilter, parseContactFilter, type IRNode } from '../../src/domain/query/index.js';
+import {
+  COMPANY_FILTER_KEYS,
+  CONTACT_FILTER_KEYS,
+  type FilterKeyDef,
+  listValues,
+} from '../../src/domain/catalog/index.js';
+import { type IRNode, parseCompanyFilter, parseContactFilter } from '../../src/domain/query/index.js';
 import { caught } from '../helpers/caught.js';
-
 
 const ir = (filter: unknown, exclude_ids?: unknown): IRNode => parseContactFilter({ filter, exclude_ids }).ir;
 
@@ -19,19 +22,48 @@ describe('flat contact keys compile to the Query IR', () => {
     ['has_phone', false, { field: 'has_phone', op: 'eq', value: false }],
     ['include_secondary_roles', true, { and: [] }],
     ['title_query', '  Account   Executive ', { field: 'title', op: 'words', value: 'Account Executive' }],
-    ['title_query', ['sales manager', 'CTO'], { or: [{ field: 'title', op: 'words', value: 'sales manager' }, { field: 'title', op: 'words', value: 'CTO' }] }],
-    ['functions', ['Sales', 'engineering', 'Human Resources'], { field: 'function', op: 'in', value: ['sales_and_bizdev', 'engineering', 'human_resources'] }],
+    [
+      'title_query',
+      ['sales manager', 'CTO'],
+      {
+        or: [
+          { field: 'title', op: 'words', value: 'sales manager' },
+          { field: 'title', op: 'words', value: 'CTO' },
+        ],
+      },
+    ],
+    [
+      'functions',
+      ['Sales', 'engineering', 'Human Resources'],
+      { field: 'function', op: 'in', value: ['sales_and_bizdev', 'engineering', 'human_resources'] },
+    ],
     ['exclude_functions', ['IT'], { not: { field: 'function', op: 'in', value: ['information_technology'] } }],
     ['seniority', ['SVP', 'Vice President', 'C-Suite'], { field: 'seniority', op: 'in', value: ['vp', 'c_level'] }],
     ['exclude_seniority', ['entry level'], { not: { field: 'seniority', op: 'in', value: ['entry'] } }],
-    ['domains', ['https://acme.com/about', 'Example.ORG'], { field: 'company_domain', op: 'in', value: ['acme.com', 'example.org'] }],
+    [
+      'domains',
+      ['https://acme.com/about', 'Example.ORG'],
+      { field: 'company_domain', op: 'in', value: ['acme.com', 'example.org'] },
+    ],
     ['exclude_domains', ['acme.com'], { not: { field: 'company_domain', op: 'in', value: ['acme.com'] } }],
     ['company_names', ['The Acme Company, Inc.'], { field: 'company_name_norm', op: 'in', value: ['acme company'] }],
     ['exclude_company_names', ['Globex  GmbH'], { not: { field: 'company_name_norm', op: 'in', value: ['globex'] } }],
-    ['company_size', ['501-1000', '10,001+ employees', '1-10'], { field: 'company_size', op: 'in', value: ['501-1K', '10K+', '1-10'] }],
+    [
+      'company_size',
+      ['501-1000', '10,001+ employees', '1-10'],
+      { field: 'company_size', op: 'in', value: ['501-1K', '10K+', '1-10'] },
+    ],
     ['company_revenue', ['$1B+', '0-1M'], { field: 'company_revenue', op: 'in', value: ['1B+', '0-1M'] }],
-    ['industries', ['Software Development'], { field: 'company_industries', op: 'in', value: ['software_development'] }],
-    ['exclude_industries', ['financial_services'], { not: { field: 'company_industries', op: 'in', value: ['financial_services'] } }],
+    [
+      'industries',
+      ['Software Development'],
+      { field: 'company_industries', op: 'in', value: ['software_development'] },
+    ],
+    [
+      'exclude_industries',
+      ['financial_services'],
+      { not: { field: 'company_industries', op: 'in', value: ['financial_services'] } },
+    ],
     ['schools', ['  MIT '], { field: 'schools', op: 'in', value: ['MIT'] }],
     ['skills', ['Python', 'SQL '], { field: 'skills', op: 'in', value: ['python', 'sql'] }],
     ['employee_count_min', 10, { field: 'company_employee_count', op: 'gte', value: 10 }],
@@ -41,7 +73,11 @@ describe('flat contact keys compile to the Query IR', () => {
     ['company_hq_countries', ['Great Britain'], { field: 'company_hq_country', op: 'in', value: ['gb'] }],
     ['last_round_after', '2023-01', { field: 'company_last_round_date', op: 'gt', value: '2023-01' }],
     ['last_round_before', '2024-12', { field: 'company_last_round_date', op: 'lt', value: '2024-12' }],
-    ['last_round_types', ['Series D', 'pre-seed'], { field: 'company_last_round_type', op: 'in', value: ['series_c_plus', 'pre_seed'] }],
+    [
+      'last_round_types',
+      ['Series D', 'pre-seed'],
+      { field: 'company_last_round_type', op: 'in', value: ['series_c_plus', 'pre_seed'] },
+    ],
     ['total_funding_min', 1_000_000, { field: 'company_total_funding_usd', op: 'gte', value: 1_000_000 }],
     ['total_funding_max', 0, { field: 'company_total_funding_usd', op: 'lte', value: 0 }],
     ['company_ids', ['com_abc', ' com_def '], { field: 'company_id', op: 'in', value: ['com_abc', 'com_def'] }],
@@ -66,7 +102,12 @@ describe('include_secondary_roles', () => {
     ['company_names', ['Acme Inc'], 'company_name_norm', 'secondary_company_names', ['acme']],
     ['company_ids', ['com_1'], 'company_id', 'secondary_company_ids', ['com_1']],
   ])('%s also matches the secondary roles', (key, value, main, secondary, values) => {
-    expect(on({ [key]: value })).toEqual({ or: [{ field: main, op: 'in', value: values }, { field: secondary, op: 'in', value: values }] });
+    expect(on({ [key]: value })).toEqual({
+      or: [
+        { field: main, op: 'in', value: values },
+        { field: secondary, op: 'in', value: values },
+      ],
+    });
   });
 
   it('title_query ORs each phrase on the main and the secondary titles', () => {
@@ -86,7 +127,9 @@ describe('include_secondary_roles', () => {
 
   it.each(['exclude_functions', 'exclude_seniority'])('leaves %s on the main role', (key) => {
     const raw = key === 'exclude_functions' ? ['legal'] : ['vp'];
-    expect(on({ [key]: raw })).toEqual({ not: { field: key === 'exclude_functions' ? 'function' : 'seniority', op: 'in', value: raw } });
+    expect(on({ [key]: raw })).toEqual({
+      not: { field: key === 'exclude_functions' ? 'function' : 'seniority', op: 'in', value: raw },
+    });
   });
 
   it('does not touch keys without a secondary column', () => {
@@ -130,7 +173,9 @@ describe('combination, keysApplied, empty and null', () => {
   });
 
   it('include_secondary_roles true is named among the applied keys', () => {
-    expect(parseContactFilter({ filter: { include_secondary_roles: true } }).keysApplied).toEqual(['include_secondary_roles']);
+    expect(parseContactFilter({ filter: { include_secondary_roles: true } }).keysApplied).toEqual([
+      'include_secondary_roles',
+    ]);
   });
 });
 
@@ -142,40 +187,208 @@ describe('errors name the field and give a hint', () => {
     ['filter an array', { filter: [] }, 'request.invalid', 'filter', /filter/],
     ['filter a string', { filter: 'countries=us' }, 'request.invalid', 'filter', /filter/],
     ['list key given a string', { filter: { countries: 'us' } }, 'request.invalid', 'filter.countries', /list/],
-    ['list element a number', { filter: { countries: ['us', 'de', 3] } }, 'request.invalid', 'filter.countries[2]', /string/],
+    [
+      'list element a number',
+      { filter: { countries: ['us', 'de', 3] } },
+      'request.invalid',
+      'filter.countries[2]',
+      /string/,
+    ],
     ['blank list element', { filter: { skills: ['go', ' '] } }, 'request.invalid', 'filter.skills[1]', /empty/],
-    ['unknown country', { filter: { countries: ['us', 'Narnia'] } }, 'filter.unknown_value', 'filter.countries[1]', /\/v1\/contacts\/schema\/country\/values/],
-    ['unknown hq country', { filter: { company_hq_countries: ['Atlantis'] } }, 'filter.unknown_value', 'filter.company_hq_countries[0]', /\/v1\/contacts\/schema\/country\/values/],
-    ['unknown industry', { filter: { industries: ['Basket Weaving'] } }, 'filter.unknown_value', 'filter.industries[0]', /\/v1\/contacts\/schema\/industries\/values/],
-    ['unknown seniority', { filter: { seniority: ['boss'] } }, 'filter.unknown_value', 'filter.seniority[0]', /c_level, vp, director, manager, senior_ic, entry, founder_or_partner, unknown/],
-    ['unknown function', { filter: { exclude_functions: ['astronaut'] } }, 'filter.unknown_value', 'filter.exclude_functions[0]', /operations, general_management, .*research_and_science, other/],
-    ['unknown company size', { filter: { company_size: ['huge'] } }, 'filter.unknown_value', 'filter.company_size[0]', /1-10, 11-50, 51-200, 201-500, 501-1K, 1K-5K, 5K-10K, 10K\+/],
-    ['unknown revenue', { filter: { company_revenue: ['lots'] } }, 'filter.unknown_value', 'filter.company_revenue[0]', /0-1M, 1M-10M, 10M-50M, 50M-100M, 100M-1B, 1B\+/],
-    ['unknown round type', { filter: { last_round_types: ['series z'] } }, 'filter.unknown_value', 'filter.last_round_types[0]', /pre_seed, seed, series_a/],
-    ['invalid domain', { filter: { domains: ['acme.com', 'not a domain!'] } }, 'request.invalid', 'filter.domains[1]', /acme\.com/],
-    ['name empty after normalization', { filter: { company_names: ['Acme', ', Inc.'] } }, 'request.invalid', 'filter.company_names[1]', /name/],
-    ['company id without com_', { filter: { company_ids: ['acme'] } }, 'request.invalid', 'filter.company_ids[0]', /com_/],
-    ['integer given a string', { filter: { employee_count_min: '10' } }, 'request.invalid', 'filter.employee_count_min', /number/],
-    ['integer given a fraction', { filter: { founded_year_max: 1999.5 } }, 'request.invalid', 'filter.founded_year_max', /number/],
-    ['month out of range', { filter: { last_round_after: '2023-13' } }, 'request.invalid', 'filter.last_round_after', /2024-06/],
-    ['month a number', { filter: { last_round_before: 202301 } }, 'request.invalid', 'filter.last_round_before', /2024-06/],
+    [
+      'unknown country',
+      { filter: { countries: ['us', 'Narnia'] } },
+      'filter.unknown_value',
+      'filter.countries[1]',
+      /\/v1\/contacts\/schema\/country\/values/,
+    ],
+    [
+      'unknown hq country',
+      { filter: { company_hq_countries: ['Atlantis'] } },
+      'filter.unknown_value',
+      'filter.company_hq_countries[0]',
+      /\/v1\/contacts\/schema\/country\/values/,
+    ],
+    [
+      'unknown industry',
+      { filter: { industries: ['Basket Weaving'] } },
+      'filter.unknown_value',
+      'filter.industries[0]',
+      /\/v1\/contacts\/schema\/industries\/values/,
+    ],
+    [
+      'unknown seniority',
+      { filter: { seniority: ['boss'] } },
+      'filter.unknown_value',
+      'filter.seniority[0]',
+      /c_level, vp, director, manager, senior_ic, entry, founder_or_partner, unknown/,
+    ],
+    [
+      'unknown function',
+      { filter: { exclude_functions: ['astronaut'] } },
+      'filter.unknown_value',
+      'filter.exclude_functions[0]',
+      /operations, general_management, .*research_and_science, other/,
+    ],
+    [
+      'unknown company size',
+      { filter: { company_size: ['huge'] } },
+      'filter.unknown_value',
+      'filter.company_size[0]',
+      /1-10, 11-50, 51-200, 201-500, 501-1K, 1K-5K, 5K-10K, 10K\+/,
+    ],
+    [
+      'unknown revenue',
+      { filter: { company_revenue: ['lots'] } },
+      'filter.unknown_value',
+      'filter.company_revenue[0]',
+      /0-1M, 1M-10M, 10M-50M, 50M-100M, 100M-1B, 1B\+/,
+    ],
+    [
+      'unknown round type',
+      { filter: { last_round_types: ['series z'] } },
+      'filter.unknown_value',
+      'filter.last_round_types[0]',
+      /pre_seed, seed, series_a/,
+    ],
+    [
+      'invalid domain',
+      { filter: { domains: ['acme.com', 'not a domain!'] } },
+      'request.invalid',
+      'filter.domains[1]',
+      /acme\.com/,
+    ],
+    [
+      'name empty after normalization',
+      { filter: { company_names: ['Acme', ', Inc.'] } },
+      'request.invalid',
+      'filter.company_names[1]',
+      /name/,
+    ],
+    [
+      'company id without com_',
+      { filter: { company_ids: ['acme'] } },
+      'request.invalid',
+      'filter.company_ids[0]',
+      /com_/,
+    ],
+    [
+      'integer given a string',
+      { filter: { employee_count_min: '10' } },
+      'request.invalid',
+      'filter.employee_count_min',
+      /number/,
+    ],
+    [
+      'integer given a fraction',
+      { filter: { founded_year_max: 1999.5 } },
+      'request.invalid',
+      'filter.founded_year_max',
+      /number/,
+    ],
+    [
+      'month out of range',
+      { filter: { last_round_after: '2023-13' } },
+      'request.invalid',
+      'filter.last_round_after',
+      /2024-06/,
+    ],
+    [
+      'month a number',
+      { filter: { last_round_before: 202301 } },
+      'request.invalid',
+      'filter.last_round_before',
+      /2024-06/,
+    ],
     ['boolean given a string', { filter: { has_phone: 'yes' } }, 'request.invalid', 'filter.has_phone', /boolean/],
     ['boolean given a number', { filter: { has_network: 1 } }, 'request.invalid', 'filter.has_network', /boolean/],
-    ['option given a string', { filter: { include_secondary_roles: 'true' } }, 'request.invalid', 'filter.include_secondary_roles', /boolean/],
+    [
+      'option given a string',
+      { filter: { include_secondary_roles: 'true' } },
+      'request.invalid',
+      'filter.include_secondary_roles',
+      /boolean/,
+    ],
     ['blank title_query', { filter: { title_query: '   ' } }, 'request.invalid', 'filter.title_query', /phrase/],
-    ['blank title_query phrase', { filter: { title_query: ['cto', ''] } }, 'request.invalid', 'filter.title_query[1]', /phrase/],
+    [
+      'blank title_query phrase',
+      { filter: { title_query: ['cto', ''] } },
+      'request.invalid',
+      'filter.title_query[1]',
+      /phrase/,
+    ],
     ['title_query a number', { filter: { title_query: 42 } }, 'request.invalid', 'filter.title_query', /phrase/],
-    ['title_query element a number', { filter: { title_query: ['cto', 7] } }, 'request.invalid', 'filter.title_query[1]', /string/],
-    ['leading * in title_query', { filter: { title_query: '*manager' } }, 'filter.rejected', 'filter.title_query', /contains/],
-    ['trailing % in title_query', { filter: { title_query: ['cto', 'manag%'] } }, 'filter.rejected', 'filter.title_query[1]', /contains/],
-    ['unknown key', { filter: { colour: ['red'] } }, 'filter.unknown_key', 'filter.colour', /Valid keys: countries, .*company_ids, where/],
-    ['near-miss key', { filter: { seniorities: ['vp'] } }, 'filter.unknown_key', 'filter.seniorities', /Did you mean seniority\?/],
-    ['column name as key', { filter: { email_status: ['valid'] } }, 'filter.unknown_key', 'filter.email_status', /where/],
-    ['exclude_ids inside filter', { filter: { exclude_ids: ['per_1'] } }, 'filter.unknown_key', 'filter.exclude_ids', /beside filter/],
-    ['a company key on contacts', { filter: { hq_countries: ['us'] } }, 'filter.unknown_key', 'filter.hq_countries', /Valid keys/],
+    [
+      'title_query element a number',
+      { filter: { title_query: ['cto', 7] } },
+      'request.invalid',
+      'filter.title_query[1]',
+      /string/,
+    ],
+    [
+      'leading * in title_query',
+      { filter: { title_query: '*manager' } },
+      'filter.rejected',
+      'filter.title_query',
+      /contains/,
+    ],
+    [
+      'trailing % in title_query',
+      { filter: { title_query: ['cto', 'manag%'] } },
+      'filter.rejected',
+      'filter.title_query[1]',
+      /contains/,
+    ],
+    [
+      'unknown key',
+      { filter: { colour: ['red'] } },
+      'filter.unknown_key',
+      'filter.colour',
+      /Valid keys: countries, .*company_ids, where/,
+    ],
+    [
+      'near-miss key',
+      { filter: { seniorities: ['vp'] } },
+      'filter.unknown_key',
+      'filter.seniorities',
+      /Did you mean seniority\?/,
+    ],
+    [
+      'column name as key',
+      { filter: { email_status: ['valid'] } },
+      'filter.unknown_key',
+      'filter.email_status',
+      /where/,
+    ],
+    [
+      'exclude_ids inside filter',
+      { filter: { exclude_ids: ['per_1'] } },
+      'filter.unknown_key',
+      'filter.exclude_ids',
+      /beside filter/,
+    ],
+    [
+      'a company key on contacts',
+      { filter: { hq_countries: ['us'] } },
+      'filter.unknown_key',
+      'filter.hq_countries',
+      /Valid keys/,
+    ],
     ['exclude_ids a string', { filter: {}, exclude_ids: 'per_1' }, 'request.invalid', 'exclude_ids', /per_/],
-    ['exclude_ids element a number', { filter: {}, exclude_ids: ['per_1', 2] }, 'request.invalid', 'exclude_ids[1]', /per_/],
-    ['exclude_ids element not a person', { filter: {}, exclude_ids: ['com_1'] }, 'request.invalid', 'exclude_ids[0]', /per_/],
+    [
+      'exclude_ids element a number',
+      { filter: {}, exclude_ids: ['per_1', 2] },
+      'request.invalid',
+      'exclude_ids[1]',
+      /per_/,
+    ],
+    [
+      'exclude_ids element not a person',
+      { filter: {}, exclude_ids: ['com_1'] },
+      'request.invalid',
+      'exclude_ids[0]',
+      /per_/,
+    ],
   ];
 
   it.each(cases)('%s', (_name, body, code, field, hint) => {
@@ -222,8 +435,15 @@ function sample(def: FilterKeyDef, i: number): string {
 }
 
 describe('list limits: at the boundary and one past it', () => {
-  const limited = (keys: readonly FilterKeyDef[]) => keys.filter((d) => d.maxValues !== undefined).map((d) => [d.key, d.maxValues!, d] as const);
-  const spec: Record<string, number> = { domains: 1000, exclude_domains: 1000, company_names: 1000, exclude_company_names: 1000, company_ids: 1000 };
+  const limited = (keys: readonly FilterKeyDef[]) =>
+    keys.filter((d) => d.maxValues !== undefined).map((d) => [d.key, d.maxValues!, d] as const);
+  const spec: Record<string, number> = {
+    domains: 1000,
+    exclude_domains: 1000,
+    company_names: 1000,
+    exclude_company_names: 1000,
+    company_ids: 1000,
+  };
 
   it.each(limited(CONTACT_FILTER_KEYS))('contact %s takes %d values', (key, max, def) => {
     expect(max).toBe(spec[key] ?? 50);
@@ -260,7 +480,11 @@ describe('company filter', () => {
     ['hq_countries', ['USA'], { field: 'hq_country', op: 'in', value: ['us'] }],
     ['exclude_hq_countries', ['Germany'], { not: { field: 'hq_country', op: 'in', value: ['de'] } }],
     ['industries', ['Financial Services'], { field: 'industries', op: 'in', value: ['financial_services'] }],
-    ['exclude_industries', ['software_development'], { not: { field: 'industries', op: 'in', value: ['software_development'] } }],
+    [
+      'exclude_industries',
+      ['software_development'],
+      { not: { field: 'industries', op: 'in', value: ['software_development'] } },
+    ],
     ['headcount_bands', ['5001-10000'], { field: 'headcount_band', op: 'in', value: ['5K-10K'] }],
     ['revenue_ranges', ['$10M to <$50M'], { field: 'revenue_range', op: 'in', value: ['10M-50M'] }],
     ['employee_count_min', 5, { field: 'employee_count', op: 'gte', value: 5 }],
@@ -279,7 +503,30 @@ describe('company filter', () => {
   });
 
   it('covers every company filter key of the catalog', () => {
-    const tested = ['ids', 'domains', 'exclude_domains', 'names', 'exclude_names', 'hq_countries', 'exclude_hq_countries', 'industries', 'exclude_industries', 'headcount_bands', 'revenue_ranges', 'employee_count_min', 'employee_count_max', 'founded_year_min', 'founded_year_max', 'total_funding_min', 'total_funding_max', 'last_round_after', 'last_round_before', 'last_round_types', 'technologies', 'entity_types'];
+    const tested = [
+      'ids',
+      'domains',
+      'exclude_domains',
+      'names',
+      'exclude_names',
+      'hq_countries',
+      'exclude_hq_countries',
+      'industries',
+      'exclude_industries',
+      'headcount_bands',
+      'revenue_ranges',
+      'employee_count_min',
+      'employee_count_max',
+      'founded_year_min',
+      'founded_year_max',
+      'total_funding_min',
+      'total_funding_max',
+      'last_round_after',
+      'last_round_before',
+      'last_round_types',
+      'technologies',
+      'entity_types',
+    ];
     expect(new Set(tested)).toEqual(new Set(COMPANY_FILTER_KEYS.map((k) => k.key)));
   });
 
@@ -300,6 +547,9 @@ describe('company filter', () => {
 
   it('requires the filter object and ignores exclude_ids', () => {
     expect(caught(() => parseCompanyFilter({})).field).toBe('filter');
-    expect(parseCompanyFilter({ filter: {}, exclude_ids: ['per_1'] } as { filter: unknown })).toEqual({ ir: { and: [] }, keysApplied: [] });
+    expect(parseCompanyFilter({ filter: {}, exclude_ids: ['per_1'] } as { filter: unknown })).toEqual({
+      ir: { and: [] },
+      keysApplied: [],
+    });
   });
 });

@@ -1,11 +1,36 @@
 import fc from 'fast-check';
-import { COMPANY_FILTER_KEYS, CONTACT_FILTER_KEYS, listValues, publicColumns, type FilterKeyDef } from '../../src/domain/catalog/index.js';
+import {
+  COMPANY_FILTER_KEYS,
+  CONTACT_FILTER_KEYS,
+  type FilterKeyDef,
+  listValues,
+  publicColumns,
+} from '../../src/domain/catalog/index.js';
 import { AppError } from '../../src/domain/errors/index.js';
-import { isLeaf, parseCompanyFilter, parseContactFilter, WHERE_OPS, type IRNode } from '../../src/domain/query/index.js';
+import {
+  type IRNode,
+  isLeaf,
+  parseCompanyFilter,
+  parseContactFilter,
+  WHERE_OPS,
+} from '../../src/domain/query/index.js';
 
 /** The only codes a filter may fail with (spec "Errors"): never a 500, never another exception type. */
 const FILTER_CODES = new Set(['request.invalid', 'filter.unknown_key', 'filter.unknown_value', 'filter.rejected']);
-const LEAF_OPS = new Set(['eq', 'neq', 'in', 'not_in', 'gt', 'gte', 'lt', 'lte', 'contains', 'prefix', 'words', 'exists']);
+const LEAF_OPS = new Set([
+  'eq',
+  'neq',
+  'in',
+  'not_in',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'contains',
+  'prefix',
+  'words',
+  'exists',
+]);
 
 type Outcome = { ok: true; ir: IRNode; keysApplied: string[] } | { ok: false; error: AppError };
 
@@ -23,7 +48,9 @@ function wellFormed(n: IRNode): boolean {
   if (isLeaf(n)) {
     const v = n.value;
     const scalar = (x: unknown) => ['string', 'number', 'boolean'].includes(typeof x);
-    return LEAF_OPS.has(n.op) && (v === undefined || scalar(v) || (Array.isArray(v) && v.length > 0 && v.every(scalar)));
+    return (
+      LEAF_OPS.has(n.op) && (v === undefined || scalar(v) || (Array.isArray(v) && v.length > 0 && v.every(scalar)))
+    );
   }
   if ('and' in n) return n.and.every(wellFormed);
   if ('or' in n) return n.or.length > 0 && n.or.every(wellFormed);
@@ -48,10 +75,35 @@ function checkOutcome(o: Outcome): void {
 
 const contactKeys = CONTACT_FILTER_KEYS.map((k) => k.key);
 const columnNames = publicColumns('contact').map((c) => c.name);
-const slugs = ['seniority', 'function', 'company_size', 'company_revenue', 'funding_round_type', 'signals', 'email_status'].flatMap((l) =>
-  listValues(l).flatMap((v) => [v.slug, v.label]),
+const slugs = [
+  'seniority',
+  'function',
+  'company_size',
+  'company_revenue',
+  'funding_round_type',
+  'signals',
+  'email_status',
+].flatMap((l) => listValues(l).flatMap((v) => [v.slug, v.label]));
+const words = fc.constantFrom(
+  'us',
+  'USA',
+  'Narnia',
+  'acme.com',
+  'https://acme.com/x',
+  'Acme Inc',
+  ', Inc.',
+  'com_1',
+  'per_1',
+  '*x',
+  'x%',
+  '',
+  ' ',
+  '2024-01',
+  '2024-01-15',
+  '2024-13',
+  'Software Development',
+  ...slugs,
 );
-const words = fc.constantFrom('us', 'USA', 'Narnia', 'acme.com', 'https://acme.com/x', 'Acme Inc', ', Inc.', 'com_1', 'per_1', '*x', 'x%', '', ' ', '2024-01', '2024-01-15', '2024-13', 'Software Development', ...slugs);
 const text = fc.oneof(words, fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 8 }));
 const scalar = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
 const value = fc.oneof(
@@ -61,7 +113,11 @@ const value = fc.oneof(
   { weight: 1, arbitrary: fc.array(words, { minLength: 45, maxLength: 1100 }) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
-const key = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...contactKeys, 'where', 'include_secondary_roles') }, { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'exclude_ids', 'hq_countries', 'ids') }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
+const key = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...contactKeys, 'where', 'include_secondary_roles') },
+  { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'exclude_ids', 'hq_countries', 'ids') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
+);
 
 const tree = fc.letrec<{ node: unknown; leaf: unknown }>((tie) => ({
   node: fc.oneof(
@@ -74,7 +130,11 @@ const tree = fc.letrec<{ node: unknown; leaf: unknown }>((tie) => ({
   ),
   leaf: fc.record(
     {
-      field: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...columnNames, 'SIGNALS', 'network_slug') }, fc.string({ maxLength: 8 }), fc.integer()),
+      field: fc.oneof(
+        { weight: 8, arbitrary: fc.constantFrom(...columnNames, 'SIGNALS', 'network_slug') },
+        fc.string({ maxLength: 8 }),
+        fc.integer(),
+      ),
       op: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...WHERE_OPS, 'like', 'EQ') }, fc.anything({ maxDepth: 1 })),
       value,
     },
@@ -89,9 +149,22 @@ const deepChain = fc.integer({ min: 1, max: 60 }).map((n) => {
   return node;
 });
 
-const filterObject = fc.dictionary(key, fc.oneof({ weight: 4, arbitrary: value }, { weight: 2, arbitrary: tree.node }, { weight: 1, arbitrary: deepChain }), { maxKeys: 6 });
-const anyFilter = fc.oneof({ weight: 8, arbitrary: filterObject }, { weight: 1, arbitrary: fc.anything({ maxDepth: 3 }) }, { weight: 1, arbitrary: fc.constant(undefined) });
-const excludeIds = fc.oneof(fc.constant(undefined), fc.array(fc.oneof(fc.constantFrom('per_1', 'per_abc', 'com_1'), text), { maxLength: 5 }), fc.array(fc.constant('per_x'), { minLength: 995, maxLength: 1005 }), scalar);
+const filterObject = fc.dictionary(
+  key,
+  fc.oneof({ weight: 4, arbitrary: value }, { weight: 2, arbitrary: tree.node }, { weight: 1, arbitrary: deepChain }),
+  { maxKeys: 6 },
+);
+const anyFilter = fc.oneof(
+  { weight: 8, arbitrary: filterObject },
+  { weight: 1, arbitrary: fc.anything({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: fc.constant(undefined) },
+);
+const excludeIds = fc.oneof(
+  fc.constant(undefined),
+  fc.array(fc.oneof(fc.constantFrom('per_1', 'per_abc', 'com_1'), text), { maxLength: 5 }),
+  fc.array(fc.constant('per_x'), { minLength: 995, maxLength: 1005 }),
+  scalar,
+);
 
 describe('filter parsing never fails with anything but a filter error', () => {
   it('contact filters: random and malformed bodies (5,000 runs)', () => {
@@ -122,7 +195,10 @@ describe('filter parsing never fails with anything but a filter error', () => {
   });
 
   it('company filters (1,000 runs)', () => {
-    const companyKey = fc.oneof(fc.constantFrom(...COMPANY_FILTER_KEYS.map((k) => k.key), 'where'), fc.string({ maxLength: 8 }));
+    const companyKey = fc.oneof(
+      fc.constantFrom(...COMPANY_FILTER_KEYS.map((k) => k.key), 'where'),
+      fc.string({ maxLength: 8 }),
+    );
     fc.assert(
       fc.property(fc.dictionary(companyKey, fc.oneof(value, tree.node), { maxKeys: 5 }), (filter) => {
         checkOutcome(run(() => parseCompanyFilter({ filter })));
@@ -143,7 +219,9 @@ function validValue(def: FilterKeyDef): fc.Arbitrary<unknown> {
       return fc.integer({ min: 0, max: 10_000_000 });
     case 'after':
     case 'before':
-      return fc.tuple(fc.integer({ min: 1990, max: 2030 }), fc.integer({ min: 1, max: 12 })).map(([y, m]) => `${y}-${String(m).padStart(2, '0')}`);
+      return fc
+        .tuple(fc.integer({ min: 1990, max: 2030 }), fc.integer({ min: 1, max: 12 }))
+        .map(([y, m]) => `${y}-${String(m).padStart(2, '0')}`);
     case 'present':
       return fc.boolean();
     case 'option':
@@ -180,7 +258,11 @@ const validLeaf = fc.constantFrom(
   { field: 'signals', op: 'exists' },
   { field: 'education', op: 'contains', value: 'stanford' },
 );
-const validTree = fc.oneof(validLeaf, fc.record({ and: fc.array(validLeaf, { minLength: 1, maxLength: 8 }) }), fc.record({ not: fc.record({ or: fc.array(validLeaf, { minLength: 1, maxLength: 8 }) }) }));
+const validTree = fc.oneof(
+  validLeaf,
+  fc.record({ and: fc.array(validLeaf, { minLength: 1, maxLength: 8 }) }),
+  fc.record({ not: fc.record({ or: fc.array(validLeaf, { minLength: 1, maxLength: 8 }) }) }),
+);
 
 const validFilter = fc
   .subarray(CONTACT_FILTER_KEYS as FilterKeyDef[], { maxLength: 8 })

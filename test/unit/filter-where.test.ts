@@ -1,12 +1,12 @@
-import { listValues, publicColumns, type ColumnDef, type ColumnKind } from '../../src/domain/catalog/index.js';
-import { AppError } from '../../src/domain/errors/index.js';
-import { parseCompanyFilter, parseContactFilter, type IRNode } from '../../src/domain/query/index.js';
+import { type ColumnDef, type ColumnKind, listValues, publicColumns } from '../../src/domain/catalog/index.js';
+import type { AppError } from '../../src/domain/errors/index.js';
+import { type IRNode, parseCompanyFilter, parseContactFilter } from '../../src/domain/query/index.js';
 import { caught } from '../helpers/caught.js';
-
 
 const where = (tree: unknown): IRNode => parseContactFilter({ filter: { where: tree } }).ir;
 const fails = (tree: unknown): AppError => caught(() => where(tree));
-const leaf = (field: string, op: string, value?: unknown) => (value === undefined ? { field, op } : { field, op, value });
+const leaf = (field: string, op: string, value?: unknown) =>
+  value === undefined ? { field, op } : { field, op, value };
 
 const OPS = ['eq', 'neq', 'in', 'not_in', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists'] as const;
 
@@ -31,7 +31,9 @@ const BY_KIND: Array<[ColumnKind, string, string | number | boolean]> = [
 ];
 
 describe('operator × column kind', () => {
-  const matrix = BY_KIND.flatMap(([kind, field, sample]) => OPS.map((op) => [kind, op, field, sample, SPEC_OPS[kind].includes(op)] as const));
+  const matrix = BY_KIND.flatMap(([kind, field, sample]) =>
+    OPS.map((op) => [kind, op, field, sample, SPEC_OPS[kind].includes(op)] as const),
+  );
 
   it.each(matrix)('%s column, %s: accepted=%s', (_kind, op, field, sample, accepted) => {
     const value = op === 'exists' ? undefined : op === 'in' || op === 'not_in' ? [sample] : sample;
@@ -47,15 +49,25 @@ describe('operator × column kind', () => {
   /** A valid value for any public column, so every column is reachable through where. */
   function valueFor(col: ColumnDef): unknown {
     if (col.list && listValues(col.list).length > 0) return listValues(col.list)[0]!.slug;
-    const byKind: Record<ColumnKind, unknown> = { text: col.type === 'month' ? '2024-05' : 'x', date: '2024-05-01', number: 1, bool: false, list: 'x', record: 'x' };
+    const byKind: Record<ColumnKind, unknown> = {
+      text: col.type === 'month' ? '2024-05' : 'x',
+      date: '2024-05-01',
+      number: 1,
+      bool: false,
+      list: 'x',
+      record: 'x',
+    };
     return byKind[col.kind];
   }
 
-  it.each(publicColumns('contact').map((c) => [c.name, c] as const))('contact column %s takes its first operator', (_name, col) => {
-    const op = SPEC_OPS[col.kind][0]!;
-    const value = op === 'exists' ? undefined : op === 'in' || op === 'not_in' ? [valueFor(col)] : valueFor(col);
-    expect(() => where(leaf(col.name, op, value))).not.toThrow();
-  });
+  it.each(publicColumns('contact').map((c) => [c.name, c] as const))(
+    'contact column %s takes its first operator',
+    (_name, col) => {
+      const op = SPEC_OPS[col.kind][0]!;
+      const value = op === 'exists' ? undefined : op === 'in' || op === 'not_in' ? [valueFor(col)] : valueFor(col);
+      expect(() => where(leaf(col.name, op, value))).not.toThrow();
+    },
+  );
 });
 
 describe('leaf values', () => {
@@ -100,7 +112,11 @@ describe('leaf values', () => {
     [true, true],
     [false, false],
   ])('exists with value %p means %p', (value, present) => {
-    expect(where({ field: 'mobile_phone', op: 'exists', value })).toEqual({ field: 'mobile_phone', op: 'exists', value: present });
+    expect(where({ field: 'mobile_phone', op: 'exists', value })).toEqual({
+      field: 'mobile_phone',
+      op: 'exists',
+      value: present,
+    });
   });
 
   it.each(['*acme', '%acme', '  *acme'])('a leading wildcard (%j) → 422', (value) => {
@@ -152,7 +168,12 @@ describe('closed-list values fold like named keys', () => {
 
   it.each<[string, unknown, string, RegExp]>([
     ['seniority', 'boss', 'filter.where.value', /c_level, vp, director/],
-    ['signals', ['founder', 'rich'], 'filter.where.value[1]', /one_year_at_company, new_in_role_90d, recent_job_change, founder, at_public_company/],
+    [
+      'signals',
+      ['founder', 'rich'],
+      'filter.where.value[1]',
+      /one_year_at_company, new_in_role_90d, recent_job_change, founder, at_public_company/,
+    ],
     ['country', 'Narnia', 'filter.where.value', /\/v1\/contacts\/schema\/country\/values/],
     ['company_industries', 'Basket Weaving', 'filter.where.value', /\/v1\/contacts\/schema\/industries\/values/],
   ])('%s %j → 400 filter.unknown_value', (field, value, path, hint) => {
@@ -204,13 +225,23 @@ describe('tree shape', () => {
     ['not given an array', { not: [ok] }, 'request.invalid', 'filter.where.not'],
     ['two groups in one node', { and: [ok], or: [ok] }, 'request.invalid', 'filter.where'],
     ['a group with leaf members', { and: [ok], field: 'title' }, 'request.invalid', 'filter.where'],
-    ['a leaf with an unknown member', { field: 'title', op: 'in', values: ['cto'] }, 'request.invalid', 'filter.where.values'],
+    [
+      'a leaf with an unknown member',
+      { field: 'title', op: 'in', values: ['cto'] },
+      'request.invalid',
+      'filter.where.values',
+    ],
     ['field not a string', { field: 3, op: 'eq', value: 'x' }, 'request.invalid', 'filter.where.field'],
     ['op not a string', { field: 'title', op: ['eq'], value: 'x' }, 'request.invalid', 'filter.where.op'],
     ['empty and', { and: [] }, 'filter.rejected', 'filter.where.and'],
     ['empty or deep down', { and: [ok, { not: { or: [] } }] }, 'filter.rejected', 'filter.where.and[1].not.or'],
     ['a bad child', { and: [ok, { or: [ok, 7] }] }, 'request.invalid', 'filter.where.and[1].or[1]'],
-    ['a bad op deep down', { and: [ok, { or: [ok, leaf('has_phone', 'gt', true)] }] }, 'filter.rejected', 'filter.where.and[1].or[1].op'],
+    [
+      'a bad op deep down',
+      { and: [ok, { or: [ok, leaf('has_phone', 'gt', true)] }] },
+      'filter.rejected',
+      'filter.where.and[1].or[1].op',
+    ],
   ])('%s → %s at %s', (_name, tree, code, field) => {
     const err = fails(tree);
     expect([err.code, err.field]).toEqual([code, field]);
@@ -223,7 +254,8 @@ describe('tree limits: at the boundary and one past it', () => {
   /** `groups` nested groups (and, or, not in turn) around one leaf: depth = groups. */
   const nested = (groups: number): unknown => {
     let node: unknown = ok;
-    for (let i = 0; i < groups; i++) node = i % 3 === 0 ? { and: [node] } : i % 3 === 1 ? { or: [node] } : { not: node };
+    for (let i = 0; i < groups; i++)
+      node = i % 3 === 0 ? { and: [node] } : i % 3 === 1 ? { or: [node] } : { not: node };
     return node;
   };
 
@@ -271,8 +303,22 @@ describe('company where', () => {
   const cwhere = (tree: unknown) => parseCompanyFilter({ filter: { where: tree } });
 
   it('reads company columns and folds their lists', () => {
-    expect(cwhere({ and: [leaf('headcount_band', 'eq', '501-1000'), leaf('HQ_Country', 'in', ['USA']), leaf('locations', 'contains', 'main street')] })).toEqual({
-      ir: { and: [leaf('headcount_band', 'eq', '501-1K'), leaf('hq_country', 'in', ['us']), leaf('locations', 'contains', 'main street')] },
+    expect(
+      cwhere({
+        and: [
+          leaf('headcount_band', 'eq', '501-1000'),
+          leaf('HQ_Country', 'in', ['USA']),
+          leaf('locations', 'contains', 'main street'),
+        ],
+      }),
+    ).toEqual({
+      ir: {
+        and: [
+          leaf('headcount_band', 'eq', '501-1K'),
+          leaf('hq_country', 'in', ['us']),
+          leaf('locations', 'contains', 'main street'),
+        ],
+      },
       keysApplied: ['where'],
     });
   });

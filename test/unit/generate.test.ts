@@ -1,21 +1,21 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COMPANY_COLUMNS, CONTACT_COLUMNS, foldListValue, listValues } from '../../src/domain/catalog/index.js';
 import type { SourceCompany, SourcePerson } from '../../loaders/dump-format.js';
 import {
   COMPANY_FIELDS,
   COMPANY_FILL_COLUMNS,
   DEFAULT_AS_OF,
+  type GenerateOptions,
+  type GenerateResult,
+  generateDumps,
   PERSON_FIELDS,
   PERSON_FILL_COLUMNS,
   PLANT_BLOCK,
-  TITLE_ENTRIES,
-  generateDumps,
   plantAt,
-  type GenerateOptions,
-  type GenerateResult,
+  TITLE_ENTRIES,
 } from '../../loaders/generate/index.js';
+import { COMPANY_COLUMNS, CONTACT_COLUMNS, foldListValue, listValues } from '../../src/domain/catalog/index.js';
 
 const DAY = 86_400_000;
 const asOf = DEFAULT_AS_OF.getTime();
@@ -24,7 +24,9 @@ const daysBefore = (date: string): number => (asOf - Date.parse(date)) / DAY;
 let root: string;
 let run = 0;
 
-async function generate(opts: Partial<GenerateOptions> & { contacts: number; companies: number }): Promise<GenerateResult> {
+async function generate(
+  opts: Partial<GenerateOptions> & { contacts: number; companies: number },
+): Promise<GenerateResult> {
   return generateDumps({ seed: 1, outDir: join(root, `run-${run++}`), ...opts });
 }
 
@@ -71,7 +73,9 @@ function valueAt(record: object, path: string): unknown {
   for (const part of path.split('.')) {
     if (v === null || v === undefined) return v;
     const m = /^(\w+)\[(\d+)\]$/.exec(part);
-    v = m ? ((v as Record<string, unknown[] | undefined>)[m[1]!] ?? [])[Number(m[2])] : (v as Record<string, unknown>)[part];
+    v = m
+      ? ((v as Record<string, unknown[] | undefined>)[m[1]!] ?? [])[Number(m[2])]
+      : (v as Record<string, unknown>)[part];
   }
   return v;
 }
@@ -132,12 +136,21 @@ describe('generateDumps: determinism and shape', () => {
   });
 
   it('dates follow asOf and profile URLs the network host', async () => {
-    const r = await generate({ contacts: 1000, companies: 100, asOf: new Date('2030-06-01T00:00:00Z'), networkHost: 'example.net' });
+    const r = await generate({
+      contacts: 1000,
+      companies: 100,
+      asOf: new Date('2030-06-01T00:00:00Z'),
+      networkHost: 'example.net',
+    });
     const people = await readJsonl<SourcePerson>(r.peopleFile);
     const companies = await readJsonl<SourceCompany>(r.companiesFile);
     expect(people.every((p) => p.updated_at <= '2030-06-01' && p.updated_at >= '2027-06-01')).toBe(true);
     expect(people.filter((p) => p.profile_url).every((p) => p.profile_url!.includes('example.net/in/'))).toBe(true);
-    expect(companies.filter((c) => c.profile_url).every((c) => c.profile_url!.startsWith('https://www.example.net/company/'))).toBe(true);
+    expect(
+      companies
+        .filter((c) => c.profile_url)
+        .every((c) => c.profile_url!.startsWith('https://www.example.net/company/')),
+    ).toBe(true);
   });
 
   it('reports progress up to the total', async () => {
@@ -167,7 +180,11 @@ describe('generateDumps: 20k contacts', () => {
 
   it('carries the required fields and unique ids on every row', () => {
     const badPeople = people.filter(
-      (p) => !/^per_[0-9a-z]{12}$/.test(p.person_id) || !/^\d{4}-\d{2}-\d{2}$/.test(p.updated_at) || daysBefore(p.updated_at) < 0 || daysBefore(p.updated_at) > 3 * 365,
+      (p) =>
+        !/^per_[0-9a-z]{12}$/.test(p.person_id) ||
+        !/^\d{4}-\d{2}-\d{2}$/.test(p.updated_at) ||
+        daysBefore(p.updated_at) < 0 ||
+        daysBefore(p.updated_at) > 3 * 365,
     );
     expect(badPeople).toEqual([]);
     expect(companies.filter((c) => !/^com_[0-9a-z]{12}$/.test(c.company_id) || !c.name)).toEqual([]);
@@ -213,12 +230,33 @@ describe('generateDumps: 20k contacts', () => {
   });
 
   it('uses only foldable industries, entity types, round types and email statuses', () => {
-    const unfoldable = (list: string, values: Array<string | null | undefined>): string[] =>
-      [...new Set(values.filter((v): v is string => !!v && foldListValue(list, v) === undefined))];
-    expect(unfoldable('industry', companies.flatMap((c) => c.industries ?? []))).toEqual([]);
-    expect(unfoldable('entity_type', companies.map((c) => c.entity_type))).toEqual([]);
-    expect(unfoldable('funding_round_type', companies.flatMap((c) => (c.funding_rounds ?? []).map((r) => r.type)))).toEqual([]);
-    expect(unfoldable('email_status', people.map((p) => p.email_status))).toEqual([]);
+    const unfoldable = (list: string, values: Array<string | null | undefined>): string[] => [
+      ...new Set(values.filter((v): v is string => !!v && foldListValue(list, v) === undefined)),
+    ];
+    expect(
+      unfoldable(
+        'industry',
+        companies.flatMap((c) => c.industries ?? []),
+      ),
+    ).toEqual([]);
+    expect(
+      unfoldable(
+        'entity_type',
+        companies.map((c) => c.entity_type),
+      ),
+    ).toEqual([]);
+    expect(
+      unfoldable(
+        'funding_round_type',
+        companies.flatMap((c) => (c.funding_rounds ?? []).map((r) => r.type)),
+      ),
+    ).toEqual([]);
+    expect(
+      unfoldable(
+        'email_status',
+        people.map((p) => p.email_status),
+      ),
+    ).toEqual([]);
     const statuses = new Set(people.map((p) => p.email_status).filter(Boolean));
     for (const s of ['valid', 'VALID', 'catch-all', 'invalid', 'unknown']) expect(statuses).toContain(s);
   });
@@ -285,7 +323,8 @@ describe('generateDumps: 20k contacts', () => {
         expect(c.updated_at.slice(0, 7)).not.toBe(a.updated_at.slice(0, 7));
       }
       const counts = new Map<string, number>();
-      for (const e of people.map((p) => p.email?.toLowerCase()).filter((e): e is string => !!e)) counts.set(e, (counts.get(e) ?? 0) + 1);
+      for (const e of people.map((p) => p.email?.toLowerCase()).filter((e): e is string => !!e))
+        counts.set(e, (counts.get(e) ?? 0) + 1);
       expect([...counts.values()].filter((n) => n > 1)).toHaveLength(blocks().length);
     });
 
@@ -338,7 +377,8 @@ describe('generateDumps: CSV', () => {
       expect(header).toEqual(fields);
       expect(rows).toHaveLength(records.length);
       // The cell text the record implies: empty when missing, JSON text for lists and records.
-      const expected = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+      const expected = (v: unknown): string =>
+        v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
       const mismatches = rows.flatMap((cells, i) =>
         fields.flatMap((f, j) => (cells[j] === expected(records[i]![f]) ? [] : [`row ${i + 1} ${f}: ${cells[j]}`])),
       );
@@ -359,7 +399,16 @@ describe('title vocabulary', () => {
 
   it('holds the titles people search for', () => {
     const titles = new Set(TITLE_ENTRIES.map((t) => t.title));
-    for (const t of ['VP of Sales', 'Head of Growth', 'Senior Software Engineer', 'Founder & CEO', 'Account Executive', 'Registered Nurse', 'Chief Revenue Officer', 'Marketing Intern']) {
+    for (const t of [
+      'VP of Sales',
+      'Head of Growth',
+      'Senior Software Engineer',
+      'Founder & CEO',
+      'Account Executive',
+      'Registered Nurse',
+      'Chief Revenue Officer',
+      'Marketing Intern',
+    ]) {
       expect(titles).toContain(t);
     }
   });

@@ -6,7 +6,11 @@ const countries = listValues('country');
 const industries = listValues('industry');
 
 /** Every accepted spelling of a list value. */
-const formsOf = (v: { slug: string; label: string; aliases?: readonly string[] }): string[] => [v.slug, v.label, ...(v.aliases ?? [])];
+const formsOf = (v: { slug: string; label: string; aliases?: readonly string[] }): string[] => [
+  v.slug,
+  v.label,
+  ...(v.aliases ?? []),
+];
 
 /** Each form a list accepts must fold to exactly one slug, or the later value silently wins. */
 function foldCollisions(values: typeof countries): string[] {
@@ -39,7 +43,11 @@ describe('countries', () => {
   });
 
   it('normalizeCountry accepts every slug, label and alias of its own country', () => {
-    const wrong = countries.flatMap((c) => formsOf(c).filter((f) => normalizeCountry(f) !== c.slug).map((f) => `${f} -> ${normalizeCountry(f)}`));
+    const wrong = countries.flatMap((c) =>
+      formsOf(c)
+        .filter((f) => normalizeCountry(f) !== c.slug)
+        .map((f) => `${f} -> ${normalizeCountry(f)}`),
+    );
     expect(wrong).toEqual([]);
   });
 
@@ -110,13 +118,17 @@ describe('industries', () => {
   });
 
   it('derives every slug from its label by the slug rule', () => {
-    const off = industries.filter((i) => i.slug !== slugifyLabel(i.label) || !/^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(i.slug));
+    const off = industries.filter(
+      (i) => i.slug !== slugifyLabel(i.label) || !/^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(i.slug),
+    );
     expect(off.map((i) => `${i.label} -> ${i.slug}`)).toEqual([]);
   });
 
   it('folds every label and alias back to its slug, and no form to two slugs', () => {
     expect(foldCollisions(industries)).toEqual([]);
-    const wrong = industries.flatMap((i) => formsOf(i).filter((f) => foldListValue('industry', f) !== i.slug || industrySlug(f) !== i.slug));
+    const wrong = industries.flatMap((i) =>
+      formsOf(i).filter((f) => foldListValue('industry', f) !== i.slug || industrySlug(f) !== i.slug),
+    );
     expect(wrong).toEqual([]);
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { csvRowToRecord } from '../../loaders/load/readers/csv-cells.js';
 import { CsvParser, parseCsv } from '../../loaders/load/readers/csv-parser.js';
-import { readDump, type RawRow } from '../../loaders/load/readers/index.js';
+import { type RawRow, readDump } from '../../loaders/load/readers/index.js';
 import { PERSON_FIELDS } from '../../loaders/load/source-fields.js';
 
 describe('CSV parser (RFC 4180)', () => {
@@ -59,10 +59,22 @@ describe('CSV parser (RFC 4180)', () => {
 });
 
 describe('CSV cells -> source record', () => {
-  const header = ['person_id', 'skills', 'languages', 'roles', 'job_location.city', 'job_location.country', 'updated_at'];
+  const header = [
+    'person_id',
+    'skills',
+    'languages',
+    'roles',
+    'job_location.city',
+    'job_location.country',
+    'updated_at',
+  ];
 
   it('types lists (JSON or a;b;c), objects (JSON) and dotted headers', () => {
-    const r = csvRowToRecord(header, ['per_1', 'Go; Rust ;', '["English","French"]', '[{"title":"CTO"}]', 'Berlin', 'DE', '2026-01-02'], PERSON_FIELDS);
+    const r = csvRowToRecord(
+      header,
+      ['per_1', 'Go; Rust ;', '["English","French"]', '[{"title":"CTO"}]', 'Berlin', 'DE', '2026-01-02'],
+      PERSON_FIELDS,
+    );
     expect(r).toEqual({
       record: {
         person_id: 'per_1',
@@ -81,7 +93,9 @@ describe('CSV cells -> source record', () => {
   });
 
   it('names the field of a bad JSON cell and a wrong cell count', () => {
-    expect(csvRowToRecord(header, ['per_1', '', '', '[{"title":', '', '', '2026-01-02'], PERSON_FIELDS)).toEqual({ error: 'roles: invalid JSON' });
+    expect(csvRowToRecord(header, ['per_1', '', '', '[{"title":', '', '', '2026-01-02'], PERSON_FIELDS)).toEqual({
+      error: 'roles: invalid JSON',
+    });
     expect(csvRowToRecord(header, ['per_1'], PERSON_FIELDS)).toEqual({ error: 'expected 7 cells, found 1' });
   });
 });
@@ -99,7 +113,10 @@ describe('readDump', () => {
 
   it('reads a CSV file with a BOM and a quoted multi-line cell, tracking lines', async () => {
     const file = join(dir, 'people.csv');
-    writeFileSync(file, '\ufeffperson_id,summary,updated_at\nper_1,"line one\nline two",2026-01-01\nper_2,plain,2026-02-01\n');
+    writeFileSync(
+      file,
+      '\ufeffperson_id,summary,updated_at\nper_1,"line one\nline two",2026-01-01\nper_2,plain,2026-02-01\n',
+    );
     const rows = await all(file);
     expect(rows).toEqual([
       { line: 2, record: { person_id: 'per_1', summary: 'line one\nline two', updated_at: '2026-01-01' } },
@@ -121,8 +138,10 @@ describe('readDump', () => {
   it('numbers lines across read chunks of a large JSON Lines file', async () => {
     const file = join(dir, 'big.jsonl');
     const pad = 'x'.repeat(200);
-    const lines = Array.from({ length: 12_000 }, (_, i) => (i === 9_999 ? '{broken' : JSON.stringify({ person_id: `per_${i + 1}`, pad })));
-    writeFileSync(file, lines.join('\r\n') + '\r\n');
+    const lines = Array.from({ length: 12_000 }, (_, i) =>
+      i === 9_999 ? '{broken' : JSON.stringify({ person_id: `per_${i + 1}`, pad }),
+    );
+    writeFileSync(file, `${lines.join('\r\n')}\r\n`);
     const rows = await all(file);
     expect(rows).toHaveLength(12_000);
     expect(rows.map((r) => r.line)).toEqual(Array.from({ length: 12_000 }, (_, i) => i + 1));

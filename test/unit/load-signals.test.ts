@@ -12,7 +12,8 @@ describe('epochDay', () => {
 
 describe('computeProfileSignals (relative to asOf, whole UTC days)', () => {
   const asOf = new Date('2026-11-01T18:30:00Z');
-  const at = (mainStart: string | null, founder = false, atPublicCompany = false): string[] => computeProfileSignals({ mainStart, founder, atPublicCompany }, asOf);
+  const at = (mainStart: string | null, founder = false, atPublicCompany = false): string[] =>
+    computeProfileSignals({ mainStart, founder, atPublicCompany }, asOf);
 
   it.each([
     ['2025-11-01', ['one_year_at_company']],
@@ -71,7 +72,25 @@ describe('value normalizers', () => {
   });
 
   it('derives size bands and revenue ranges from the catalog bounds', () => {
-    expect([0, 1, 10, 11, 500, 501, 1000, 1001, 10_000, 10_001].map(sizeBand)).toEqual([null, '1-10', '1-10', '11-50', '201-500', '501-1K', '501-1K', '1K-5K', '5K-10K', '10K+']);
-    expect([0, 999_999, 1_000_000, 49_999_999, 100_000_000, 1_000_000_000].map(revenueBand)).toEqual(['0-1M', '0-1M', '1M-10M', '10M-50M', '100M-1B', '1B+']);
+    expect([0, 1, 10, 11, 500, 501, 1000, 1001, 10_000, 10_001].map(sizeBand)).toEqual([
+      null,
+      '1-10',
+      '1-10',
+      '11-50',
+      '201-500',
+      '501-1K',
+      '501-1K',
+      '1K-5K',
+      '5K-10K',
+      '10K+',
+    ]);
+    expect([0, 999_999, 1_000_000, 49_999_999, 100_000_000, 1_000_000_000].map(revenueBand)).toEqual([
+      '0-1M',
+      '0-1M',
+      '1M-10M',
+      '10M-50M',
+      '100M-1B',
+      '1B+',
+    ]);
   });
 });

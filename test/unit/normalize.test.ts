@@ -85,12 +85,21 @@ describe('normalizeDomain', () => {
     expect(normalizeDomain(input)).toBe(domain);
   });
 
-  it.each(['', 'acme', 'Acme Inc', 'ac me.com', 'acme..com', '-acme.com', 'acme_corp.com', '192.168.0.1', 'https://', 'http://[::1]/', `${'a'.repeat(64)}.com`])(
-    '%j is not a domain',
-    (input) => {
-      expect(normalizeDomain(input)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    'acme',
+    'Acme Inc',
+    'ac me.com',
+    'acme..com',
+    '-acme.com',
+    'acme_corp.com',
+    '192.168.0.1',
+    'https://',
+    'http://[::1]/',
+    `${'a'.repeat(64)}.com`,
+  ])('%j is not a domain', (input) => {
+    expect(normalizeDomain(input)).toBeUndefined();
+  });
 });
 
 describe('normalizeCompanyName', () => {
@@ -156,12 +165,24 @@ describe('parseEmail and emailDomain', () => {
     expect(parseEmail(input)).toBe(email);
   });
 
-  it.each(['', 'jane', 'jane@acme', 'jane@@acme.com', 'ja ne@acme.com', 'a@b@c.com', '@acme.com', 'jane@', '.jane@acme.com', 'ja..ne@acme.com', 'jane@acme..com', 'Jane <jane@acme.com', 'https://acme.com', `${'a'.repeat(65)}@acme.com`])(
-    '%j is not an email',
-    (input) => {
-      expect(parseEmail(input)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    'jane',
+    'jane@acme',
+    'jane@@acme.com',
+    'ja ne@acme.com',
+    'a@b@c.com',
+    '@acme.com',
+    'jane@',
+    '.jane@acme.com',
+    'ja..ne@acme.com',
+    'jane@acme..com',
+    'Jane <jane@acme.com',
+    'https://acme.com',
+    `${'a'.repeat(65)}@acme.com`,
+  ])('%j is not an email', (input) => {
+    expect(parseEmail(input)).toBeUndefined();
+  });
 
   it.each([
     ['jane@acme.com', 'acme.com'],
@@ -275,21 +296,24 @@ describe('classifyEnrichInput', () => {
 });
 
 describe('hostile inputs never throw', () => {
-  it.each(HOSTILE.map((s) => [s.length > 40 ? `${s.slice(0, 20)}… (${s.length} chars)` : JSON.stringify(s), s]))('%s', (_name, input) => {
-    expect(typeof normalizeCompanyName(input)).toBe('string');
-    expect(typeof emailDomain(input)).toBe('string');
-    for (const result of [
-      normalizeCountry(input),
-      normalizeDomain(input),
-      industrySlug(input),
-      parseEmail(input),
-      normalizePhone(input),
-      parseNetworkUrl(input, HOST),
-    ]) {
-      expect(result).toBeUndefined();
-    }
-    expect(classifyEnrichInput(input, HOST)).toEqual({ kind: 'invalid' });
-  });
+  it.each(HOSTILE.map((s) => [s.length > 40 ? `${s.slice(0, 20)}… (${s.length} chars)` : JSON.stringify(s), s]))(
+    '%s',
+    (_name, input) => {
+      expect(typeof normalizeCompanyName(input)).toBe('string');
+      expect(typeof emailDomain(input)).toBe('string');
+      for (const result of [
+        normalizeCountry(input),
+        normalizeDomain(input),
+        industrySlug(input),
+        parseEmail(input),
+        normalizePhone(input),
+        parseNetworkUrl(input, HOST),
+      ]) {
+        expect(result).toBeUndefined();
+      }
+      expect(classifyEnrichInput(input, HOST)).toEqual({ kind: 'invalid' });
+    },
+  );
 
   it('a profile URL with a long malformed escape is invalid, its domain still reads', () => {
     const input = `https://www.${HOST}/in/${'%'.repeat(5_000)}`;

@@ -26,7 +26,8 @@ describe('MemoryRateLimiter (sliding window, concurrency)', () => {
   it('allows no burst of 600 across a minute boundary (a fixed window would)', async () => {
     const rl = new MemoryRateLimiter(300, 1000);
     const accepted: number[] = [];
-    for (const t of [59_000, 61_000]) for (let i = 0; i < 300; i++) if ((await rl.acquire('k', t + i)).allowed) accepted.push(t + i);
+    for (const t of [59_000, 61_000])
+      for (let i = 0; i < 300; i++) if ((await rl.acquire('k', t + i)).allowed) accepted.push(t + i);
     expect(accepted.length).toBe(300);
   });
 

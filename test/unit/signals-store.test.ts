@@ -21,22 +21,58 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const engager = (slug: string): Engager => ({ name: slug, headline: null, profile_url: `https://network.com/in/${slug}`, engagement: 'reaction', post_url: null, at: NOW.toISOString() });
-const rows = (from: number, slugs: string[]): NewSignal[] => slugs.map((s, i) => ({ position: from + i, personKey: s, engager: engager(s), contact: i === 0 ? { id: 'per_x' } : null }));
+const engager = (slug: string): Engager => ({
+  name: slug,
+  headline: null,
+  profile_url: `https://network.com/in/${slug}`,
+  engagement: 'reaction',
+  post_url: null,
+  at: NOW.toISOString(),
+});
+const rows = (from: number, slugs: string[]): NewSignal[] =>
+  slugs.map((s, i) => ({
+    position: from + i,
+    personKey: s,
+    engager: engager(s),
+    contact: i === 0 ? { id: 'per_x' } : null,
+  }));
 
 describe('signal rows', () => {
   it('counts a person once per source, ignores a replayed batch, and stops at the lead cap', () => {
     const run: SignalRun = { accountId, sourceType: 'collect', sourceId: 'col_a', runId: 'col_a' };
-    expect(store.addSignals(run, rows(0, ['a', 'b', 'a']), NOW)).toEqual({ accepted: 3, written: 3, withContact: 1, newLeads: 2 });
+    expect(store.addSignals(run, rows(0, ['a', 'b', 'a']), NOW)).toEqual({
+      accepted: 3,
+      written: 3,
+      withContact: 1,
+      newLeads: 2,
+    });
     // The same positions again (a restart replaying the batch): nothing written.
-    expect(store.addSignals(run, rows(0, ['a', 'b', 'a']), NOW)).toEqual({ accepted: 3, written: 0, withContact: 0, newLeads: 0 });
+    expect(store.addSignals(run, rows(0, ['a', 'b', 'a']), NOW)).toEqual({
+      accepted: 3,
+      written: 0,
+      withContact: 0,
+      newLeads: 0,
+    });
     // Cap of one more lead: c is written, b (seen) is written, d stops the batch.
-    expect(store.addSignals(run, rows(3, ['c', 'b', 'd', 'e']), NOW, 1)).toEqual({ accepted: 2, written: 2, withContact: 1, newLeads: 1 });
+    expect(store.addSignals(run, rows(3, ['c', 'b', 'd', 'e']), NOW, 1)).toEqual({
+      accepted: 2,
+      written: 2,
+      withContact: 1,
+      newLeads: 1,
+    });
     expect(store.runStats('col_a')).toEqual({ signals: 5, leads: 3, contactsMatched: 2 });
     const listed = store.listSignals({ accountId, sourceId: 'col_a', afterSeq: null, limit: 10 });
-    expect(listed.map((s) => [s.name, s.lead])).toEqual([['a', true], ['b', true], ['a', false], ['c', true], ['b', false]]);
+    expect(listed.map((s) => [s.name, s.lead])).toEqual([
+      ['a', true],
+      ['b', true],
+      ['a', false],
+      ['c', true],
+      ['b', false],
+    ]);
     expect(store.countSignals({ accountId, sourceType: 'collect', sourceId: 'col_a' })).toBe(5);
-    expect(store.listSignals({ accountId, sourceId: 'col_a', afterSeq: listed[2]!.seq, limit: 10 }).map((s) => s.name)).toEqual(['c', 'b']);
+    expect(
+      store.listSignals({ accountId, sourceId: 'col_a', afterSeq: listed[2]!.seq, limit: 10 }).map((s) => s.name),
+    ).toEqual(['c', 'b']);
   });
 
   it("an alert's later run only finds people not seen before; a forgotten run gives its people back", () => {
@@ -53,22 +89,45 @@ describe('signal rows', () => {
 
 describe('alerts', () => {
   it('refuses a new active alert at the limit, and re-activation at the limit', () => {
-    const input = { accountId, kind: 'network_profile' as const, target: 'https://network.com/in/x', intervalMinutes: 60, maxFollowers: null, now: NOW };
+    const input = {
+      accountId,
+      kind: 'network_profile' as const,
+      target: 'https://network.com/in/x',
+      intervalMinutes: 60,
+      maxFollowers: null,
+      now: NOW,
+    };
     const a = store.createAlert(input, 2);
     const b = store.createAlert(input, 2);
     expect(() => store.createAlert(input, 2)).toThrow(AppError);
     store.updateAlert(b.id, { active: false }, NOW, 2);
     const c = store.createAlert(input, 2);
-    expect(() => store.updateAlert(b.id, { active: true }, NOW, 2)).toThrow(expect.objectContaining({ code: 'alerts.limit_reached' }));
+    expect(() => store.updateAlert(b.id, { active: true }, NOW, 2)).toThrow(
+      expect.objectContaining({ code: 'alerts.limit_reached' }),
+    );
     store.deleteAlert(c.id, NOW);
     expect(store.updateAlert(b.id, { active: true }, NOW, 2).active).toBe(true);
-    expect(store.listAlerts(accountId).map((x) => x.id).sort()).toEqual([a.id, b.id].sort());
+    expect(
+      store
+        .listAlerts(accountId)
+        .map((x) => x.id)
+        .sort(),
+    ).toEqual([a.id, b.id].sort());
     expect(store.getAlert(c.id)!.deletedAt).toBe(NOW.toISOString());
-    expect(() => store.updateAlert(c.id, { active: true }, NOW)).toThrow(expect.objectContaining({ code: 'alert.not_found' }));
+    expect(() => store.updateAlert(c.id, { active: true }, NOW)).toThrow(
+      expect.objectContaining({ code: 'alert.not_found' }),
+    );
   });
 
   it('lists due alerts, oldest due first', () => {
-    const input = { accountId, kind: 'network_profile' as const, target: 'https://network.com/in/x', intervalMinutes: 60, maxFollowers: null, now: NOW };
+    const input = {
+      accountId,
+      kind: 'network_profile' as const,
+      target: 'https://network.com/in/x',
+      intervalMinutes: 60,
+      maxFollowers: null,
+      now: NOW,
+    };
     const a = store.createAlert(input, 100);
     const b = store.createAlert({ ...input, now: new Date(NOW.getTime() - 1000) }, 100);
     store.updateAlert(a.id, { nextRunAt: new Date(NOW.getTime() + 3_600_000).toISOString() }, NOW);

@@ -1,7 +1,7 @@
 import { listValues } from '../../../src/domain/catalog/index.js';
 import type { Rng } from '../rng.js';
 import { Weighted } from '../weighted.js';
-import { COUNTRY_PROFILES, TAIL_CULTURES, TAIL_WEIGHT, type CountryProfile } from './countries.js';
+import { COUNTRY_PROFILES, type CountryProfile, TAIL_CULTURES, TAIL_WEIGHT } from './countries.js';
 import { CULTURES, type Culture, type CultureName } from './names.js';
 import { PLACES } from './places.js';
 
@@ -32,7 +32,7 @@ function parseCities(text: string): Weighted<City> {
     const [head, list] = line.split('=') as [string, string];
     const [region, abbr] = head.split(',');
     // Earlier regions and cities are the bigger business centres.
-    const regionWeight = 1 / Math.pow(rank + 1, 0.7);
+    const regionWeight = 1 / (rank + 1) ** 0.7;
     list.split(';').forEach((c, i) => {
       const [name, post, area] = c.split('/') as [string, string, string];
       entries.push([{ name, post, area, region: region ?? '', abbr: abbr ?? '' }, regionWeight / (i + 1)]);

@@ -40,14 +40,17 @@ export const LEADER_PERSONAS = l('Decision Maker,Executive,Budget Holder');
 export const GENERIC_PERSONAS = l('End User,Influencer,Champion,Individual Contributor');
 
 export const SUMMARY_OPENERS = l(
-  'Passionate about,Experienced professional focused on,Results-driven leader in,Curious builder working on,Dedicated to,Specialized in,Helping teams with,Over a decade of experience in',
+  'Passionate about,Experienced professional focused on,Results-driven leader in,Curious builder working on,' +
+    'Dedicated to,Specialized in,Helping teams with,Over a decade of experience in',
 );
 export const SUMMARY_CLOSERS = l(
-  'Always happy to connect.,Open to new opportunities.,Let\'s talk.,Views are my own.,Based in {city}.,Speaker and mentor.,Lifelong learner.',
+  "Always happy to connect.,Open to new opportunities.,Let's talk.,Views are my own.,Based in {city}.,Speaker and " +
+    'mentor.,Lifelong learner.',
 );
 export const HEADLINE_SEPARATORS: readonly string[] = [' at ', ' @ ', ' | ', ' - '];
 
 export const JOB_DESCRIPTION_VERBS = l('Leading,Managing,Building,Owning,Driving,Supporting,Scaling,Running');
 export const JOB_DESCRIPTION_OBJECTS = l(
-  'a team of {n},the {area} roadmap,key accounts across {region},our global {area} program,day-to-day {area} operations,strategic initiatives,the {area} budget,partnerships with enterprise customers',
+  'a team of {n},the {area} roadmap,key accounts across {region},our global {area} program,day-to-day {area} ' +
+    'operations,strategic initiatives,the {area} budget,partnerships with enterprise customers',
 );

@@ -1,5 +1,6 @@
 /** Technologies a company is seen using (~150), most common first; the order sets the draw weight. */
-export const TECHNOLOGIES: readonly string[] = `Google Analytics,Google Workspace,Microsoft 365,WordPress,Salesforce,HubSpot,AWS,Slack,Zoom,Google Tag Manager,
+export const TECHNOLOGIES: readonly string[] =
+  `Google Analytics,Google Workspace,Microsoft 365,WordPress,Salesforce,HubSpot,AWS,Slack,Zoom,Google Tag Manager,
 Stripe,Shopify,Zendesk,Jira,Confluence,GitHub,Atlassian,Microsoft Azure,Google Cloud,Cloudflare,
 Mailchimp,Intercom,Marketo,Pardot,LinkedIn Insight Tag,Facebook Pixel,Hotjar,Segment,Mixpanel,Amplitude,
 Snowflake,Databricks,Tableau,Looker,Power BI,dbt,Fivetran,BigQuery,Redshift,PostgreSQL,
@@ -15,6 +16,6 @@ Optimizely,LaunchDarkly,Braze,Klaviyo,Iterable,Twilio,SendGrid,Algolia,Contentfu
 Magento,BigCommerce,WooCommerce,Adyen,PayPal,Square,Chargebee,Recurly,Zuora,Avalara,
 OpenAI,Anthropic,Hugging Face,TensorFlow,PyTorch,Pinecone,Dynamics 365,Veeva,Epic Systems,Cerner,
 Procore,Autodesk,SolidWorks,Siemens NX,MATLAB,Samsara,Unity,Unreal Engine,Drift,Calendly`
-  .split(',')
-  .map((t) => t.trim())
-  .filter((t) => t.length > 0);
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);

@@ -1,6 +1,13 @@
 import type { Rng } from '../rng.js';
 import { Weighted } from '../weighted.js';
-import { FOUNDER_TITLES, FUNCTION_PARTS, REGION_QUALIFIERS, SIDE_TITLES, type FunctionParts, type Level } from './title-parts.js';
+import {
+  FOUNDER_TITLES,
+  FUNCTION_PARTS,
+  type FunctionParts,
+  type Level,
+  REGION_QUALIFIERS,
+  SIDE_TITLES,
+} from './title-parts.js';
 
 export type { Level } from './title-parts.js';
 
@@ -43,15 +50,36 @@ function fill(patterns: ReadonlyArray<readonly [string, number]>, values: readon
 
 function cells(fn: string, parts: FunctionParts): Partial<Record<Level, Cell>> {
   const staff = fn === 'engineering' || fn === 'information_technology';
-  const senior: Array<[string, number]> = [['Senior {ic}', 6], ['Sr. {ic}', 2], ['Lead {ic}', 1.5], ['Principal {ic}', 1]];
+  const senior: Array<[string, number]> = [
+    ['Senior {ic}', 6],
+    ['Sr. {ic}', 2],
+    ['Lead {ic}', 1.5],
+    ['Principal {ic}', 1],
+  ];
   if (staff) senior.push(['Staff {ic}', 1.5]);
   const vp = fill(
-    [['VP of {a}', 5], ['VP, {a}', 2], ['Vice President of {a}', 2], ['Vice President, {a}', 1], ['SVP, {a}', 1], ['EVP, {a}', 0.5], ['VP {a}', 1], ['Senior Vice President of {a}', 0.5]],
+    [
+      ['VP of {a}', 5],
+      ['VP, {a}', 2],
+      ['Vice President of {a}', 2],
+      ['Vice President, {a}', 1],
+      ['SVP, {a}', 1],
+      ['EVP, {a}', 0.5],
+      ['VP {a}', 1],
+      ['Senior Vice President of {a}', 0.5],
+    ],
     parts.areas,
     '{a}',
   );
   const director = fill(
-    [['Director of {a}', 4], ['{a} Director', 2], ['Senior Director, {a}', 1], ['Head of {a}', 4], ['Associate Director, {a}', 0.5], ['Director, {a}', 1]],
+    [
+      ['Director of {a}', 4],
+      ['{a} Director', 2],
+      ['Senior Director, {a}', 1],
+      ['Head of {a}', 4],
+      ['Associate Director, {a}', 0.5],
+      ['Director, {a}', 1],
+    ],
     parts.areas,
     '{a}',
   );
@@ -66,12 +94,37 @@ function cells(fn: string, parts: FunctionParts): Partial<Record<Level, Cell>> {
     c_level: parts.chiefs.map((c, i) => [c, 1 / (i + 1)]),
     vp,
     director,
-    manager: fill([['{a} Manager', 5], ['Senior {a} Manager', 1.5], ['Manager, {a}', 1], ['{a} Team Lead', 1], ['{a} Lead', 1]], parts.areas, '{a}'),
+    manager: fill(
+      [
+        ['{a} Manager', 5],
+        ['Senior {a} Manager', 1.5],
+        ['Manager, {a}', 1],
+        ['{a} Team Lead', 1],
+        ['{a} Lead', 1],
+      ],
+      parts.areas,
+      '{a}',
+    ),
     senior_ic: fill(senior, parts.ics, '{ic}'),
     ic: parts.ics.map((t, i) => [t, 1 / Math.sqrt(i + 1)]),
     entry: [
-      ...fill([['Junior {ic}', 3], ['Associate {ic}', 1]], parts.ics, '{ic}'),
-      ...fill([['{a} Intern', 2], ['{a} Assistant', 1], ['{a} Coordinator', 1]], parts.areas.slice(0, 4), '{a}'),
+      ...fill(
+        [
+          ['Junior {ic}', 3],
+          ['Associate {ic}', 1],
+        ],
+        parts.ics,
+        '{ic}',
+      ),
+      ...fill(
+        [
+          ['{a} Intern', 2],
+          ['{a} Assistant', 1],
+          ['{a} Coordinator', 1],
+        ],
+        parts.areas.slice(0, 4),
+        '{a}',
+      ),
     ],
   };
 }
@@ -82,7 +135,8 @@ function build(): { all: TitleEntry[]; weights: number[] } {
   for (const [fn, parts] of Object.entries(FUNCTION_PARTS)) {
     const byLevel = cells(fn, parts);
     for (const [level, fixedTitle] of (parts.fixed ?? []).map(([t, l]) => [l, t] as const)) {
-      (byLevel[level] ??= []).push([fixedTitle, 0]);
+      byLevel[level] ??= [];
+      byLevel[level].push([fixedTitle, 0]);
     }
     for (const [level, cell] of Object.entries(byLevel) as Array<[Level, Cell]>) {
       const patterned = cell.reduce((s, [, w]) => s + w, 0);
@@ -114,7 +168,12 @@ const BY_FUNCTION = new Map<string, Weighted<TitleEntry>>(
     new Weighted(built.all.flatMap((e, i) => (e.fn === fn ? [[e, built.weights[i]!] as const] : []))),
   ]),
 );
-const FOUNDERS = new Weighted(FOUNDER_TITLES.map(([title, fn], i): readonly [TitleEntry, number] => [{ title, fn, level: 'founder_or_partner' }, 1 / (i + 1)]));
+const FOUNDERS = new Weighted(
+  FOUNDER_TITLES.map(([title, fn], i): readonly [TitleEntry, number] => [
+    { title, fn, level: 'founder_or_partner' },
+    1 / (i + 1),
+  ]),
+);
 
 export function pickTitle(rng: Rng): TitleEntry {
   return ANY.pick(rng);

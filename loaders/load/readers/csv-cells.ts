@@ -63,7 +63,8 @@ export function csvRowToRecord(
     try {
       if (dot > 0) {
         const parent = name.slice(0, dot);
-        const nested = (record[parent] ??= {}) as Record<string, unknown>;
+        record[parent] ??= {};
+        const nested = record[parent] as Record<string, unknown>;
         if (typeof nested === 'object' && nested !== null && !Array.isArray(nested)) nested[name.slice(dot + 1)] = cell;
       } else {
         record[name] = typedCell(cell, fields[name]);

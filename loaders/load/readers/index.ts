@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import type { FieldKind } from '../source-fields.js';
 import { csvRowToRecord } from './csv-cells.js';
 import { CsvParser, type CsvRecord } from './csv-parser.js';
-import { lineChunks, splitLines, textChunks, type LineChunk, type TextChunkSink } from './lines.js';
+import { type LineChunk, lineChunks, splitLines, type TextChunkSink, textChunks } from './lines.js';
 
 /** One row of a dump: the parsed record, or why it could not be parsed. */
 export type RawRow = { line: number; record: Record<string, unknown> } | { line: number; error: string };
@@ -53,7 +53,11 @@ export async function* readDumpForWorkers(
   else yield* lineChunks(file, sink);
 }
 
-async function* readCsv(file: string, fields: Readonly<Record<string, FieldKind>>, sink: TextChunkSink): AsyncGenerator<RawRow[]> {
+async function* readCsv(
+  file: string,
+  fields: Readonly<Record<string, FieldKind>>,
+  sink: TextChunkSink,
+): AsyncGenerator<RawRow[]> {
   const parser = new CsvParser();
   let header: string[] | null = null;
   const convert = (recs: CsvRecord[]): RawRow[] => {
@@ -77,12 +81,20 @@ async function* readCsv(file: string, fields: Readonly<Record<string, FieldKind>
 }
 
 /** Rows of a JSON Lines or CSV dump (chosen by extension), in batches, with line numbers; JSON Lines rows unparsed. */
-function readDumpUnparsed(file: string, fields: Readonly<Record<string, FieldKind>>, sink: TextChunkSink): AsyncGenerator<UnparsedRow[]> {
+function readDumpUnparsed(
+  file: string,
+  fields: Readonly<Record<string, FieldKind>>,
+  sink: TextChunkSink,
+): AsyncGenerator<UnparsedRow[]> {
   return dumpFormat(file) === 'csv' ? readCsv(file, fields, sink) : readJsonl(file, sink);
 }
 
 /** Rows of a JSON Lines or CSV dump (chosen by extension), in batches, with line numbers, parsed. */
-export function readDump(file: string, fields: Readonly<Record<string, FieldKind>>, sink: TextChunkSink): AsyncGenerator<RawRow[]> {
+export function readDump(
+  file: string,
+  fields: Readonly<Record<string, FieldKind>>,
+  sink: TextChunkSink,
+): AsyncGenerator<RawRow[]> {
   return parsed(readDumpUnparsed(file, fields, sink));
 }
 

@@ -55,7 +55,7 @@ export async function* lineChunks(file: string, sink: TextChunkSink): AsyncGener
     yield { firstLine: line, bytes };
     for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) line++;
   }
-  if (carry && carry.length) yield { firstLine: line, bytes: new Uint8Array(carry) };
+  if (carry?.length) yield { firstLine: line, bytes: new Uint8Array(carry) };
 }
 
 export interface Line {

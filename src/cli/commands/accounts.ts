@@ -1,14 +1,26 @@
 import { ensureSecret, loadConfig } from '../../config.js';
-import { openState } from '../../services.js';
 import { systemClock } from '../../domain/clock.js';
-import { intOption, parse, UsageError, type CommandSpec } from '../args.js';
+import { openState } from '../../services.js';
+import { type CommandSpec, intOption, parse, UsageError } from '../args.js';
 
 export const accountsSpec: CommandSpec = {
   name: 'accounts',
-  usage: 'cds accounts create --plan SLUG [--name X] [--billing-day D] [--data DIR]\n       cds accounts show|suspend|resume ID [--data DIR]\n       cds accounts list [--data DIR]',
-  summary: 'Manages accounts in the state store. `create` prints exactly one JSON line {"account_id":"acc_…","api_key":"…"}; the key is shown only once.',
-  options: { data: { type: 'string' }, plan: { type: 'string' }, name: { type: 'string' }, 'billing-day': { type: 'string' } },
-  help: 'Options:\n  --plan SLUG         plan (see cds plans): free, starter, pro, unlimited, or one from DIR/plans.json\n  --name X            account name\n  --billing-day D     day of month (1-28) the billing month starts; omitted = UTC calendar month\n  --data DIR          data directory (default ./data)\n',
+  usage:
+    'cds accounts create --plan SLUG [--name X] [--billing-day D] [--data DIR]\n       cds accounts ' +
+    'show|suspend|resume ID [--data DIR]\n       cds accounts list [--data DIR]',
+  summary:
+    'Manages accounts in the state store. `create` prints exactly one JSON line {"account_id":"acc_…",' +
+    '"api_key":"…"}; the key is shown only once.',
+  options: {
+    data: { type: 'string' },
+    plan: { type: 'string' },
+    name: { type: 'string' },
+    'billing-day': { type: 'string' },
+  },
+  help:
+    'Options:\n  --plan SLUG         plan (see cds plans): free, starter, pro, unlimited, or one from ' +
+    'DIR/plans.json\n  --name X            account name\n  --billing-day D     day of month (1-28) the billing ' +
+    'month starts; omitted = UTC calendar month\n  --data DIR          data directory (default ./data)\n',
 };
 
 export async function accounts(argv: string[]): Promise<void> {
@@ -21,7 +33,13 @@ export async function accounts(argv: string[]): Promise<void> {
     switch (action) {
       case 'create': {
         if (typeof values.plan !== 'string') throw new UsageError('--plan is required');
-        if (!state.getPlan(values.plan)) throw new UsageError(`unknown plan ${values.plan}; plans: ${state.listPlans().map((p) => p.slug).join(', ')}`);
+        if (!state.getPlan(values.plan))
+          throw new UsageError(
+            `unknown plan ${values.plan}; plans: ${state
+              .listPlans()
+              .map((p) => p.slug)
+              .join(', ')}`,
+          );
         const account = state.createAccount({
           name: typeof values.name === 'string' ? values.name : 'account',
           plan: values.plan,
@@ -40,7 +58,10 @@ export async function accounts(argv: string[]): Promise<void> {
       case 'resume': {
         if (!id) throw new UsageError(`cds accounts ${action} needs an account id`);
         if (!state.getAccount(id)) throw new UsageError(`no account ${id}`);
-        const account = action === 'show' ? state.getAccount(id)! : state.setAccountStatus(id, action === 'suspend' ? 'suspended' : 'active');
+        const account =
+          action === 'show'
+            ? state.getAccount(id)!
+            : state.setAccountStatus(id, action === 'suspend' ? 'suspended' : 'active');
         process.stdout.write(`${JSON.stringify({ ...account, keys: state.listKeys(id) })}\n`);
         return;
       }

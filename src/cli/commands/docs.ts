@@ -2,35 +2,55 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { SETTINGS } from '../../config.js';
 import { ADDED_ERROR_CODES, ERROR_CATALOG, type ErrorCode } from '../../domain/errors/index.js';
 import { OPERATIONS } from '../../operations/index.js';
-import { parse, type CommandSpec } from '../args.js';
+import { type CommandSpec, parse } from '../args.js';
 
 export const docsSpec: CommandSpec = {
   name: 'docs',
   usage: 'cds docs [--check] [--readme FILE]',
-  summary: 'Regenerates the README sections made from the code (settings, routes, MCP tools, error codes) between their <!-- generated:NAME --> markers; --check fails when they are out of date.',
+  summary:
+    'Regenerates the README sections made from the code (settings, routes, MCP tools, error codes) between their ' +
+    '<!-- generated:NAME --> markers; --check fails when they are out of date.',
   options: { check: { type: 'boolean' }, readme: { type: 'string' } },
-  help: 'Options:\n  --readme FILE  the README to update (default README.md)\n  --check        change nothing; exit 1 when a section differs\n',
+  help:
+    'Options:\n  --readme FILE  the README to update (default README.md)\n  --check        change nothing; exit 1 ' +
+    'when a section differs\n',
 };
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function settingsTable(): string {
-  const rows = SETTINGS.map((s) => `| \`${s.env}\` | ${s.flag ? `\`${s.flag}\`` : ''} | \`${s.default === '' ? '(empty)' : s.default}\` | ${cell(s.doc)} |`);
+  const rows = SETTINGS.map(
+    (s) =>
+      `| \`${s.env}\` | ${s.flag ? `\`${s.flag}\`` : ''} | \`${s.default === '' ? '(empty)' : s.default}\` | ` +
+      `${cell(s.doc)} |`,
+  );
   return ['| environment | flag | default | meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
 
 function routesTable(): string {
   const auth = { key: 'API key', optional: 'none (key optional)', operator: 'operator token', none: 'none' } as const;
-  const rows = OPERATIONS.map((op) => `| ${op.family === 'system' ? 'ops' : op.family} | \`${op.method} ${op.path.replace(/:(\w+)/g, '{$1}')}\` | ${cell(op.summary)} | ${cell(op.cost)} | ${auth[op.auth]} | ${op.mcp ? `\`${op.mcp.tool}\`` : ''} |`);
+  const rows = OPERATIONS.map(
+    (op) =>
+      `| ${op.family === 'system' ? 'ops' : op.family} | \`${op.method} ${op.path.replace(/:(\w+)/g, '{$1}')}\` | ` +
+      `${cell(op.summary)} | ${cell(op.cost)} | ${auth[op.auth]} | ${op.mcp ? `\`${op.mcp.tool}\`` : ''} |`,
+  );
   return ['| family | route | purpose | cost | auth | MCP tool |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
 function errorsTable(): string {
-  const rows = (Object.keys(ERROR_CATALOG) as ErrorCode[]).map((c) => `| \`${c}\` | ${ERROR_CATALOG[c].status} | ${cell(ERROR_CATALOG[c].message)} | ${ADDED_ERROR_CODES.includes(c) ? 'added by this service' : 'spec'} |`);
+  const rows = (Object.keys(ERROR_CATALOG) as ErrorCode[]).map(
+    (c) =>
+      `| \`${c}\` | ${ERROR_CATALOG[c].status} | ${cell(ERROR_CATALOG[c].message)} | ` +
+      `${ADDED_ERROR_CODES.includes(c) ? 'added by this service' : 'spec'} |`,
+  );
   return ['| code | status | meaning | source |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-export const GENERATED: Record<string, () => string> = { settings: settingsTable, routes: routesTable, errors: errorsTable };
+export const GENERATED: Record<string, () => string> = {
+  settings: settingsTable,
+  routes: routesTable,
+  errors: errorsTable,
+};
 
 /** Replaces each generated section; returns the new text. */
 export function renderReadme(text: string): string {

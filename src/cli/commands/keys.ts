@@ -1,14 +1,20 @@
 import { ensureSecret, loadConfig } from '../../config.js';
 import { systemClock } from '../../domain/clock.js';
 import { openState } from '../../services.js';
-import { parse, UsageError, type CommandSpec } from '../args.js';
+import { type CommandSpec, parse, UsageError } from '../args.js';
 
 export const keysSpec: CommandSpec = {
   name: 'keys',
-  usage: 'cds keys create --account ID [--name X] [--data DIR]\n       cds keys revoke KEY_ID --account ID [--data DIR]\n       cds keys list --account ID [--data DIR]',
-  summary: 'Manages API keys (one active key per account). `create` prints one JSON line {"key_id":"key_…","api_key":"…"}; the secret is stored only as a hash and shown once.',
+  usage:
+    'cds keys create --account ID [--name X] [--data DIR]\n       cds keys revoke KEY_ID --account ID [--data ' +
+    'DIR]\n       cds keys list --account ID [--data DIR]',
+  summary:
+    'Manages API keys (one active key per account). `create` prints one JSON line {"key_id":"key_…","api_key":"…"}; ' +
+    'the secret is stored only as a hash and shown once.',
   options: { data: { type: 'string' }, account: { type: 'string' }, name: { type: 'string' } },
-  help: 'Options:\n  --account ID   the account (acc_…)\n  --name X       a label for the key\n  --data DIR     data directory (default ./data)\n',
+  help:
+    'Options:\n  --account ID   the account (acc_…)\n  --name X       a label for the key\n  --data DIR     data ' +
+    'directory (default ./data)\n',
 };
 
 export async function keys(argv: string[]): Promise<void> {
@@ -22,7 +28,10 @@ export async function keys(argv: string[]): Promise<void> {
     if (!state.getAccount(values.account)) throw new UsageError(`no account ${values.account}`);
     switch (action) {
       case 'create': {
-        const { key, secret } = state.createKey(values.account, { name: typeof values.name === 'string' ? values.name : null, now });
+        const { key, secret } = state.createKey(values.account, {
+          name: typeof values.name === 'string' ? values.name : null,
+          now,
+        });
         process.stdout.write(`${JSON.stringify({ key_id: key.id, api_key: secret })}\n`);
         return;
       }

@@ -1,19 +1,31 @@
-import { loadConfig } from '../../config.js';
 import { loadRelease } from '../../../loaders/load/index.js';
 import { progressReporter } from '../../../loaders/load/progress.js';
-import { parse, type CommandSpec } from '../args.js';
+import { loadConfig } from '../../config.js';
+import { type CommandSpec, parse } from '../args.js';
 
 export const loadSpec: CommandSpec = {
   name: 'load',
   usage: 'cds load [--data DIR] --people FILE --companies FILE [--strict]',
-  summary: 'Loads source dumps (JSON Lines or CSV, by file extension) as a new release. Bad rows are skipped and reported (count, line numbers, reasons; all of them in DIR/releases/<id>.rejects.jsonl); --strict fails the load instead. A failed load leaves the previous release serving.',
-  options: { data: { type: 'string' }, people: { type: 'string' }, companies: { type: 'string' }, strict: { type: 'boolean' } },
-  help: 'Options:\n  --data DIR         data directory (default ./data)\n  --people FILE      people dump (.jsonl, .ndjson, .json or .csv)\n  --companies FILE   companies dump (.jsonl, .ndjson, .json or .csv)\n  --strict           fail on the first bad row\n',
+  summary:
+    'Loads source dumps (JSON Lines or CSV, by file extension) as a new release. Bad rows are skipped and reported ' +
+    '(count, line numbers, reasons; all of them in DIR/releases/<id>.rejects.jsonl); --strict fails the load ' +
+    'instead. A failed load leaves the previous release serving.',
+  options: {
+    data: { type: 'string' },
+    people: { type: 'string' },
+    companies: { type: 'string' },
+    strict: { type: 'boolean' },
+  },
+  help:
+    'Options:\n  --data DIR         data directory (default ./data)\n  --people FILE      people dump (.jsonl, ' +
+    '.ndjson, .json or .csv)\n  --companies FILE   companies dump (.jsonl, .ndjson, .json or .csv)\n  --strict      ' +
+    '     fail on the first bad row\n',
 };
 
 export async function load(argv: string[]): Promise<void> {
   const { values } = parse(loadSpec, argv);
-  if (typeof values.people !== 'string' || typeof values.companies !== 'string') throw new Error('--people and --companies are required (see cds load --help)');
+  if (typeof values.people !== 'string' || typeof values.companies !== 'string')
+    throw new Error('--people and --companies are required (see cds load --help)');
   const config = loadConfig(argv);
   const report = await loadRelease({
     dataDir: config.dataDir,

@@ -1,7 +1,7 @@
 import { ensureSecret, loadConfig } from '../../config.js';
-import { openState } from '../../services.js';
 import { planView } from '../../operations/account/get-account.js';
-import { parse, type CommandSpec } from '../args.js';
+import { openState } from '../../services.js';
+import { type CommandSpec, parse } from '../args.js';
 
 export const plansSpec: CommandSpec = {
   name: 'plans',

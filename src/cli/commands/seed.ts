@@ -1,21 +1,32 @@
-import { loadConfig } from '../../config.js';
-import { seedRelease } from '../../../loaders/seed.js';
 import { progressReporter } from '../../../loaders/load/progress.js';
-import { intOption, parse, type CommandSpec } from '../args.js';
+import { seedRelease } from '../../../loaders/seed.js';
+import { loadConfig } from '../../config.js';
+import { type CommandSpec, intOption, parse } from '../args.js';
 
 export const seedSpec: CommandSpec = {
   name: 'seed',
   usage: 'cds seed [--data DIR] --contacts N --companies M [--seed S]',
-  summary: 'Generates seeded synthetic source dumps into DIR/dumps and loads them as a new release (the serving release swaps atomically).',
-  options: { data: { type: 'string' }, contacts: { type: 'string' }, companies: { type: 'string' }, seed: { type: 'string' } },
-  help: 'Options:\n  --data DIR      data directory (default ./data)\n  --contacts N    people to generate (required)\n  --companies M   companies to generate (required)\n  --seed S        random seed (default 42); the same seed gives the same data\n',
+  summary:
+    'Generates seeded synthetic source dumps into DIR/dumps and loads them as a new release (the serving release ' +
+    'swaps atomically).',
+  options: {
+    data: { type: 'string' },
+    contacts: { type: 'string' },
+    companies: { type: 'string' },
+    seed: { type: 'string' },
+  },
+  help:
+    'Options:\n  --data DIR      data directory (default ./data)\n  --contacts N    people to generate (required)\n ' +
+    ' --companies M   companies to generate (required)\n  --seed S        random seed (default 42); the same seed ' +
+    'gives the same data\n',
 };
 
 export async function seed(argv: string[]): Promise<void> {
   const { values } = parse(seedSpec, argv);
   const contacts = intOption(values.contacts, '--contacts', 1, 100_000_000);
   const companies = intOption(values.companies, '--companies', 1, 10_000_000);
-  if (contacts === undefined || companies === undefined) throw new Error('--contacts and --companies are required (see cds seed --help)');
+  if (contacts === undefined || companies === undefined)
+    throw new Error('--contacts and --companies are required (see cds seed --help)');
   const config = loadConfig(argv);
   const result = await seedRelease({
     dataDir: config.dataDir,

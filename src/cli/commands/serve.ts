@@ -1,14 +1,24 @@
 import { loadConfig } from '../../config.js';
 import { startServer } from '../../http/server.js';
 import { closeServices, openServices } from '../../services.js';
-import { parse, type CommandSpec } from '../args.js';
+import { type CommandSpec, parse } from '../args.js';
 
 export const serveSpec: CommandSpec = {
   name: 'serve',
   usage: 'cds serve [--data DIR] [--port P] [--host H] [--public-url URL]',
-  summary: 'Serves REST (/v1, /api/v1, /health) from the data dir. Prints "listening on http://H:P" when ready; stops cleanly on SIGTERM or SIGINT.',
-  options: { data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'public-url': { type: 'string' } },
-  help: 'Options:\n  --data DIR        data directory (CDS_DATA_DIR, default ./data)\n  --port P          port (PORT, default 8080; 0 = any free port)\n  --host H          interface (HOST, default 127.0.0.1)\n  --public-url URL  base URL used in signed links (CDS_PUBLIC_URL)\n',
+  summary:
+    'Serves REST (/v1, /api/v1, /health) from the data dir. Prints "listening on http://H:P" when ready; stops ' +
+    'cleanly on SIGTERM or SIGINT.',
+  options: {
+    data: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'public-url': { type: 'string' },
+  },
+  help:
+    'Options:\n  --data DIR        data directory (CDS_DATA_DIR, default ./data)\n  --port P          port (PORT, ' +
+    'default 8080; 0 = any free port)\n  --host H          interface (HOST, default 127.0.0.1)\n  --public-url URL  ' +
+    'base URL used in signed links (CDS_PUBLIC_URL)\n',
 };
 
 /** Serves until a signal; resolves after a clean shutdown. `onReady` lets `cds start` print its banner. */
@@ -24,7 +34,10 @@ export async function serve(argv: string[], onReady?: (url: string) => void | Pr
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       services.logger.info({ signal }, 'shutting down');
-      void running.close().then(() => closeServices(services)).then(resolve, resolve);
+      void running
+        .close()
+        .then(() => closeServices(services))
+        .then(resolve, resolve);
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

@@ -1,20 +1,28 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureSecret, loadConfig, type Config } from '../../config.js';
+import { progressReporter } from '../../../loaders/load/progress.js';
+import { seedRelease } from '../../../loaders/seed.js';
+import { type Config, ensureSecret, loadConfig } from '../../config.js';
 import { systemClock } from '../../domain/clock.js';
 import { currentRelease } from '../../engine/duckdb/release-store.js';
 import { openState } from '../../services.js';
-import { seedRelease } from '../../../loaders/seed.js';
-import { progressReporter } from '../../../loaders/load/progress.js';
 import { BUILD_VERSION } from '../../version.js';
-import { parse, type CommandSpec } from '../args.js';
+import { type CommandSpec, parse } from '../args.js';
 import { serve } from './serve.js';
 
 export const startSpec: CommandSpec = {
   name: 'start',
   usage: 'cds start [--data DIR] [--port P] [--host H]',
-  summary: 'The zero-setup demo (npm start): on an empty data dir generates and loads a demo release and creates a demo account on the pro plan, then serves and prints the API key, base URLs and curl examples. A second start reuses both.',
-  options: { data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'public-url': { type: 'string' } },
+  summary:
+    'The zero-setup demo (npm start): on an empty data dir generates and loads a demo release and creates a demo ' +
+    'account on the pro plan, then serves and prints the API key, base URLs and curl examples. A second start ' +
+    'reuses both.',
+  options: {
+    data: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'public-url': { type: 'string' },
+  },
   help: 'Options: as cds serve. Demo size: CDS_DEMO_CONTACTS (default 200000), CDS_DEMO_COMPANIES (default 20000).\n',
 };
 
@@ -51,8 +59,18 @@ export async function start(argv: string[]): Promise<void> {
   parse(startSpec, argv);
   const config = loadConfig(argv);
   if (!currentRelease(config.dataDir)) {
-    process.stdout.write(`No data release in ${config.dataDir}: generating the demo release (${config.demoContacts} contacts, ${config.demoCompanies} companies)…\n`);
-    await seedRelease({ dataDir: config.dataDir, contacts: config.demoContacts, companies: config.demoCompanies, seed: 42, networkHost: config.networkHost, onProgress: progressReporter() });
+    process.stdout.write(
+      `No data release in ${config.dataDir}: generating the demo release (${config.demoContacts} contacts, ` +
+        `${config.demoCompanies} companies)…\n`,
+    );
+    await seedRelease({
+      dataDir: config.dataDir,
+      contacts: config.demoContacts,
+      companies: config.demoCompanies,
+      seed: 42,
+      networkHost: config.networkHost,
+      onProgress: progressReporter(),
+    });
   }
   const demo = ensureDemoAccount(config);
   await serve(argv, (url) => {
@@ -62,7 +80,8 @@ export async function start(argv: string[]): Promise<void> {
       [
         '',
         `Contact Data Service ${BUILD_VERSION} (embedded: DuckDB engine + SQLite state)`,
-        `  data      ${config.dataDir}${rel ? ` (release ${rel.id}: ${rel.contacts} contacts, ${rel.companies} companies)` : ''}`,
+        `  data      ` +
+          `${config.dataDir}${rel ? ` (release ${rel.id}: ${rel.contacts} contacts, ${rel.companies} companies)` : ''}`,
         `  account   ${demo.account_id} (plan pro)`,
         `  API key   ${key}`,
         `  family A  ${url}/v1      (Authorization: Bearer <key>)`,
@@ -72,9 +91,12 @@ export async function start(argv: string[]): Promise<void> {
         '',
         'Try:',
         `  curl -s ${url}/v1/account -H "Authorization: Bearer ${key}"`,
-        `  curl -s ${url}/v1/contacts/count -H "Authorization: Bearer ${key}" -d '{"filter":{"countries":["US"],"seniority":["vp"]}}'`,
-        `  curl -s ${url}/v1/contacts/search -H "Authorization: Bearer ${key}" -d '{"filter":{"title_query":"head of growth"},"limit":5,"columns":["name","title","company"]}'`,
-        `  curl -s ${url}/api/v1/contacts/search -H "X-API-Key: ${key}" -d '{"seniority":["VP"],"employees_min":51,"employees_max":500,"limit":5}'`,
+        `  curl -s ${url}/v1/contacts/count -H "Authorization: Bearer ${key}" -d '{"filter":{"countries":["US"],` +
+          `"seniority":["vp"]}}'`,
+        `  curl -s ${url}/v1/contacts/search -H "Authorization: Bearer ${key}" -d '{"filter":{"title_query":"head ` +
+          `of growth"},"limit":5,"columns":["name","title","company"]}'`,
+        `  curl -s ${url}/api/v1/contacts/search -H "X-API-Key: ${key}" -d '{"seniority":["VP"],"employees_min":51,` +
+          `"employees_max":500,"limit":5}'`,
         `  curl -s "${url}/v1/contacts/schema/industries/values?q=soft&limit=5" -H "Authorization: Bearer ${key}"`,
         '',
         'MCP client configuration (e.g. in an mcpServers entry):',

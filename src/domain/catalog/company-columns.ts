@@ -1,4 +1,4 @@
-import { column, type ColumnOptions, type ShapeName } from './define.js';
+import { type ColumnOptions, column, type ShapeName } from './define.js';
 import type { ColumnDef } from './types.js';
 
 const c = (name: string, shape: ShapeName, label: string, description: string, opts?: ColumnOptions): ColumnDef =>
@@ -10,18 +10,33 @@ export const COMPANY_COLUMNS: readonly ColumnDef[] = [
   c('name', 'text', 'Company Name', 'Company name.', { nullable: false, defaultSet: true }),
   c('domain', 'text', 'Domain', 'Website domain.', { fill: 0.93, lookup: true, defaultSet: true }),
   c('network', 'text', 'Network URL', 'Company profile URL on the network.', { fill: 0.85, defaultSet: true }),
-  c('headcount_band', 'text', 'Headcount Band', 'Employee band.', { list: 'company_size', fill: 0.9, defaultSet: true }),
+  c('headcount_band', 'text', 'Headcount Band', 'Employee band.', {
+    list: 'company_size',
+    fill: 0.9,
+    defaultSet: true,
+  }),
   c('employee_count', 'int', 'Employee Count', 'Employee count.', { fill: 0.9, defaultSet: true }),
   c('founded_year', 'int', 'Founded Year', 'Year founded.', { fill: 0.75, defaultSet: true }),
-  c('revenue_range', 'text', 'Revenue Range', 'Annual revenue range.', { list: 'company_revenue', fill: 0.6, defaultSet: true }),
+  c('revenue_range', 'text', 'Revenue Range', 'Annual revenue range.', {
+    list: 'company_revenue',
+    fill: 0.6,
+    defaultSet: true,
+  }),
   c('revenue_usd', 'int', 'Revenue (USD)', 'Estimated annual revenue, USD.', { fill: 0.6 }),
   c('total_funding_usd', 'int', 'Total Funding (USD)', 'Total funding raised, USD.', { fill: 0.25 }),
   c('last_round_date', 'month', 'Last Round Date', 'Month of the latest financing event.', { fill: 0.25 }),
-  c('last_round_type', 'text', 'Last Round Type', 'Type of the latest financing event.', { list: 'funding_round_type', fill: 0.25 }),
+  c('last_round_type', 'text', 'Last Round Type', 'Type of the latest financing event.', {
+    list: 'funding_round_type',
+    fill: 0.25,
+  }),
   c('investors', 'list', 'Investors', 'Investor names.', { fill: 0.2 }),
   c('investor_count', 'int', 'Investor Count', 'Number of investors.', { fill: 0.2 }),
   c('industries', 'list', 'Industries', 'Industry slugs.', { list: 'industry', fill: 0.9, defaultSet: true }),
-  c('hq_country', 'country', 'HQ Country', 'Headquarters country, ISO-2 slug.', { list: 'country', fill: 0.9, defaultSet: true }),
+  c('hq_country', 'country', 'HQ Country', 'Headquarters country, ISO-2 slug.', {
+    list: 'country',
+    fill: 0.9,
+    defaultSet: true,
+  }),
   c('hq_state', 'text', 'HQ State', 'Headquarters state.', { fill: 0.8 }),
   c('hq_city', 'text', 'HQ City', 'Headquarters city.', { fill: 0.85 }),
   c('locations', 'record', 'Locations', 'Offices with street, postcode, city, state and country.', { fill: 0.8 }),
@@ -41,7 +56,9 @@ export const COMPANY_COLUMNS: readonly ColumnDef[] = [
   c('startup_categories', 'list', 'Startup Categories', 'Startup database categories.', { fill: 0.2 }),
   c('followers', 'int', 'Followers', 'Followers on the network.', { fill: 0.8 }),
   c('monthly_traffic', 'int', 'Monthly Traffic', 'Monthly web visits.', { fill: 0.5 }),
-  c('monthly_search_adspend', 'int', 'Monthly Search Ad Spend (USD)', 'Estimated monthly search ad spend, USD.', { fill: 0.3 }),
+  c('monthly_search_adspend', 'int', 'Monthly Search Ad Spend (USD)', 'Estimated monthly search ad spend, USD.', {
+    fill: 0.3,
+  }),
   c('employee_profiles', 'int', 'Employee Profiles', 'Employee profiles on the network.', { fill: 0.8 }),
   c('valid_email_count', 'int', 'Valid Email Count', 'Verified emails held at the company.', { fill: 0.8 }),
   c('headline', 'text', 'Headline', 'Tagline.', { fill: 0.6 }),
@@ -49,7 +66,10 @@ export const COMPANY_COLUMNS: readonly ColumnDef[] = [
   c('office_countries', 'list', 'Office Countries', 'Countries of the offices.', { fill: 0.8 }),
   c('office_states', 'list', 'Office States', 'States of the offices.', { fill: 0.7 }),
   c('office_cities', 'list', 'Office Cities', 'Cities of the offices.', { fill: 0.75 }),
-  c('contact_count', 'int', 'Contact Count', 'Stored contacts whose current employer is this company.', { nullable: false, defaultSet: true }),
+  c('contact_count', 'int', 'Contact Count', 'Stored contacts whose current employer is this company.', {
+    nullable: false,
+    defaultSet: true,
+  }),
   c('name_norm', 'text', 'Normalized Name', 'Name after company-name normalization.', { internal: true, lookup: true }),
   c('network_slug', 'text', 'Network Slug', 'Slug of the company profile URL.', { internal: true, lookup: true }),
   c('sort_key', 'int', 'Sort Key', 'Stable total order of companies.', { internal: true, nullable: false }),

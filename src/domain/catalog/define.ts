@@ -1,4 +1,13 @@
-import type { ColumnDef, ColumnKind, ColumnType, Entity, FilterKeyDef, FilterKeyType, FilterMatch, StorageType } from './types.js';
+import type {
+  ColumnDef,
+  ColumnKind,
+  ColumnType,
+  Entity,
+  FilterKeyDef,
+  FilterKeyType,
+  FilterMatch,
+  StorageType,
+} from './types.js';
 
 type Shape = { type: ColumnType; kind: ColumnKind; storage: StorageType; format?: string };
 
@@ -59,7 +68,14 @@ export type FilterKeyOptions = Partial<Pick<FilterKeyDef, 'excludes' | 'list' | 
 
 /** Builds the filter-key declarations of one entity (both key tables use it). */
 export function filterKeyBuilder(entity: Entity) {
-  return (key: string, type: FilterKeyType, column: string | null, match: FilterMatch, description: string, opts: FilterKeyOptions = {}): FilterKeyDef => ({
+  return (
+    key: string,
+    type: FilterKeyType,
+    column: string | null,
+    match: FilterMatch,
+    description: string,
+    opts: FilterKeyOptions = {},
+  ): FilterKeyDef => ({
     key,
     entity,
     type,

@@ -7,7 +7,10 @@ import { COMPANY_COLUMNS, CONTACT_COLUMNS } from './index.js';
  * `company_*` column is copied without touching the loader, and a column with no source fails fast.
  */
 
-/** company_* contact columns the person row computes itself (display name, id and domain fall back to the role's raw values). */
+/**
+ * company_* contact columns the person row computes itself (display name, id and domain fall back to the role's raw
+ * values).
+ */
 const PERSON_LEVEL = new Set(['company', 'company_id', 'company_domain', 'company_name_norm']);
 
 const RENAMED: Readonly<Record<string, string>> = {
@@ -26,7 +29,8 @@ const companyNames = new Set(COMPANY_COLUMNS.map((c) => c.name));
 function employerSource(contactColumn: string): string | undefined {
   if (PERSON_LEVEL.has(contactColumn) || !contactColumn.startsWith('company')) return undefined;
   const source = RENAMED[contactColumn] ?? contactColumn.slice('company_'.length);
-  if (!companyNames.has(source)) throw new Error(`catalog: contact column ${contactColumn} has no company column ${source} to copy from`);
+  if (!companyNames.has(source))
+    throw new Error(`catalog: contact column ${contactColumn} has no company column ${source} to copy from`);
   return source;
 }
 
@@ -42,4 +46,6 @@ export const EMPLOYER_COLUMNS: ReadonlyMap<string, string> = new Map(
 export const PERSON_COLUMNS = CONTACT_COLUMNS.filter((c) => !EMPLOYER_COLUMNS.has(c.name) && !SQL_COLUMNS.has(c.name));
 
 /** Company columns the company row carries (contact_count and sort_key are computed in SQL). */
-export const COMPANY_ROW_COLUMNS = COMPANY_COLUMNS.filter((c) => c.name !== 'contact_count' && !SQL_COLUMNS.has(c.name));
+export const COMPANY_ROW_COLUMNS = COMPANY_COLUMNS.filter(
+  (c) => c.name !== 'contact_count' && !SQL_COLUMNS.has(c.name),
+);

@@ -1,8 +1,15 @@
 import { COMPANY_COLUMNS } from './company-columns.js';
 import { COMPANY_FILTER_KEYS } from './company-filter-keys.js';
 import { CONTACT_COLUMNS } from './contact-columns.js';
-import { CONTACT_FILTER_KEYS, BIG_LIST_MAX, LIST_MAX } from './contact-filter-keys.js';
-import { COMPANY_REVENUE, COMPANY_SIZES, ENTITY_TYPES, FUNDING_ROUND_TYPES, REVENUE_BANDS, SIZE_BANDS } from './lists/company.js';
+import { BIG_LIST_MAX, CONTACT_FILTER_KEYS, LIST_MAX } from './contact-filter-keys.js';
+import {
+  COMPANY_REVENUE,
+  COMPANY_SIZES,
+  ENTITY_TYPES,
+  FUNDING_ROUND_TYPES,
+  REVENUE_BANDS,
+  SIZE_BANDS,
+} from './lists/company.js';
 import { EMAIL_STATUS, LANGUAGES, PERSONAS, SIGNALS, SKILLS, TECHNOLOGIES } from './lists/contact.js';
 import { COUNTRIES } from './lists/countries.js';
 import { INDUSTRIES } from './lists/industries.js';
@@ -10,15 +17,59 @@ import { JOB_FUNCTIONS } from './lists/job-functions.js';
 import { SENIORITY } from './lists/seniority.js';
 import type { ClosedList, ColumnDef, Entity, FilterKeyDef, ListValue } from './types.js';
 
-export type { ClosedList, ColumnDef, ColumnKind, ColumnType, Entity, FilterKeyDef, FilterKeyType, FilterMatch, ListValue, StorageType } from './types.js';
-export { CONTACT_COLUMNS, COMPANY_COLUMNS, CONTACT_FILTER_KEYS, COMPANY_FILTER_KEYS, BIG_LIST_MAX, LIST_MAX, SIZE_BANDS, REVENUE_BANDS };
-export { FAMILY_B_EMAIL_STATUSES, FAMILY_B_NON_FILTER_MEMBERS, FAMILY_B_PARAMS, FAMILY_B_SENIORITY, FAMILY_B_MATCH_SEMANTICS, findFamilyBParam, type FamilyBMatch, type FamilyBParamDef, type FamilyBType, type FamilyBValue } from './family-b-params.js';
+export {
+  FAMILY_B_EMAIL_STATUSES,
+  FAMILY_B_MATCH_SEMANTICS,
+  FAMILY_B_NON_FILTER_MEMBERS,
+  FAMILY_B_PARAMS,
+  FAMILY_B_SENIORITY,
+  type FamilyBMatch,
+  type FamilyBParamDef,
+  type FamilyBType,
+  type FamilyBValue,
+  findFamilyBParam,
+} from './family-b-params.js';
+export type {
+  ClosedList,
+  ColumnDef,
+  ColumnKind,
+  ColumnType,
+  Entity,
+  FilterKeyDef,
+  FilterKeyType,
+  FilterMatch,
+  ListValue,
+  StorageType,
+} from './types.js';
+export {
+  BIG_LIST_MAX,
+  COMPANY_COLUMNS,
+  COMPANY_FILTER_KEYS,
+  CONTACT_COLUMNS,
+  CONTACT_FILTER_KEYS,
+  LIST_MAX,
+  REVENUE_BANDS,
+  SIZE_BANDS,
+};
 
 /** Every closed list by name. */
 export const LISTS: Readonly<Record<string, ClosedList>> = Object.fromEntries(
-  [SENIORITY, JOB_FUNCTIONS, COMPANY_SIZES, COMPANY_REVENUE, FUNDING_ROUND_TYPES, ENTITY_TYPES, SIGNALS, EMAIL_STATUS, COUNTRIES, INDUSTRIES, SKILLS, LANGUAGES, TECHNOLOGIES, PERSONAS].map(
-    (l) => [l.name, l],
-  ),
+  [
+    SENIORITY,
+    JOB_FUNCTIONS,
+    COMPANY_SIZES,
+    COMPANY_REVENUE,
+    FUNDING_ROUND_TYPES,
+    ENTITY_TYPES,
+    SIGNALS,
+    EMAIL_STATUS,
+    COUNTRIES,
+    INDUSTRIES,
+    SKILLS,
+    LANGUAGES,
+    TECHNOLOGIES,
+    PERSONAS,
+  ].map((l) => [l.name, l]),
 );
 
 export function columnsOf(entity: Entity): readonly ColumnDef[] {
@@ -62,7 +113,10 @@ function foldMap(list: ClosedList): Map<string, string> {
 
 /** Case, spacing, hyphen and underscore insensitive key used to fold labels and aliases to slugs. */
 export function foldKey(s: string): string {
-  return s.trim().toLowerCase().replace(/[\s_\-]+/g, ' ');
+  return s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
 }
 
 /** Folds a value, label or alias of a static closed list to its slug; undefined when unknown. */
@@ -77,7 +131,9 @@ export function listValues(listName: string): readonly ListValue[] {
 }
 
 /** The enrichment default column set, `id` first (spec "Contact (row)"). */
-export const DEFAULT_CONTACT_COLUMNS: readonly string[] = CONTACT_COLUMNS.filter((c) => c.defaultSet).map((c) => c.name);
+export const DEFAULT_CONTACT_COLUMNS: readonly string[] = CONTACT_COLUMNS.filter((c) => c.defaultSet).map(
+  (c) => c.name,
+);
 /**
  * The columns of a contact card, in this order: the enrichment default set, the lookup columns and
  * sort_key. Each release's point store holds one card per contact, so a point read (enrichment, the phone
@@ -85,9 +141,13 @@ export const DEFAULT_CONTACT_COLUMNS: readonly string[] = CONTACT_COLUMNS.filter
  * the columnar release (engine/duckdb/point-store). A store records the layout it was written with, so a
  * change here never misreads an older release.
  */
-export const CONTACT_CARD_COLUMNS: readonly string[] = CONTACT_COLUMNS.filter((c) => c.defaultSet || c.lookup || c.name === 'sort_key').map((c) => c.name);
+export const CONTACT_CARD_COLUMNS: readonly string[] = CONTACT_COLUMNS.filter(
+  (c) => c.defaultSet || c.lookup || c.name === 'sort_key',
+).map((c) => c.name);
 /** The default columns of company search and lookup, `id` first. */
-export const DEFAULT_COMPANY_COLUMNS: readonly string[] = COMPANY_COLUMNS.filter((c) => c.defaultSet).map((c) => c.name);
+export const DEFAULT_COMPANY_COLUMNS: readonly string[] = COMPANY_COLUMNS.filter((c) => c.defaultSet).map(
+  (c) => c.name,
+);
 
 /** The values route of a column with a list, or null. */
 export function valuesRoute(col: ColumnDef): string | null {

@@ -2,8 +2,21 @@ import { BREAK } from './tokens.js';
 
 // "Assistant to the CEO" is an assistant: words after "to" name whom they serve, not their role.
 const SERVES_BEFORE_TO = new Set([
-  'assistant', 'secretary', 'staff', 'advisor', 'adviser', 'aide', 'pa', 'deputy', 'reporting', 'report', 'reports',
-  'consultant', 'counsel', 'liaison', 'attache',
+  'assistant',
+  'secretary',
+  'staff',
+  'advisor',
+  'adviser',
+  'aide',
+  'pa',
+  'deputy',
+  'reporting',
+  'report',
+  'reports',
+  'consultant',
+  'counsel',
+  'liaison',
+  'attache',
 ]);
 // "Attorney at Law" and "Member at Large" are whole titles, not employers.
 const KEEP_AFTER_AT = new Set(['law', 'large']);

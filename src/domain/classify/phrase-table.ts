@@ -87,7 +87,13 @@ function scan<T>(byFirst: ReadonlyMap<string, CompiledRule<T>[]>, tokens: readon
 }
 
 /** Tries the rules starting with tokens[start]; records the first that fits and returns its end. */
-function matchAt<T>(rules: CompiledRule<T>[] | undefined, tokens: readonly string[], start: number, hits: PhraseHit<T>[], clause: number): number {
+function matchAt<T>(
+  rules: CompiledRule<T>[] | undefined,
+  tokens: readonly string[],
+  start: number,
+  hits: PhraseHit<T>[],
+  clause: number,
+): number {
   if (!rules) return -1;
   for (const rule of rules) {
     if (rule.unlessPrev && start > 0 && rule.unlessPrev.has(tokens[start - 1]!)) continue;

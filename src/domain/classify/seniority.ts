@@ -2,7 +2,14 @@ import type { PhraseHit } from './phrase-table.js';
 import type { RankedLevel, SeniorityCue } from './seniority-rules.js';
 import type { Seniority } from './types.js';
 
-const RANK: Readonly<Record<RankedLevel, number>> = { entry: 1, senior_ic: 2, manager: 3, director: 4, vp: 5, c_level: 6 };
+const RANK: Readonly<Record<RankedLevel, number>> = {
+  entry: 1,
+  senior_ic: 2,
+  manager: 3,
+  director: 4,
+  vp: 5,
+  c_level: 6,
+};
 
 export interface SeniorityResult {
   seniority: Seniority;

@@ -5,7 +5,7 @@ export const BREAK = '|';
 /** A soft break: "Sales & Marketing" keeps both words but ranks the first one ahead. */
 export const AND = 'and';
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /\P{ASCII}/u;
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 const APOSTROPHES = /['\u2019`]/g;
 // R&D, P&L, FP&A, L&D stay one token; "Sales&Marketing" is two words joined by "and".

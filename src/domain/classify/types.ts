@@ -1,6 +1,15 @@
 /** Result types of the title classifier; the value lists mirror the catalog's frozen closed lists. */
 
-export const SENIORITY_VALUES = ['c_level', 'vp', 'director', 'manager', 'senior_ic', 'entry', 'founder_or_partner', 'unknown'] as const;
+export const SENIORITY_VALUES = [
+  'c_level',
+  'vp',
+  'director',
+  'manager',
+  'senior_ic',
+  'entry',
+  'founder_or_partner',
+  'unknown',
+] as const;
 export type Seniority = (typeof SENIORITY_VALUES)[number];
 
 export const JOB_FUNCTION_VALUES = [

@@ -21,7 +21,9 @@ export type MatchOutcome =
 
 /** Later last_updated wins; the id breaks ties so the choice is stable. */
 function newest(rows: Candidate[]): Candidate {
-  return rows.reduce((a, b) => (b.last_updated > a.last_updated || (b.last_updated === a.last_updated && b.id < a.id) ? b : a));
+  return rows.reduce((a, b) =>
+    b.last_updated > a.last_updated || (b.last_updated === a.last_updated && b.id < a.id) ? b : a,
+  );
 }
 
 /**

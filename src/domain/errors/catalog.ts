@@ -32,7 +32,10 @@ export const ERROR_CATALOG = {
   'route.not_found': { status: 404, message: 'No such route.' },
   'idempotency.mismatch': { status: 409, message: 'This Idempotency-Key was used with another request body.' },
   'idempotency.in_progress': { status: 409, message: 'A request with this Idempotency-Key is still running.' },
-  'request.origin_refused': { status: 403, message: 'The Origin of this request is not allowed to call the MCP server.' },
+  'request.origin_refused': {
+    status: 403,
+    message: 'The Origin of this request is not allowed to call the MCP server.',
+  },
   'link.invalid': { status: 403, message: 'The download link is invalid or was altered.' },
   'internal.error': { status: 500, message: 'Unexpected error; quote the request id to support.' },
 } as const;
@@ -40,8 +43,17 @@ export const ERROR_CATALOG = {
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 
 /** Codes the spec itself lists; the rest are this service's additions. */
-export const ADDED_ERROR_CODES: readonly ErrorCode[] = ['route.not_found', 'internal.error', 'idempotency.mismatch', 'idempotency.in_progress', 'request.origin_refused', 'link.invalid'];
-export const SPEC_ERROR_CODES: readonly ErrorCode[] = (Object.keys(ERROR_CATALOG) as ErrorCode[]).filter((c) => !ADDED_ERROR_CODES.includes(c));
+export const ADDED_ERROR_CODES: readonly ErrorCode[] = [
+  'route.not_found',
+  'internal.error',
+  'idempotency.mismatch',
+  'idempotency.in_progress',
+  'request.origin_refused',
+  'link.invalid',
+];
+export const SPEC_ERROR_CODES: readonly ErrorCode[] = (Object.keys(ERROR_CATALOG) as ErrorCode[]).filter(
+  (c) => !ADDED_ERROR_CODES.includes(c),
+);
 
 export const WARNING_CODES = [
   'count_unavailable',

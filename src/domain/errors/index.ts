@@ -1,2 +1,10 @@
-export { AppError, isAppError, type AppErrorOptions } from './app-error.js';
-export { ADDED_ERROR_CODES, ERROR_CATALOG, SPEC_ERROR_CODES, WARNING_CODES, statusOf, type ErrorCode, type WarningCode } from './catalog.js';
+export { AppError, type AppErrorOptions, isAppError } from './app-error.js';
+export {
+  ADDED_ERROR_CODES,
+  ERROR_CATALOG,
+  type ErrorCode,
+  SPEC_ERROR_CODES,
+  statusOf,
+  WARNING_CODES,
+  type WarningCode,
+} from './catalog.js';

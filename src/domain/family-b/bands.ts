@@ -6,5 +6,7 @@ import { SIZE_BANDS } from '../catalog/index.js';
  * an open side of the request is unbounded. An empty range (min above max) overlaps no band.
  */
 export function overlappingBands(min: number | undefined, max: number | undefined): string[] {
-  return SIZE_BANDS.filter((b) => (max === undefined || b.min <= max) && (min === undefined || b.max === null || b.max >= min)).map((b) => b.slug);
+  return SIZE_BANDS.filter(
+    (b) => (max === undefined || b.min <= max) && (min === undefined || b.max === null || b.max >= min),
+  ).map((b) => b.slug);
 }

@@ -1,10 +1,18 @@
 import type { FamilyBMatch, FamilyBParamDef } from '../catalog/index.js';
 import { normalizeDomain } from '../normalize/index.js';
 import { malformed, rejected } from '../query/filter-errors.js';
-import { not, or, type IRNode, type Leaf } from '../query/ir.js';
+import { type IRNode, type Leaf, not, or } from '../query/ir.js';
 import { hasEdgeWildcard, quote, unique } from '../query/shape.js';
-import { normalizeValue, type NormalizeContext } from './normalize-values.js';
-import { readBoolean, readDate, readNumber, readString, readStringList, splitCommas, substringText } from './raw-values.js';
+import { type NormalizeContext, normalizeValue } from './normalize-values.js';
+import {
+  readBoolean,
+  readDate,
+  readNumber,
+  readString,
+  readStringList,
+  splitCommas,
+  substringText,
+} from './raw-values.js';
 
 export interface CompileContext extends NormalizeContext {
   /** Domains of a saved domain list, or undefined when the id is unknown. */
@@ -17,7 +25,8 @@ type ParamCompiler = (def: FamilyBParamDef, raw: unknown, field: string, ctx: Co
 /** Matches nothing: the IR of an empty OR. */
 const NOTHING: IRNode = { or: [] };
 
-const leaf = (def: FamilyBParamDef, op: Leaf['op'], value?: Leaf['value']): Leaf => (value === undefined ? { field: def.column, op } : { field: def.column, op, value });
+const leaf = (def: FamilyBParamDef, op: Leaf['op'], value?: Leaf['value']): Leaf =>
+  value === undefined ? { field: def.column, op } : { field: def.column, op, value };
 
 const COMPILERS: Readonly<Record<Exclude<FamilyBMatch, 'band_min' | 'band_max'>, ParamCompiler>> = {
   any_of: (def, raw, field, ctx) => {
@@ -43,14 +52,23 @@ const COMPILERS: Readonly<Record<Exclude<FamilyBMatch, 'band_min' | 'band_max'>,
   keywords: (def, raw, field) => {
     const text = readString(def, raw, field);
     if (text === undefined) return undefined;
-    return anyOf(def, 'contains', splitCommas(def, text, field).map((k) => substringText(k, field, def.name)));
+    return anyOf(
+      def,
+      'contains',
+      splitCommas(def, text, field).map((k) => substringText(k, field, def.name)),
+    );
   },
   title_words: (def, raw, field) => anyOf(def, 'words', titles(def, raw, field)),
   not_title_words: (def, raw, field) => {
     const node = anyOf(def, 'words', titles(def, raw, field));
     return node === undefined ? undefined : not(node);
   },
-  prefix: (def, raw, field) => anyOf(def, 'prefix', readStringList(def, raw, field).map((v) => v.value.trim())),
+  prefix: (def, raw, field) =>
+    anyOf(
+      def,
+      'prefix',
+      readStringList(def, raw, field).map((v) => v.value.trim()),
+    ),
   min: (def, raw, field) => leaf(def, 'gte', def.value === 'date' ? readDate(raw, field) : readNumber(raw, field)),
   max: (def, raw, field) => leaf(def, 'lte', def.value === 'date' ? readDate(raw, field) : readNumber(raw, field)),
   flag: (def, raw, field) => leaf(def, 'eq', readBoolean(raw, field)),
@@ -59,28 +77,44 @@ const COMPILERS: Readonly<Record<Exclude<FamilyBMatch, 'band_min' | 'band_max'>,
     const id = readString(def, raw, field);
     if (id === undefined) return undefined;
     const domains = ctx.domainLists?.(id.trim());
-    if (domains === undefined) throw malformed(field, `${quote(id)} is not a saved domain list of this account.`, 'Send the id of one of your saved domain lists, or send the domains in domains.');
+    if (domains === undefined)
+      throw malformed(
+        field,
+        `${quote(id)} is not a saved domain list of this account.`,
+        'Send the id of one of your saved domain lists, or send the domains in domains.',
+      );
     // A saved list holds domains as saved; fold them as domains are folded, and drop what is not a domain.
     const folded = unique(domains.flatMap((d) => optional(normalizeDomain(d), (x) => [x])));
     return folded.length === 0 ? NOTHING : leaf(def, 'in', folded);
   },
 };
 
-export function compileParam(def: FamilyBParamDef, raw: unknown, field: string, ctx: CompileContext): IRNode | undefined {
-  if (def.match === 'band_min' || def.match === 'band_max') throw new Error(`band parameter ${def.name} is compiled with its pair`);
+export function compileParam(
+  def: FamilyBParamDef,
+  raw: unknown,
+  field: string,
+  ctx: CompileContext,
+): IRNode | undefined {
+  if (def.match === 'band_min' || def.match === 'band_max')
+    throw new Error(`band parameter ${def.name} is compiled with its pair`);
   return COMPILERS[def.match](def, raw, field, ctx);
 }
 
 /** Normalized, de-duplicated values of a list (or comma-separated) parameter with an exact match. */
 function exactValues(def: FamilyBParamDef, raw: unknown, field: string, ctx: CompileContext): string[] {
-  if (def.type === 'string[]') return unique(readStringList(def, raw, field).flatMap((v) => normalizeValue(def, v.value, v.at, ctx)));
+  if (def.type === 'string[]')
+    return unique(readStringList(def, raw, field).flatMap((v) => normalizeValue(def, v.value, v.at, ctx)));
   const text = readString(def, raw, field);
   if (text === undefined) return [];
   const pieces = def.value === 'email_domain' ? splitCommas(def, text, field) : [text];
   return unique(pieces.flatMap((piece) => normalizeValue(def, piece, field, ctx)));
 }
 
-function anyOf(def: FamilyBParamDef, op: 'contains' | 'words' | 'prefix', values: readonly string[]): IRNode | undefined {
+function anyOf(
+  def: FamilyBParamDef,
+  op: 'contains' | 'words' | 'prefix',
+  values: readonly string[],
+): IRNode | undefined {
   const distinct = unique(values);
   return distinct.length === 0 ? undefined : or(...distinct.map((v) => leaf(def, op, v)));
 }
@@ -94,7 +128,8 @@ function titles(def: FamilyBParamDef, raw: unknown, field: string): string[] {
       throw rejected(
         at,
         `${quote(value)} has a ${edge.leading ? 'leading' : 'trailing'} wildcard; ${def.name} matches whole words.`,
-        `Drop the wildcard; for a substring of the title use where_sql, e.g. title ILIKE '%${phrase.replace(/^[*%]+|[*%]+$/g, '').replace(/'/g, "''")}%'.`,
+        `Drop the wildcard; for a substring of the title use where_sql, e.g. title ILIKE ` +
+          `'%${phrase.replace(/^[*%]+|[*%]+$/g, '').replace(/'/g, "''")}%'.`,
       );
     }
     return phrase;

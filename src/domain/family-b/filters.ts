@@ -1,11 +1,16 @@
-import { FAMILY_B_NON_FILTER_MEMBERS, FAMILY_B_PARAMS, findFamilyBParam, type FamilyBParamDef } from '../catalog/index.js';
+import {
+  FAMILY_B_NON_FILTER_MEMBERS,
+  FAMILY_B_PARAMS,
+  type FamilyBParamDef,
+  findFamilyBParam,
+} from '../catalog/index.js';
 import { AppError } from '../errors/index.js';
 import { invalidValue, malformed } from '../query/filter-errors.js';
 import { and, type IRNode } from '../query/ir.js';
 import { isAbsent, isObject, member, quote } from '../query/shape.js';
 import { closest } from '../query/suggest.js';
 import { overlappingBands } from './bands.js';
-import { compileParam, type CompileContext } from './compile-param.js';
+import { type CompileContext, compileParam } from './compile-param.js';
 import { readNumber } from './raw-values.js';
 
 export interface FamilyBFilterOptions {
@@ -42,7 +47,10 @@ const NAMES = FAMILY_B_PARAMS.map((d) => d.name);
 export function parseFamilyBFilters(body: Record<string, unknown>, opts: FamilyBFilterOptions): ParsedFamilyBFilters {
   if (!isObject(body)) throw invalidValue('body', 'a JSON object', body, 'Send the filters as a JSON object.');
   const sent = collect(body);
-  const ctx: CompileContext = { networkHost: opts.networkHost, ...(opts.domainLists ? { domainLists: opts.domainLists } : {}) };
+  const ctx: CompileContext = {
+    networkHost: opts.networkHost,
+    ...(opts.domainLists ? { domainLists: opts.domainLists } : {}),
+  };
   const parts: IRNode[] = [];
   const keysApplied: string[] = [];
   const done = new Set<string>();
@@ -73,7 +81,12 @@ export function parseFamilyBFilters(body: Record<string, unknown>, opts: FamilyB
 function collect(body: Record<string, unknown>): Sent[] {
   const nested = body[FILTERS];
   if (!isAbsent(nested) && !isObject(nested)) {
-    throw invalidValue(FILTERS, 'an object of filters', nested, 'Send "filters": { "job_titles": ["…"], … } or put the filters at the top level of the body.');
+    throw invalidValue(
+      FILTERS,
+      'an object of filters',
+      nested,
+      'Send "filters": { "job_titles": ["…"], … } or put the filters at the top level of the body.',
+    );
   }
   const sent: Sent[] = [];
   const seen = new Map<string, string>();
@@ -83,7 +96,11 @@ function collect(body: Record<string, unknown>): Sent[] {
     if (isAbsent(raw)) return;
     const earlier = seen.get(name);
     if (earlier !== undefined) {
-      throw malformed(field, `${name} is sent both in filters and at the top level.`, `Send ${name} once, either inside filters or at the top level of the body.`);
+      throw malformed(
+        field,
+        `${name} is sent both in filters and at the top level.`,
+        `Send ${name} once, either inside filters or at the top level of the body.`,
+      );
     }
     seen.set(name, field);
     sent.push({ def, raw, field });
@@ -107,5 +124,9 @@ function unknownFilter(name: string, field: string, inNested: boolean): AppError
     inNested && NON_FILTERS.has(name)
       ? `${name} is not a filter: send it at the top level of the body, beside filters.`
       : `${didYouMean}Filters: ${NAMES.join(', ')}.`;
-  return new AppError('filter.unknown_key', `${quote(name)} is not a family B filter.`, { field, hint, details: { allowed: NAMES } });
+  return new AppError('filter.unknown_key', `${quote(name)} is not a family B filter.`, {
+    field,
+    hint,
+    details: { allowed: NAMES },
+  });
 }

@@ -1,4 +1,4 @@
-import { FAMILY_B_EMAIL_STATUSES, FAMILY_B_SENIORITY, foldKey, type FamilyBParamDef } from '../catalog/index.js';
+import { FAMILY_B_EMAIL_STATUSES, FAMILY_B_SENIORITY, type FamilyBParamDef, foldKey } from '../catalog/index.js';
 import { CONTINENTS, COUNTRY_CONTINENT, COUNTRY_REGION, REGIONS } from '../catalog/lists/geo.js';
 import type { AppError } from '../errors/index.js';
 import { normalizeCountry, normalizeDomain, parseEmail, parseNetworkUrl } from '../normalize/index.js';
@@ -28,12 +28,14 @@ const NORMALIZERS: Readonly<Record<FamilyBParamDef['value'], Normalizer>> = {
   email_domain: (raw, field) => [domain(raw.trim().replace(/^@/, ''), field)],
   email: (raw, field) => {
     const email = parseEmail(raw);
-    if (email === undefined) throw malformed(field, `${quote(raw)} is not an email address.`, 'Send one address such as jane@acme.com.');
+    if (email === undefined)
+      throw malformed(field, `${quote(raw)} is not an email address.`, 'Send one address such as jane@acme.com.');
     return [email];
   },
   country: (raw, field, def) => {
     const slug = normalizeCountry(raw.trim());
-    if (slug === undefined) throw unknownFamilyBValue(def, raw, field, 'Send ISO-2 codes or English country names, such as US or Germany.');
+    if (slug === undefined)
+      throw unknownFamilyBValue(def, raw, field, 'Send ISO-2 codes or English country names, such as US or Germany.');
     return [slug];
   },
   region: (raw, field, def) => countriesOf(def, raw, field, REGIONS, COUNTRY_REGION),
@@ -51,8 +53,18 @@ const NORMALIZERS: Readonly<Record<FamilyBParamDef['value'], Normalizer>> = {
   company_network_url: (raw, field, _def, ctx) => {
     const url = parseNetworkUrl(raw, ctx.networkHost);
     const example = `https://www.${ctx.networkHost.replace(/^www\./, '')}/company/<slug>`;
-    if (url === undefined) throw malformed(field, `${quote(raw)} is not a profile URL of the network.`, `Send company profile URLs such as ${example}.`);
-    if (url.kind !== 'company') throw malformed(field, `${quote(raw)} is not a company profile URL.`, `Send company profile URLs such as ${example}; person and post URLs are not accepted here.`);
+    if (url === undefined)
+      throw malformed(
+        field,
+        `${quote(raw)} is not a profile URL of the network.`,
+        `Send company profile URLs such as ${example}.`,
+      );
+    if (url.kind !== 'company')
+      throw malformed(
+        field,
+        `${quote(raw)} is not a company profile URL.`,
+        `Send company profile URLs such as ${example}; person and post URLs are not accepted here.`,
+      );
     return [url.slug];
   },
   // Dates, numbers, booleans and list ids are read by their compilers, never through here.
@@ -64,7 +76,8 @@ const NORMALIZERS: Readonly<Record<FamilyBParamDef['value'], Normalizer>> = {
 
 function domain(raw: string, field: string): string {
   const d = normalizeDomain(raw);
-  if (d === undefined) throw malformed(field, `${quote(raw)} is not a domain.`, 'Send a bare domain such as acme.com or a website URL.');
+  if (d === undefined)
+    throw malformed(field, `${quote(raw)} is not a domain.`, 'Send a bare domain such as acme.com or a website URL.');
   return d;
 }
 
@@ -72,7 +85,8 @@ function domain(raw: string, field: string): string {
 const SENIORITY_INDEX: ReadonlyMap<string, readonly string[]> = (() => {
   const m = new Map<string, readonly string[]>();
   for (const s of FAMILY_B_SENIORITY) for (const form of [s.label, ...s.aliases]) m.set(foldKey(form), s.slugs);
-  for (const slug of FAMILY_B_SENIORITY.flatMap((s) => s.slugs)) if (!m.has(foldKey(slug))) m.set(foldKey(slug), [slug]);
+  for (const slug of FAMILY_B_SENIORITY.flatMap((s) => s.slugs))
+    if (!m.has(foldKey(slug))) m.set(foldKey(slug), [slug]);
   return m;
 })();
 
@@ -83,7 +97,13 @@ function emailStatus(raw: string): string | undefined {
 }
 
 /** The person's country slugs of a region or continent, sorted. */
-function countriesOf(def: FamilyBParamDef, raw: string, field: string, names: readonly string[], byCountry: Readonly<Record<string, string>>): string[] {
+function countriesOf(
+  def: FamilyBParamDef,
+  raw: string,
+  field: string,
+  names: readonly string[],
+  byCountry: Readonly<Record<string, string>>,
+): string[] {
   const name = names.find((n) => foldKey(n) === foldKey(raw));
   if (name === undefined) throw unknownFamilyBValue(def, raw, field);
   return Object.keys(byCountry)

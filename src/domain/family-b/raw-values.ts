@@ -3,12 +3,19 @@ import { invalidValue, malformed, tooManyValues } from '../query/filter-errors.j
 import { DEFAULT_LIST_MAX } from '../query/limits.js';
 import { isIsoDate, item, quote } from '../query/shape.js';
 
-/** Readers of raw JSON parameter values by the spec's JSON type; wrong types are 400 `request.invalid` naming the field. */
+/**
+ * Readers of raw JSON parameter values by the spec's JSON type; wrong types are 400 `request.invalid` naming the field.
+ */
 
 /** A `string[]` parameter: an array of strings, or one string (wrapped). Blank elements are refused. */
-export function readStringList(def: FamilyBParamDef, raw: unknown, field: string): Array<{ value: string; at: string }> {
+export function readStringList(
+  def: FamilyBParamDef,
+  raw: unknown,
+  field: string,
+): Array<{ value: string; at: string }> {
   if (typeof raw === 'string') return raw.trim() === '' ? [] : [{ value: raw, at: field }];
-  if (!Array.isArray(raw)) throw invalidValue(field, 'an array of strings', raw, `Send a list, for example "${def.name}": ["…"].`);
+  if (!Array.isArray(raw))
+    throw invalidValue(field, 'an array of strings', raw, `Send a list, for example "${def.name}": ["…"].`);
   const max = def.maxValues ?? DEFAULT_LIST_MAX;
   if (raw.length > max) throw tooManyValues(field, raw.length, max);
   return raw.map((v: unknown, i) => {
@@ -37,7 +44,8 @@ export function splitCommas(def: FamilyBParamDef, text: string, field: string): 
 }
 
 export function readNumber(raw: unknown, field: string): number {
-  if (typeof raw !== 'number' || !Number.isFinite(raw)) throw invalidValue(field, 'a number', raw, 'Send a number without quotes, for example 50.');
+  if (typeof raw !== 'number' || !Number.isFinite(raw))
+    throw invalidValue(field, 'a number', raw, 'Send a number without quotes, for example 50.');
   return raw;
 }
 
@@ -60,6 +68,11 @@ export function readDate(raw: unknown, field: string): string {
  */
 export function substringText(raw: string, field: string, name: string): string {
   const s = raw.trim().replace(/^[*%\s]+|[*%\s]+$/g, '');
-  if (s === '') throw malformed(field, `${field} has no text besides wildcards.`, `Send the text to look for in ${name}; it matches anywhere.`);
+  if (s === '')
+    throw malformed(
+      field,
+      `${field} has no text besides wildcards.`,
+      `Send the text to look for in ${name}; it matches anywhere.`,
+    );
   return s;
 }

@@ -1,12 +1,35 @@
 const SUFFIXES = [
-  'inc', 'inc.', 'incorporated', 'llc', 'l.l.c.', 'ltd', 'ltd.', 'limited', 'corp', 'corp.', 'corporation',
-  'co', 'co.', 'gmbh', 'ag', 'sa', 's.a.', 'bv', 'b.v.', 'plc', 'pty ltd', 'srl',
+  'inc',
+  'inc.',
+  'incorporated',
+  'llc',
+  'l.l.c.',
+  'ltd',
+  'ltd.',
+  'limited',
+  'corp',
+  'corp.',
+  'corporation',
+  'co',
+  'co.',
+  'gmbh',
+  'ag',
+  'sa',
+  's.a.',
+  'bv',
+  'b.v.',
+  'plc',
+  'pty ltd',
+  'srl',
 ];
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Longest first so "pty ltd" wins over "ltd"; the suffix must be a whole word (start, space or comma before it).
 const TRAILING_SUFFIX = new RegExp(
-  `(?:^|[\\s,]+)(?:${[...SUFFIXES].sort((a, b) => b.length - a.length).map(escape).join('|')})$`,
+  `(?:^|[\\s,]+)(?:${[...SUFFIXES]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|')})$`,
 );
 
 /**

@@ -17,7 +17,9 @@ function unwrap(input: string): string {
  */
 export function parseEmail(input: string): string | undefined {
   if (input.length > 512) return undefined;
-  const email = unwrap(input).replace(/^mailto:/i, '').toLowerCase();
+  const email = unwrap(input)
+    .replace(/^mailto:/i, '')
+    .toLowerCase();
   if (email.length > 254) return undefined;
   const parts = email.split('@');
   if (parts.length !== 2) return undefined;

@@ -1,6 +1,9 @@
 import { foldListValue, listValues } from '../catalog/index.js';
 
-/** The industry slug rule: lowercase, `&` -> `and`, hyphens and slashes -> `_`, other punctuation dropped, spaces -> `_`. */
+/**
+ * The industry slug rule: lowercase, `&` -> `and`, hyphens and slashes -> `_`, other punctuation dropped, spaces ->
+ * `_`.
+ */
 export function slugifyLabel(label: string): string {
   return label
     .normalize('NFD')

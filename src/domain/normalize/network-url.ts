@@ -6,7 +6,10 @@ export interface NetworkUrl {
 
 /** The configured network host without a leading `www.`, lowercase. */
 function baseHost(host: string): string {
-  return host.trim().toLowerCase().replace(/^www\./, '');
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/^www\./, '');
 }
 
 /** Decoded, lowercased path segment; undefined when it is malformed or holds separators or spaces. */

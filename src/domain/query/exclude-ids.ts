@@ -9,12 +9,14 @@ const FIELD = 'exclude_ids';
 /** `exclude_ids` beside the filter: person ids to leave out; unknown ids have no effect. Undefined when empty. */
 export function parseExcludeIds(raw: unknown): IRNode | undefined {
   if (isAbsent(raw)) return undefined;
-  if (!Array.isArray(raw)) throw invalidValue(FIELD, 'an array of person ids', raw, 'Send "exclude_ids": ["per_…", …].');
+  if (!Array.isArray(raw))
+    throw invalidValue(FIELD, 'an array of person ids', raw, 'Send "exclude_ids": ["per_…", …].');
   if (raw.length > EXCLUDE_IDS_MAX) throw tooManyValues(FIELD, raw.length, EXCLUDE_IDS_MAX);
   const ids = unique(
     raw.map((v: unknown, i) => {
       const at = item(FIELD, i);
-      if (typeof v !== 'string') throw invalidValue(at, 'a person id (a string)', v, 'Send ids as returned by the API, such as per_… .');
+      if (typeof v !== 'string')
+        throw invalidValue(at, 'a person id (a string)', v, 'Send ids as returned by the API, such as per_… .');
       if (v.trim() === '') throw malformed(at, `${at} is blank.`, 'Remove the empty id.');
       return idWithPrefix(v, 'per_', at);
     }),

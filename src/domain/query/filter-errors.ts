@@ -34,5 +34,9 @@ export function unknownValue(field: string, message: string, hint: string, allow
 
 /** 422 for a list over its limit. */
 export function tooManyValues(field: string, count: number, max: number): AppError {
-  return rejected(field, `${field} holds ${count} values; at most ${max} are accepted.`, `Split the values over several requests of at most ${max}.`);
+  return rejected(
+    field,
+    `${field} holds ${count} values; at most ${max} are accepted.`,
+    `Split the values over several requests of at most ${max}.`,
+  );
 }

@@ -1,6 +1,6 @@
-import { filterKeysOf, findColumn, type Entity, type FilterKeyDef } from '../catalog/index.js';
-import { invalidValue, unknownKey } from './filter-errors.js';
+import { type Entity, type FilterKeyDef, filterKeysOf, findColumn } from '../catalog/index.js';
 import { parseExcludeIds } from './exclude-ids.js';
+import { invalidValue, unknownKey } from './filter-errors.js';
 import { compileFlatKey } from './flat-keys.js';
 import { and, type IRNode } from './ir.js';
 import { isAbsent, isObject, member, quote } from './shape.js';
@@ -42,7 +42,8 @@ function parseFilter(entity: Entity, body: unknown): ParsedFilter {
   }
   const defs = keyIndex.get(entity)!;
   // Options apply to every key whatever their order in the body, so they are read first.
-  const secondaryRoles = filter.include_secondary_roles === true && defs.get('include_secondary_roles')?.match === 'option';
+  const secondaryRoles =
+    filter.include_secondary_roles === true && defs.get('include_secondary_roles')?.match === 'option';
   const parts: IRNode[] = [];
   const keysApplied: string[] = [];
   for (const key of Object.keys(filter)) {
@@ -51,7 +52,8 @@ function parseFilter(entity: Entity, body: unknown): ParsedFilter {
     const def = defs.get(key);
     if (key !== WHERE && def === undefined) throw unknownFlatKey(key, field, entity, [...defs.keys()]);
     if (isAbsent(raw)) continue;
-    const node = def === undefined ? parseWhere(raw, field, entity) : compileFlatKey(def, raw, field, { entity, secondaryRoles });
+    const node =
+      def === undefined ? parseWhere(raw, field, entity) : compileFlatKey(def, raw, field, { entity, secondaryRoles });
     if (node !== undefined) parts.push(node);
     // An option constrains nothing itself but changes the result, so it is named when on.
     if (node !== undefined || (def?.match === 'option' && raw === true)) keysApplied.push(key);
@@ -64,8 +66,10 @@ function unknownFlatKey(key: string, field: string, entity: Entity, keys: string
   const guess = closest(key, [...keys, WHERE]);
   const didYouMean = guess ? `Did you mean ${guess}? ` : '';
   let hint: string;
-  if (key === 'exclude_ids' && entity === 'contact') hint = 'exclude_ids goes beside filter in the body, not inside it.';
-  else if (findColumn(entity, key)) hint = `${didYouMean}${key} is a column: filter it with where, e.g. {"field": "${key}", "op": "in", "value": [ … ]}.`;
+  if (key === 'exclude_ids' && entity === 'contact')
+    hint = 'exclude_ids goes beside filter in the body, not inside it.';
+  else if (findColumn(entity, key))
+    hint = `${didYouMean}${key} is a column: filter it with where, e.g. {"field": "${key}", "op": "in", "value": [ … ]}.`;
   else hint = `${didYouMean}Valid keys: ${[...keys, WHERE].join(', ')} (GET ${schema} describes them).`;
   return unknownKey(field, `${quote(key)} is not a ${entity} filter key.`, hint);
 }

@@ -1,6 +1,6 @@
 import type { Entity, FilterKeyDef, FilterMatch } from '../catalog/index.js';
 import { parseBoolean, parseInteger, parseMonth, parseValueList } from './flat-values.js';
-import { not, or, type IRNode, type Leaf } from './ir.js';
+import { type IRNode, type Leaf, not, or } from './ir.js';
 import { secondaryColumn } from './secondary-roles.js';
 import { parsePhrases } from './title-query.js';
 

@@ -15,13 +15,18 @@ const NORMALIZERS: Readonly<Record<Normalize, Normalizer>> = {
   lowercase: (raw) => raw.trim().toLowerCase(),
   domain: (raw, field) => {
     const domain = normalizeDomain(raw);
-    if (domain === undefined) throw malformed(field, `${quote(raw)} is not a domain.`, 'Send a bare domain such as acme.com or a website URL.');
+    if (domain === undefined)
+      throw malformed(field, `${quote(raw)} is not a domain.`, 'Send a bare domain such as acme.com or a website URL.');
     return domain;
   },
   company_name: (raw, field) => {
     const name = normalizeCompanyName(raw);
     if (name === '') {
-      throw malformed(field, `${quote(raw)} is empty after company-name normalization.`, 'Send the company name itself, not only a legal suffix such as "Inc".');
+      throw malformed(
+        field,
+        `${quote(raw)} is empty after company-name normalization.`,
+        'Send the company name itself, not only a legal suffix such as "Inc".',
+      );
     }
     return name;
   },
@@ -33,7 +38,11 @@ const NORMALIZERS: Readonly<Record<Normalize, Normalizer>> = {
 export function idWithPrefix(raw: string, prefix: string, field: string): string {
   const id = raw.trim();
   if (!id.startsWith(prefix) || id.length === prefix.length) {
-    throw malformed(field, `${quote(raw)} is not an id starting with ${prefix}.`, `Send ids as returned by the API, such as ${prefix}… .`);
+    throw malformed(
+      field,
+      `${quote(raw)} is not an id starting with ${prefix}.`,
+      `Send ids as returned by the API, such as ${prefix}… .`,
+    );
   }
   return id;
 }
@@ -71,7 +80,8 @@ export function parseInteger(raw: unknown, field: string): number {
 export function parseMonth(raw: unknown, field: string): string {
   const hint = 'Send a month such as "2024-06".';
   if (typeof raw !== 'string') throw invalidValue(field, 'a month in YYYY-MM format', raw, hint);
-  if (!isYearMonth(raw.trim())) throw malformed(field, `${field} must be a month in YYYY-MM format; got ${quote(raw)}.`, hint);
+  if (!isYearMonth(raw.trim()))
+    throw malformed(field, `${field} must be a month in YYYY-MM format; got ${quote(raw)}.`, hint);
   return raw.trim();
 }
 

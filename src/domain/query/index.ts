@@ -1,6 +1,17 @@
-export { parseCompanyFilter, parseContactFilter, type ParsedFilter } from './filter.js';
-export { parseWhere } from './where-parser.js';
-export { WHERE_OPS, type WhereOp } from './where-operators.js';
+export { type ParsedFilter, parseCompanyFilter, parseContactFilter } from './filter.js';
+export {
+  and,
+  type IRNode,
+  isLeaf,
+  type Leaf,
+  type LeafOp,
+  leafCount,
+  MATCH_ALL,
+  not,
+  or,
+  type QueryIR,
+  type Scalar,
+} from './ir.js';
 export {
   DEFAULT_LIST_MAX,
   EXCLUDE_IDS_MAX,
@@ -9,4 +20,5 @@ export {
   WHERE_MAX_LEAVES,
   WHERE_MAX_PREDICATES,
 } from './limits.js';
-export { MATCH_ALL, and, isLeaf, leafCount, not, or, type IRNode, type Leaf, type LeafOp, type QueryIR, type Scalar } from './ir.js';
+export { WHERE_OPS, type WhereOp } from './where-operators.js';
+export { parseWhere } from './where-parser.js';

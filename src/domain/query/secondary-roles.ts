@@ -15,5 +15,5 @@ const SECONDARY_COLUMN: Readonly<Record<string, string>> = {
 
 /** The secondary-role list column of a contact main-role column, if it has one. */
 export function secondaryColumn(mainColumn: string): string | undefined {
-  return Object.prototype.hasOwnProperty.call(SECONDARY_COLUMN, mainColumn) ? SECONDARY_COLUMN[mainColumn] : undefined;
+  return Object.hasOwn(SECONDARY_COLUMN, mainColumn) ? SECONDARY_COLUMN[mainColumn] : undefined;
 }

@@ -12,7 +12,7 @@ export function isAbsent(v: unknown): v is null | undefined {
 }
 
 export function hasOwn(o: JsonObject, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, key);
+  return Object.hasOwn(o, key);
 }
 
 /** "a string", "an array", ... for messages naming what was received. */

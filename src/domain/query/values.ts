@@ -1,4 +1,4 @@
-import { findList, foldListValue, publicColumns, valuesRoute, type Entity } from '../catalog/index.js';
+import { type Entity, findList, foldListValue, publicColumns, valuesRoute } from '../catalog/index.js';
 import type { AppError } from '../errors/index.js';
 import { industrySlug, normalizeCountry } from '../normalize/index.js';
 import { unknownValue } from './filter-errors.js';
@@ -48,5 +48,9 @@ function unknownListValue(listName: string, raw: string, field: string, entity: 
     const more = route ? ` Labels and aliases are folded too; GET ${route} lists them.` : '';
     return unknownValue(field, message, `Use one of: ${slugs.join(', ')}.${more}`, slugs);
   }
-  return unknownValue(field, message, `List the allowed values with GET ${route ?? `/v1/${entity === 'contact' ? 'contacts' : 'companies'}/schema`}.`);
+  return unknownValue(
+    field,
+    message,
+    `List the allowed values with GET ${route ?? `/v1/${entity === 'contact' ? 'contacts' : 'companies'}/schema`}.`,
+  );
 }

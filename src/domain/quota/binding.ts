@@ -1,4 +1,7 @@
-/** Which of the day and month windows binds (spec Quota `binding`: "the window that runs out first at the current pace"). */
+/**
+ * Which of the day and month windows binds (spec Quota `binding`: "the window that runs out first at the current
+ * pace").
+ */
 export type Binding = 'day' | 'month';
 
 export interface PacedWindow {

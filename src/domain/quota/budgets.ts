@@ -1,6 +1,6 @@
 import type { Plan } from '../account.js';
 import type { CreditKind, UsageCategory } from '../credits.js';
-import { FAR_FUTURE, billingMonthWindow, dayWindow } from './windows.js';
+import { billingMonthWindow, dayWindow, FAR_FUTURE } from './windows.js';
 
 export const USAGE_CATEGORIES: readonly UsageCategory[] = ['search', 'export', 'enrich'];
 
@@ -23,11 +23,29 @@ export interface Budget {
  * The budgets a reservation of `kind` must fit in now: premium -> the billing month; contact -> the pool
  * (free), day + month plan-wide (paid), or day + month of the category's fair-use budget (unlimited).
  */
-export function budgetsFor(plan: Plan, billingDay: number | null, kind: CreditKind, category: UsageCategory | null, now: Date): Budget[] {
+export function budgetsFor(
+  plan: Plan,
+  billingDay: number | null,
+  kind: CreditKind,
+  category: UsageCategory | null,
+  now: Date,
+): Budget[] {
   const day = dayWindow(now);
   const month = billingMonthWindow(now, billingDay);
-  const dayOf = (scope: BudgetScope, cap: number): Budget => ({ window: 'day', start: day.start.toISOString(), resetsAt: day.resetsAt.toISOString(), scope, cap });
-  const monthOf = (scope: BudgetScope, cap: number): Budget => ({ window: 'month', start: month.start.toISOString(), resetsAt: month.resetsAt.toISOString(), scope, cap });
+  const dayOf = (scope: BudgetScope, cap: number): Budget => ({
+    window: 'day',
+    start: day.start.toISOString(),
+    resetsAt: day.resetsAt.toISOString(),
+    scope,
+    cap,
+  });
+  const monthOf = (scope: BudgetScope, cap: number): Budget => ({
+    window: 'month',
+    start: month.start.toISOString(),
+    resetsAt: month.resetsAt.toISOString(),
+    scope,
+    cap,
+  });
 
   if (kind === 'premium') return [monthOf('*', plan.premiumMonthly)];
   const c = plan.contact;
@@ -38,7 +56,8 @@ export function budgetsFor(plan: Plan, billingDay: number | null, kind: CreditKi
       return [dayOf('*', c.daily), monthOf('*', c.monthly)];
     case 'unlimited': {
       // A programming error, not bad input: every contact-spending operation names its category.
-      if (category === null) throw new TypeError(`plan ${plan.slug} meters contact credits per category; the reservation has none`);
+      if (category === null)
+        throw new TypeError(`plan ${plan.slug} meters contact credits per category; the reservation has none`);
       const fu = c.fairUse[category];
       return [dayOf(category, fu.daily), monthOf(category, fu.monthly)];
     }

@@ -1,6 +1,6 @@
 import type { CreditSnapshot } from '../account.js';
 import type { UsageCategory, WindowUsage } from '../credits.js';
-import { bindingWindow, type Binding } from './binding.js';
+import { type Binding, bindingWindow } from './binding.js';
 import { pacedOf, remainingOf } from './window-usage.js';
 
 /** One window as `GET /v1/credits` shows it; `remaining` is this window's own (cap - used - held, >= 0). */
@@ -38,13 +38,21 @@ export function creditsView(snapshot: CreditSnapshot, now: Date): CreditsView {
     case 'windows':
       return {
         ...base,
-        contact: { kind: 'windows', day: view(c.day), month: view(c.month), binding: bindingWindow(pacedOf(c.day), pacedOf(c.month), now) },
+        contact: {
+          kind: 'windows',
+          day: view(c.day),
+          month: view(c.month),
+          binding: bindingWindow(pacedOf(c.day), pacedOf(c.month), now),
+        },
         premium,
         fair_use: null,
       };
     case 'unlimited': {
       const fairUse = {} as Record<UsageCategory, { day: WindowView; month: WindowView }>;
-      for (const [cat, w] of Object.entries(c.categories) as [UsageCategory, { day: WindowUsage; month: WindowUsage }][]) {
+      for (const [cat, w] of Object.entries(c.categories) as [
+        UsageCategory,
+        { day: WindowUsage; month: WindowUsage },
+      ][]) {
         fairUse[cat] = { day: view(w.day), month: view(w.month) };
       }
       return { ...base, contact: { kind: 'unlimited' }, premium, fair_use: fairUse };
@@ -53,5 +61,12 @@ export function creditsView(snapshot: CreditSnapshot, now: Date): CreditsView {
 }
 
 function view(w: WindowUsage): WindowView {
-  return { cap: w.cap, used: w.used, held: w.held, remaining: remainingOf(w), starts_at: w.start, resets_at: w.resetsAt };
+  return {
+    cap: w.cap,
+    used: w.used,
+    held: w.held,
+    remaining: remainingOf(w),
+    starts_at: w.start,
+    resets_at: w.resetsAt,
+  };
 }

@@ -34,8 +34,12 @@ export function contactExhausted(shortfalls: readonly Shortfall[], required: num
 
 /** 402 premium_credits.exhausted with the spec's details. */
 export function premiumExhausted(budget: Budget, available: number, required: number, upgradeUrl: string): AppError {
-  return new AppError('premium_credits.exhausted', `Not enough premium credits: ${required} needed, ${available} left this month.`, {
-    hint: `The allowance resets at ${budget.resetsAt}; ask for less, or upgrade at ${upgradeUrl}.`,
-    details: { required, available, allowance: budget.cap, resets_at: budget.resetsAt, upgrade_url: upgradeUrl },
-  });
+  return new AppError(
+    'premium_credits.exhausted',
+    `Not enough premium credits: ${required} needed, ${available} left this month.`,
+    {
+      hint: `The allowance resets at ${budget.resetsAt}; ask for less, or upgrade at ${upgradeUrl}.`,
+      details: { required, available, allowance: budget.cap, resets_at: budget.resetsAt, upgrade_url: upgradeUrl },
+    },
+  );
 }

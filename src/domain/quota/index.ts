@@ -1,7 +1,7 @@
-export { FAR_FUTURE, billingMonthWindow, dayWindow, type CreditWindow } from './windows.js';
-export { bindingWindow, timeToRunOut, type Binding, type PacedWindow } from './binding.js';
-export { USAGE_CATEGORIES, budgetsFor, type Budget, type BudgetScope, type WindowKind } from './budgets.js';
-export { remainingOf } from './window-usage.js';
-export { quotaBlock, type Quota } from './quota-block.js';
-export { creditsView, type CreditsView, type WindowView } from './credits-view.js';
+export { type Binding, bindingWindow, type PacedWindow, timeToRunOut } from './binding.js';
+export { type Budget, type BudgetScope, budgetsFor, USAGE_CATEGORIES, type WindowKind } from './budgets.js';
+export { type CreditsView, creditsView, type WindowView } from './credits-view.js';
 export { contactExhausted, premiumExhausted, type Shortfall } from './exhausted.js';
+export { type Quota, quotaBlock } from './quota-block.js';
+export { remainingOf } from './window-usage.js';
+export { billingMonthWindow, type CreditWindow, dayWindow, FAR_FUTURE } from './windows.js';

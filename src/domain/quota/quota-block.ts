@@ -1,6 +1,6 @@
 import type { CreditSnapshot } from '../account.js';
 import type { UsageCategory, WindowUsage } from '../credits.js';
-import { bindingWindow, type Binding } from './binding.js';
+import { type Binding, bindingWindow } from './binding.js';
 import { pacedOf, remainingOf, tightest } from './window-usage.js';
 import { FAR_FUTURE } from './windows.js';
 
@@ -31,14 +31,38 @@ export function quotaBlock(snapshot: CreditSnapshot, now: Date, spent: number): 
   const { day, month } = c.kind === 'windows' ? c : tightestFairUse(c.categories);
   const binding = bindingWindow(pacedOf(day), pacedOf(month), now);
   const monthLeft = remainingOf(month);
-  return quota(snapshot, spent, monthLeft, Math.min(remainingOf(day), monthLeft), binding, (binding === 'day' ? day : month).resetsAt);
+  return quota(
+    snapshot,
+    spent,
+    monthLeft,
+    Math.min(remainingOf(day), monthLeft),
+    binding,
+    (binding === 'day' ? day : month).resetsAt,
+  );
 }
 
-function quota(s: CreditSnapshot, spent: number, month: number, today: number, binding: Binding, resetsAt: string): Quota {
-  return { plan: s.plan.slug, contact_credits_used: spent, month_remaining: month, today_remaining: today, binding, resets_at: resetsAt };
+function quota(
+  s: CreditSnapshot,
+  spent: number,
+  month: number,
+  today: number,
+  binding: Binding,
+  resetsAt: string,
+): Quota {
+  return {
+    plan: s.plan.slug,
+    contact_credits_used: spent,
+    month_remaining: month,
+    today_remaining: today,
+    binding,
+    resets_at: resetsAt,
+  };
 }
 
-function tightestFairUse(categories: Record<UsageCategory, { day: WindowUsage; month: WindowUsage }>): { day: WindowUsage; month: WindowUsage } {
+function tightestFairUse(categories: Record<UsageCategory, { day: WindowUsage; month: WindowUsage }>): {
+  day: WindowUsage;
+  month: WindowUsage;
+} {
   const all = Object.values(categories);
   return { day: tightest(all.map((c) => c.day)), month: tightest(all.map((c) => c.month)) };
 }

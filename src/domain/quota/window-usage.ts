@@ -7,7 +7,12 @@ export function remainingOf(w: WindowUsage): number {
 }
 
 export function pacedOf(w: WindowUsage): PacedWindow {
-  return { start: new Date(w.start ?? 0), resetsAt: new Date(w.resetsAt), consumed: w.used + w.held, remaining: remainingOf(w) };
+  return {
+    start: new Date(w.start ?? 0),
+    resetsAt: new Date(w.resetsAt),
+    consumed: w.used + w.held,
+    remaining: remainingOf(w),
+  };
 }
 
 /** The window with the least remaining; ties keep the first. */

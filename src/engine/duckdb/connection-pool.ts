@@ -38,11 +38,14 @@ export class ConnectionPool {
       const waiter: Waiter = {
         resolve,
         reject,
-        timer: setTimeout(() => {
-          const i = this.waiters.indexOf(waiter);
-          if (i >= 0) this.waiters.splice(i, 1);
-          reject(new AppError('query.timeout', 'The query waited for a free connection past its time budget.'));
-        }, Math.max(0, deadline - Date.now())),
+        timer: setTimeout(
+          () => {
+            const i = this.waiters.indexOf(waiter);
+            if (i >= 0) this.waiters.splice(i, 1);
+            reject(new AppError('query.timeout', 'The query waited for a free connection past its time budget.'));
+          },
+          Math.max(0, deadline - Date.now()),
+        ),
       };
       this.waiters.push(waiter);
     });

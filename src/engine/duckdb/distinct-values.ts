@@ -1,5 +1,5 @@
 import type { DuckDBValue } from '@duckdb/node-api';
-import { findColumn, type Entity } from '../../domain/catalog/index.js';
+import { type Entity, findColumn } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 import { ident, TABLE } from './schema.js';
 
@@ -8,7 +8,12 @@ import { ident, TABLE } from './schema.js';
  * Only catalog columns reach the SQL (the name is the catalog's, never the caller's text); `q` and
  * `limit` are parameters. List columns are unnested, so each element counts once per row.
  */
-export function distinctValuesSql(entity: Entity, column: string, q: string | null, limit: number): { sql: string; params: DuckDBValue[] } {
+export function distinctValuesSql(
+  entity: Entity,
+  column: string,
+  q: string | null,
+  limit: number,
+): { sql: string; params: DuckDBValue[] } {
   const col = findColumn(entity, column, true);
   if (!col || col.kind === 'record') {
     throw new AppError('column.not_found', `Column ${column} has no listable values.`, { field: 'column' });
@@ -24,6 +29,8 @@ export function distinctValuesSql(entity: Entity, column: string, q: string | nu
     where += ` AND contains(lower(value), $${params.length})`;
   }
   params.push(Math.max(1, Math.min(Math.trunc(limit) || 1, 10_000)));
-  const sql = `SELECT value, count(*) AS count FROM (${source}) WHERE ${where} GROUP BY value ORDER BY count DESC, value LIMIT $${params.length}`;
+  const sql =
+    `SELECT value, count(*) AS count FROM (${source}) WHERE ${where} GROUP BY value ORDER BY count DESC, value ` +
+    `LIMIT $${params.length}`;
   return { sql, params };
 }

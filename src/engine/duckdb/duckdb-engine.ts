@@ -2,13 +2,23 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { Entity } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
-import type { CsvExportRequest, CsvExportResult, EngineHealth, ExportCount, QueryRequest, QueryResult, ReleaseInfo, SearchEngine, ValueCount } from '../port.js';
+import type {
+  CsvExportRequest,
+  CsvExportResult,
+  EngineHealth,
+  ExportCount,
+  QueryRequest,
+  QueryResult,
+  ReleaseInfo,
+  SearchEngine,
+  ValueCount,
+} from '../port.js';
 import { distinctValuesSql } from './distinct-values.js';
-import { populatedCountsSql } from './populated-counts.js';
 import { exportCount, exportCsv } from './export-csv.js';
 import { OpenRelease, type ReleaseSession, type RunOptions } from './open-release.js';
+import { populatedCountsSql } from './populated-counts.js';
 import { runQuery } from './queries.js';
-import { currentStamp, pointerFile, readCurrent, type CurrentPointer } from './release-store.js';
+import { type CurrentPointer, currentStamp, pointerFile, readCurrent } from './release-store.js';
 
 export interface DuckDBEngineOptions {
   dataDir: string;
@@ -56,7 +66,12 @@ export class DuckDBEngine implements SearchEngine {
   async health(): Promise<EngineHealth> {
     const cur = this.current;
     if (!cur) return { ok: false, release: null, error: this.lastError ?? 'No data release is loaded.' };
-    return { ok: true, release: cur.info, pointReads: cur.pointReads, ...(this.lastError ? { error: this.lastError } : {}) };
+    return {
+      ok: true,
+      release: cur.info,
+      pointReads: cur.pointReads,
+      ...(this.lastError ? { error: this.lastError } : {}),
+    };
   }
 
   /** Runs one query on the serving release; rows are plain JS values (BIGINT as number, lists as arrays). */
@@ -68,7 +83,9 @@ export class DuckDBEngine implements SearchEngine {
   withRelease<T>(fn: (r: ReleaseSession) => Promise<T>): Promise<T> {
     const rel = this.current;
     if (!rel || this.closed) {
-      return Promise.reject(new AppError('data.unavailable', this.lastError ? `Data is unavailable: ${this.lastError}` : undefined));
+      return Promise.reject(
+        new AppError('data.unavailable', this.lastError ? `Data is unavailable: ${this.lastError}` : undefined),
+      );
     }
     return rel.use(fn);
   }
@@ -81,7 +98,10 @@ export class DuckDBEngine implements SearchEngine {
     if (!hit) {
       hit = this.run(populatedCountsSql(entity), [], { budgetMs: 60_000 }).then(([row]) => {
         const { __rows, ...columns } = row as Record<string, number>;
-        return { rows: Number(__rows), columns: Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, Number(v)])) };
+        return {
+          rows: Number(__rows),
+          columns: Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, Number(v)])),
+        };
       });
       hit.catch(() => this.populated.delete(key));
       if (this.populated.size > 8) this.populated.clear();
@@ -101,7 +121,11 @@ export class DuckDBEngine implements SearchEngine {
     return this.withRelease((s) => runQuery(s, s.info.id, entity, where, req));
   }
 
-  exportCount(entity: Entity, where: IRNode, req: { maxPerCompany: number | null; budgetMs: number }): Promise<ExportCount> {
+  exportCount(
+    entity: Entity,
+    where: IRNode,
+    req: { maxPerCompany: number | null; budgetMs: number },
+  ): Promise<ExportCount> {
     return this.withRelease((s) => exportCount(s, entity, where, req));
   }
 
@@ -140,8 +164,19 @@ export class DuckDBEngine implements SearchEngine {
     try {
       next = await OpenRelease.open(
         pointerFile(this.opts.dataDir, pointer),
-        { id: pointer.id, createdAt: pointer.createdAt, contacts: pointer.contacts, companies: pointer.companies, source: pointer.source },
-        { poolSize: this.opts.poolSize, threads: this.opts.threads, memoryLimit: this.opts.memoryLimit, pointReaders: this.opts.pointReaders },
+        {
+          id: pointer.id,
+          createdAt: pointer.createdAt,
+          contacts: pointer.contacts,
+          companies: pointer.companies,
+          source: pointer.source,
+        },
+        {
+          poolSize: this.opts.poolSize,
+          threads: this.opts.threads,
+          memoryLimit: this.opts.memoryLimit,
+          pointReaders: this.opts.pointReaders,
+        },
         this.opts.queryBudgetMs,
       );
     } catch (e) {
@@ -185,7 +220,9 @@ export class DuckDBEngine implements SearchEngine {
   }
 }
 
-/** Opens the release CURRENT names (or starts unavailable, never throwing for missing data) and watches for new ones. */
+/**
+ * Opens the release CURRENT names (or starts unavailable, never throwing for missing data) and watches for new ones.
+ */
 export async function openDuckDBEngine(options: DuckDBEngineOptions): Promise<DuckDBEngine> {
   const engine = new DuckDBEngine({
     dataDir: options.dataDir,

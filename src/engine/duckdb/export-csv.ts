@@ -1,7 +1,7 @@
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { open, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { findColumn, type ColumnDef, type Entity } from '../../domain/catalog/index.js';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { type ColumnDef, type Entity, findColumn } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { CsvExportRequest, CsvExportResult, ExportCount } from '../port.js';
@@ -81,32 +81,54 @@ export interface Slicing {
  * rows it keeps are numbered per company_domain over every match (a window) and slices are cut from those.
  * Every value is a bound parameter.
  */
-export function slicing(entity: Entity, where: IRNode, columns: readonly ColumnDef[], maxPerCompany: number | null): Slicing {
-  if (maxPerCompany !== null && entity !== 'contact') throw new Error('a per-company cap applies to contact exports only');
+export function slicing(
+  entity: Entity,
+  where: IRNode,
+  columns: readonly ColumnDef[],
+  maxPerCompany: number | null,
+): Slicing {
+  if (maxPerCompany !== null && entity !== 'contact')
+    throw new Error('a per-company cap applies to contact exports only');
   const table = ident(TABLE[entity]);
   const cells = columns.map((c, i) => cellSql(c, `c${i}`)).join(', ');
   /** Rows of the export: the matches, or with a cap the sort keys it keeps. */
   const kept = (p: Params) =>
-    `SELECT sort_key FROM ${table} WHERE ${compileWhere(entity, where, p)} QUALIFY company_domain IS NULL OR row_number() OVER (PARTITION BY company_domain ORDER BY sort_key) <= ${p.add(maxPerCompany!)}`;
+    `SELECT sort_key FROM ${table} WHERE ${compileWhere(entity, where, p)} QUALIFY company_domain IS NULL OR ` +
+    `row_number() OVER (PARTITION BY company_domain ORDER BY sort_key) <= ${p.add(maxPerCompany!)}`;
   return {
     bounds(lo, limit) {
       const p = new Params();
       const sql =
         maxPerCompany === null
-          ? `SELECT count(*) AS n, max(sort_key) AS hi FROM (SELECT sort_key FROM ${table} WHERE ${compileWhere(entity, where, p)} AND sort_key > ${p.add(lo)} ORDER BY sort_key LIMIT ${p.add(limit)})`
-          : `SELECT count(*) AS n, max(sort_key) AS hi FROM (SELECT sort_key FROM (${kept(p)}) WHERE sort_key > ${p.add(lo)} ORDER BY sort_key LIMIT ${p.add(limit)})`;
+          ? `SELECT count(*) AS n, max(sort_key) AS hi FROM (SELECT sort_key FROM ${table} WHERE ` +
+            `${compileWhere(entity, where, p)} AND sort_key > ${p.add(lo)} ORDER BY sort_key LIMIT ${p.add(limit)})`
+          : `SELECT count(*) AS n, max(sort_key) AS hi FROM (SELECT sort_key FROM (${kept(p)}) WHERE sort_key > ` +
+            `${p.add(lo)} ORDER BY sort_key LIMIT ${p.add(limit)})`;
       return { sql, params: p.values };
     },
     copy(lo, hi, file) {
       const p = new Params();
       const range = `sort_key > ${p.add(lo)} AND sort_key <= ${p.add(hi)}`;
-      const rows = maxPerCompany === null ? `${range} AND ${compileWhere(entity, where, p)}` : `${range} AND sort_key IN (SELECT sort_key FROM (${kept(p)}) WHERE ${range})`;
-      return { sql: `COPY (SELECT ${cells} FROM ${table} WHERE ${rows} ORDER BY sort_key) TO ${p.add(file)} (FORMAT csv, HEADER false, NEW_LINE '\\r\\n')`, params: p.values };
+      const rows =
+        maxPerCompany === null
+          ? `${range} AND ${compileWhere(entity, where, p)}`
+          : `${range} AND sort_key IN (SELECT sort_key FROM (${kept(p)}) WHERE ${range})`;
+      return {
+        sql:
+          `COPY (SELECT ${cells} FROM ${table} WHERE ${rows} ORDER BY sort_key) TO ${p.add(file)} (FORMAT csv, ` +
+          `HEADER false, NEW_LINE '\\r\\n')`,
+        params: p.values,
+      };
     },
   };
 }
 
-export async function exportCount(session: ReleaseSession, entity: Entity, where: IRNode, req: { maxPerCompany: number | null; budgetMs: number }): Promise<ExportCount> {
+export async function exportCount(
+  session: ReleaseSession,
+  entity: Entity,
+  where: IRNode,
+  req: { maxPerCompany: number | null; budgetMs: number },
+): Promise<ExportCount> {
   const p = new Params();
   const table = ident(TABLE[entity]);
   const pred = compileWhere(entity, where, p);
@@ -116,7 +138,10 @@ export async function exportCount(session: ReleaseSession, entity: Entity, where
   } else {
     if (entity !== 'contact') throw new Error('a per-company cap applies to contact exports only');
     const k = p.add(req.maxPerCompany);
-    sql = `SELECT count(*) AS n, count(*) FILTER (WHERE company_domain IS NULL OR rn <= ${k}) AS capped FROM (SELECT company_domain, row_number() OVER (PARTITION BY company_domain ORDER BY sort_key) AS rn FROM ${table} WHERE ${pred})`;
+    sql =
+      `SELECT count(*) AS n, count(*) FILTER (WHERE company_domain IS NULL OR rn <= ${k}) AS capped FROM (SELECT ` +
+      `company_domain, row_number() OVER (PARTITION BY company_domain ORDER BY sort_key) AS rn FROM ${table} WHERE ` +
+      `${pred})`;
   }
   const rows = await session.run(sql, p.values, { budgetMs: req.budgetMs });
   return { releaseId: session.info.id, matches: Number(rows[0]!.n), capped: Number(rows[0]!.capped) };
@@ -129,8 +154,16 @@ export interface ExportInstanceOptions {
 }
 
 /** A READ_ONLY instance of the release that may write into `dir` only (and read nothing else). */
-async function openExportInstance(file: string, dir: string, o: ExportInstanceOptions): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
-  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: String(o.threads), memory_limit: o.memoryLimit });
+async function openExportInstance(
+  file: string,
+  dir: string,
+  o: ExportInstanceOptions,
+): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
+  const instance = await DuckDBInstance.create(file, {
+    access_mode: 'READ_ONLY',
+    threads: String(o.threads),
+    memory_limit: o.memoryLimit,
+  });
   let conn: DuckDBConnection | undefined;
   try {
     conn = await instance.connect();
@@ -146,7 +179,12 @@ async function openExportInstance(file: string, dir: string, o: ExportInstanceOp
 }
 
 /** Runs one statement within `budgetMs`; past it the statement is interrupted (query.timeout). */
-async function runWithin(conn: DuckDBConnection, sql: string, params: DuckDBValue[], budgetMs: number): Promise<Record<string, unknown>[]> {
+async function runWithin(
+  conn: DuckDBConnection,
+  sql: string,
+  params: DuckDBValue[],
+  budgetMs: number,
+): Promise<Record<string, unknown>[]> {
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -155,7 +193,8 @@ async function runWithin(conn: DuckDBConnection, sql: string, params: DuckDBValu
   try {
     return plainRows(await conn.runAndReadAll(sql, params));
   } catch (e) {
-    if (timedOut || /interrupt/i.test((e as Error).message)) throw new AppError('query.timeout', 'An export slice passed its time budget and was stopped.');
+    if (timedOut || /interrupt/i.test((e as Error).message))
+      throw new AppError('query.timeout', 'An export slice passed its time budget and was stopped.');
     throw e;
   } finally {
     clearTimeout(timer);
@@ -164,8 +203,15 @@ async function runWithin(conn: DuckDBConnection, sql: string, params: DuckDBValu
 
 const COPY_BUFFER = 4 * 1024 * 1024;
 
-export async function exportCsv(session: ReleaseSession, entity: Entity, where: IRNode, req: CsvExportRequest, o: ExportInstanceOptions): Promise<CsvExportResult> {
-  if (!Number.isSafeInteger(req.batchRows) || req.batchRows < 1) throw new RangeError(`batchRows must be >= 1, got ${req.batchRows}`);
+export async function exportCsv(
+  session: ReleaseSession,
+  entity: Entity,
+  where: IRNode,
+  req: CsvExportRequest,
+  o: ExportInstanceOptions,
+): Promise<CsvExportResult> {
+  if (!Number.isSafeInteger(req.batchRows) || req.batchRows < 1)
+    throw new RangeError(`batchRows must be >= 1, got ${req.batchRows}`);
   const columns = req.columns.map((c) => columnOf(entity, c.name));
   const s = slicing(entity, where, columns, req.maxPerCompany);
   const part = `${req.file}.part`;
@@ -173,11 +219,13 @@ export async function exportCsv(session: ReleaseSession, entity: Entity, where: 
   let ok = false;
   let rows = 0;
   let bytes = 0;
-  const db = await openExportInstance(releaseFile(o.dataDir, session.info.id), dirname(req.file), o).catch(async (e) => {
-    await fh.close();
-    await rm(req.file, { force: true });
-    throw e;
-  });
+  const db = await openExportInstance(releaseFile(o.dataDir, session.info.id), dirname(req.file), o).catch(
+    async (e) => {
+      await fh.close();
+      await rm(req.file, { force: true });
+      throw e;
+    },
+  );
   try {
     const header = Buffer.from(`${req.columns.map((c) => csvField(c.header)).join(',')}\r\n`, 'utf8');
     await fh.write(header);

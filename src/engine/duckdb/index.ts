@@ -1,18 +1,18 @@
-export { DuckDBEngine, openDuckDBEngine, type DuckDBEngineOptions } from './duckdb-engine.js';
+export { DuckDBEngine, type DuckDBEngineOptions, openDuckDBEngine } from './duckdb-engine.js';
 export type { ReleaseSession, RunOptions } from './open-release.js';
-export { createTableSql, duckdbType, ident, releaseDdl, TABLE, META_TABLE } from './schema.js';
 export {
-  KEEP_RELEASES,
+  type CurrentPointer,
   currentPath,
   currentRelease,
+  KEEP_RELEASES,
   listReleases,
   newReleaseId,
   nextReleaseId,
-  publishCurrent,
   pruneReleases,
+  publishCurrent,
   readCurrent,
   rejectsFile,
   releaseFile,
   releasesDir,
-  type CurrentPointer,
 } from './release-store.js';
+export { createTableSql, duckdbType, ident, META_TABLE, releaseDdl, TABLE } from './schema.js';

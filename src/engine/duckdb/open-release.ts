@@ -1,4 +1,4 @@
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { AppError } from '../../domain/errors/index.js';
 import type { Leaf } from '../../domain/query/ir.js';
 import type { PointReadsState, ReleaseInfo } from '../port.js';
@@ -25,9 +25,12 @@ export interface ReleaseSession {
   readonly info: ReleaseInfo;
   run(sql: string, params?: DuckDBValue[], opts?: RunOptions): Promise<Record<string, unknown>[]>;
   /** A contact point read from the point store, or null when the store cannot answer it (then query the release). */
-  pointRead(leaves: readonly Leaf[], columns: readonly string[], limit: number): Promise<Record<string, unknown>[] | null>;
+  pointRead(
+    leaves: readonly Leaf[],
+    columns: readonly string[],
+    limit: number,
+  ): Promise<Record<string, unknown>[] | null>;
 }
-
 
 /**
  * An opened release file: a READ_ONLY DuckDB instance with its connection pool, and a count of the
@@ -50,7 +53,12 @@ export class OpenRelease {
     private pointsNote: string | undefined,
   ) {}
 
-  static async open(file: string, info: ReleaseInfo, opts: InstanceOptions, defaultBudgetMs: number): Promise<OpenRelease> {
+  static async open(
+    file: string,
+    info: ReleaseInfo,
+    opts: InstanceOptions,
+    defaultBudgetMs: number,
+  ): Promise<OpenRelease> {
     const instance = await DuckDBInstance.create(file, {
       access_mode: 'READ_ONLY',
       threads: String(opts.threads),
@@ -70,7 +78,15 @@ export class OpenRelease {
     }
     // Without its point store a release still answers every point read, from its columns (slower).
     const points = await PointReaders.open(pointStoreFile(file), info, opts.pointReaders);
-    return new OpenRelease(info, file, instance, new ConnectionPool(conns), defaultBudgetMs, points.readers, points.reason);
+    return new OpenRelease(
+      info,
+      file,
+      instance,
+      new ConnectionPool(conns),
+      defaultBudgetMs,
+      points.readers,
+      points.reason,
+    );
   }
 
   get pointReads(): PointReadsState {
@@ -104,10 +120,13 @@ export class OpenRelease {
     let timedOut = false;
     // interrupt() stops the statement running on this connection; the driver then rejects with an
     // INTERRUPT error, which becomes the spec's query.timeout.
-    const timer = setTimeout(() => {
-      timedOut = true;
-      conn.interrupt();
-    }, Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        conn.interrupt();
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     try {
       const reader = await conn.runAndReadAll(sql, params);
       if (timedOut) throw new AppError('query.timeout');
@@ -121,7 +140,11 @@ export class OpenRelease {
     }
   }
 
-  private async pointRead(leaves: readonly Leaf[], columns: readonly string[], limit: number): Promise<Record<string, unknown>[] | null> {
+  private async pointRead(
+    leaves: readonly Leaf[],
+    columns: readonly string[],
+    limit: number,
+  ): Promise<Record<string, unknown>[] | null> {
     const readers = this.points;
     if (!readers?.answers(leaves, columns)) return null;
     try {

@@ -1,4 +1,4 @@
-import { publicColumns, type Entity } from '../../domain/catalog/index.js';
+import { type Entity, publicColumns } from '../../domain/catalog/index.js';
 import { ident, TABLE } from './schema.js';
 
 /**

@@ -10,7 +10,13 @@ import type { ReleaseSession } from './open-release.js';
  * Count and page on one pinned release, concurrently on two pooled connections. A count past its budget
  * becomes null (the caller warns `count_unavailable`); a page past its budget throws query.timeout.
  */
-export async function runQuery(session: ReleaseSession, releaseId: string, entity: Entity, where: IRNode, req: QueryRequest): Promise<QueryResult> {
+export async function runQuery(
+  session: ReleaseSession,
+  releaseId: string,
+  entity: Entity,
+  where: IRNode,
+  req: QueryRequest,
+): Promise<QueryResult> {
   const count = async (): Promise<{ count: number | null; timedOut: boolean }> => {
     const q = countQuery(entity, where);
     try {

@@ -91,7 +91,8 @@ export function currentRelease(dataDir: string): CurrentPointer | null {
 
 function parsePointer(text: string): CurrentPointer {
   const p = JSON.parse(text) as Partial<CurrentPointer>;
-  if (typeof p.id !== 'string' || typeof p.file !== 'string') throw new Error(`releases/CURRENT is malformed: ${text.slice(0, 200)}`);
+  if (typeof p.id !== 'string' || typeof p.file !== 'string')
+    throw new Error(`releases/CURRENT is malformed: ${text.slice(0, 200)}`);
   return {
     id: p.id,
     file: p.file,
@@ -156,7 +157,8 @@ export async function listReleases(dataDir: string): Promise<string[]> {
 }
 
 /**
- * Deletes all but the newest `keep` release files (with their point stores and rejects files), never the one CURRENT names.
+ * Deletes all but the newest `keep` release files (with their point stores and rejects files), never the one CURRENT
+ * names.
  * A server still reading a deleted file keeps its open handle: Linux frees the blocks only on close.
  */
 export async function pruneReleases(dataDir: string, keep = KEEP_RELEASES): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { JSDuckDBValueConverter, type DuckDBResultReader, type DuckDBValueConverter } from '@duckdb/node-api';
+import { type DuckDBResultReader, type DuckDBValueConverter, JSDuckDBValueConverter } from '@duckdb/node-api';
 
 /** JS value of a cell as the rest of the service sees it: strings, numbers, booleans, arrays, objects, null. */
 export type PlainValue = string | number | boolean | null | PlainValue[] | { [k: string]: PlainValue } | Date;
@@ -9,7 +9,11 @@ export type PlainValue = string | number | boolean | null | PlainValue[] | { [k:
  * through this converter, so list elements get the same rule.
  */
 const plainConverter: DuckDBValueConverter<PlainValue> = (value, type, converter) => {
-  const v = (JSDuckDBValueConverter as unknown as DuckDBValueConverter<unknown>)(value, type, converter as DuckDBValueConverter<unknown>);
+  const v = (JSDuckDBValueConverter as unknown as DuckDBValueConverter<unknown>)(
+    value,
+    type,
+    converter as DuckDBValueConverter<unknown>,
+  );
   return (typeof v === 'bigint' ? Number(v) : v) as PlainValue;
 };
 

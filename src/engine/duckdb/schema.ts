@@ -1,4 +1,4 @@
-import { columnsOf, type ColumnDef, type Entity, type StorageType } from '../../domain/catalog/index.js';
+import { type ColumnDef, columnsOf, type Entity, type StorageType } from '../../domain/catalog/index.js';
 
 /**
  * DuckDB tables, generated from the catalog (ARCHITECTURE rule 1): adding a column to the catalog adds
@@ -50,6 +50,8 @@ export function lookupColumnIndexDdl(): string[] {
   return (['contact', 'company'] as const).flatMap((entity) =>
     columnsOf(entity)
       .filter((c) => c.lookup)
-      .map((c) => `CREATE INDEX ${ident(`${TABLE[entity]}_${c.name}_idx`)} ON ${ident(TABLE[entity])} (${ident(c.name)})`),
+      .map(
+        (c) => `CREATE INDEX ${ident(`${TABLE[entity]}_${c.name}_idx`)} ON ${ident(TABLE[entity])} (${ident(c.name)})`,
+      ),
   );
 }

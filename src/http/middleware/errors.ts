@@ -1,19 +1,24 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { AppError, isAppError } from '../../domain/errors/index.js';
-import { errorEnvelope } from '../envelope.js';
 import type { Quota } from '../../domain/quota/index.js';
+import { errorEnvelope } from '../envelope.js';
 
 /**
  * Turns every failure into the error envelope (ARCHITECTURE rule 4): AppErrors keep their code;
  * anything else is a 500 with the request id and no stack. Unmatched routes answer 404 route.not_found.
  */
-export function errorHandler(logger: Logger, quotaFor: (ctx: { state: Record<string, unknown>; get(h: string): string }) => Quota | undefined): Middleware {
+export function errorHandler(
+  logger: Logger,
+  quotaFor: (ctx: { state: Record<string, unknown>; get(h: string): string }) => Quota | undefined,
+): Middleware {
   return async (ctx, next) => {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        throw new AppError('route.not_found', `No route ${ctx.method} ${ctx.path}.`, { hint: 'See GET /openapi.json or the README for the routes.' });
+        throw new AppError('route.not_found', `No route ${ctx.method} ${ctx.path}.`, {
+          hint: 'See GET /openapi.json or the README for the routes.',
+        });
       }
     } catch (err) {
       const appErr = toAppError(err);
@@ -27,8 +32,14 @@ export function errorHandler(logger: Logger, quotaFor: (ctx: { state: Record<str
         quota = undefined;
       }
       ctx.status = appErr.status;
-      ctx.body = errorEnvelope({ requestId: ctx.state.requestId as string, buildLabel: ctx.state.buildLabel as string | undefined, error: appErr, quota });
-      if (appErr.code === 'rate.limited' && appErr.details?.retry_after !== undefined) ctx.set('Retry-After', String(appErr.details.retry_after));
+      ctx.body = errorEnvelope({
+        requestId: ctx.state.requestId as string,
+        buildLabel: ctx.state.buildLabel as string | undefined,
+        error: appErr,
+        quota,
+      });
+      if (appErr.code === 'rate.limited' && appErr.details?.retry_after !== undefined)
+        ctx.set('Retry-After', String(appErr.details.retry_after));
     }
   };
 }
@@ -37,8 +48,13 @@ function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
   const e = err as { status?: number; expose?: boolean; message?: string; type?: string; code?: string };
   // A storage failure (corrupt or unreadable SQLite or DuckDB file) is the service's outage, not a bug in the request.
-  if ((typeof e?.code === 'string' && e.code.startsWith('SQLITE_')) || /^(IO|Serialization|Corruption) Error/.test(e?.message ?? '')) {
-    return new AppError('data.unavailable', 'Data is unavailable for a short time.', { hint: 'Retry in a minute; the operator has been told.' });
+  if (
+    (typeof e?.code === 'string' && e.code.startsWith('SQLITE_')) ||
+    /^(IO|Serialization|Corruption) Error/.test(e?.message ?? '')
+  ) {
+    return new AppError('data.unavailable', 'Data is unavailable for a short time.', {
+      hint: 'Retry in a minute; the operator has been told.',
+    });
   }
   // Koa / body errors that carry a client status are the client's fault, never a 500.
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {

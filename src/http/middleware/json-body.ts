@@ -30,7 +30,8 @@ export function jsonBody(maxBytes: number): Middleware {
       ctx.state.body = JSON.parse(text);
     } catch (e) {
       const type = ctx.get('Content-Type');
-      const hint = type && !/json/i.test(type) ? 'Send a JSON body with Content-Type: application/json.' : 'Send one JSON object.';
+      const hint =
+        type && !/json/i.test(type) ? 'Send a JSON body with Content-Type: application/json.' : 'Send one JSON object.';
       throw new AppError('request.invalid', `The body is not valid JSON: ${(e as Error).message}`, { hint });
     }
     await next();
@@ -38,5 +39,7 @@ export function jsonBody(maxBytes: number): Middleware {
 }
 
 function tooLarge(maxBytes: number): AppError {
-  return new AppError('request.invalid', `The body is larger than ${maxBytes} bytes.`, { hint: 'Send a smaller body, or split the work into several calls.' });
+  return new AppError('request.invalid', `The body is larger than ${maxBytes} bytes.`, {
+    hint: 'Send a smaller body, or split the work into several calls.',
+  });
 }

@@ -14,7 +14,11 @@ export function serviceVersion(): Middleware {
   return async (ctx, next) => {
     const raw = ctx.get('Service-Version');
     if (raw !== '') {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || Number.isNaN(Date.parse(`${raw}T00:00:00Z`)) || new Date(`${raw}T00:00:00Z`).toISOString().slice(0, 10) !== raw) {
+      if (
+        !/^\d{4}-\d{2}-\d{2}$/.test(raw) ||
+        Number.isNaN(Date.parse(`${raw}T00:00:00Z`)) ||
+        new Date(`${raw}T00:00:00Z`).toISOString().slice(0, 10) !== raw
+      ) {
         throw new AppError('request.invalid', 'Service-Version must be a date of the form YYYY-MM-DD.', {
           field: 'header.Service-Version',
           hint: `Send Service-Version: ${LATEST_CONTRACT_DATE}, or omit the header for the latest contract.`,

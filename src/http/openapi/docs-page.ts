@@ -9,11 +9,21 @@ export function renderDocsPage(doc: OpenApiDocument): string {
   const info = doc.info as { title: string; version: string; description: string };
   const tags = (doc.tags as { name: string; description: string }[]) ?? [];
   const ops: { path: string; method: string; op: OpenApiOperation }[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(item)) ops.push({ path, method, op });
+  for (const [path, item] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(item)) ops.push({ path, method, op });
   const sections = tags.map((tag) => {
     const mine = ops.filter((o) => (o.op.tags as string[])[0] === tag.name);
-    const toc = mine.map((o) => `<li><a href="#${esc(o.op.operationId)}"><span class="m ${o.method}">${o.method.toUpperCase()}</span> <code>${esc(o.path)}</code></a> ${esc(String(o.op.summary))}</li>`).join('');
-    return `<section><h2 id="${slug(tag.name)}">${esc(tag.name)}</h2><p>${esc(tag.description)}</p><ul class="toc">${toc}</ul>${mine.map(renderOperation).join('')}</section>`;
+    const toc = mine
+      .map(
+        (o) =>
+          `<li><a href="#${esc(o.op.operationId)}"><span class="m ${o.method}">${o.method.toUpperCase()}</span> ` +
+          `<code>${esc(o.path)}</code></a> ${esc(String(o.op.summary))}</li>`,
+      )
+      .join('');
+    return (
+      `<section><h2 id="${slug(tag.name)}">${esc(tag.name)}</h2><p>${esc(tag.description)}</p><ul ` +
+      `class="toc">${toc}</ul>${mine.map(renderOperation).join('')}</section>`
+    );
   });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -28,13 +38,35 @@ export function renderDocsPage(doc: OpenApiDocument): string {
 
 function renderOperation(o: { path: string; method: string; op: OpenApiOperation }): string {
   const { op } = o;
-  const params = ((op.parameters as Record<string, unknown>[]) ?? []).filter((p) => !('$ref' in p)) as { name: string; in: string; required: boolean; schema: JsonSchema }[];
-  const body = (op.requestBody as { content: Record<string, { schema: JsonSchema }> } | undefined)?.content['application/json']?.schema;
-  const security = op.security.length === 0 ? 'no key' : op.security.map((s) => Object.keys(s).map((k) => AUTH_LABEL[k] ?? k).join(' + ') || 'no key needed').join(', or ');
-  const success = JSON.stringify(op.responses).includes('FamilyBBody') ? 'family B body: ok, request_id, release and the route fields' : 'success envelope: ok, request_id, release, data, page (paged routes), quota, warnings';
+  const params = ((op.parameters as Record<string, unknown>[]) ?? []).filter((p) => !('$ref' in p)) as {
+    name: string;
+    in: string;
+    required: boolean;
+    schema: JsonSchema;
+  }[];
+  const body = (op.requestBody as { content: Record<string, { schema: JsonSchema }> } | undefined)?.content[
+    'application/json'
+  ]?.schema;
+  const security =
+    op.security.length === 0
+      ? 'no key'
+      : op.security
+          .map(
+            (s) =>
+              Object.keys(s)
+                .map((k) => AUTH_LABEL[k] ?? k)
+                .join(' + ') || 'no key needed',
+          )
+          .join(', or ');
+  const success = JSON.stringify(op.responses).includes('FamilyBBody')
+    ? 'family B body: ok, request_id, release and the route fields'
+    : 'success envelope: ok, request_id, release, data, page (paged routes), quota, warnings';
   const errorRows = Object.entries(op.responses as Record<string, { 'x-error-codes'?: string[] }>)
     .filter(([status]) => /^[45]/.test(status))
-    .map(([status, r]) => `<tr><td>${status}</td><td>${(r['x-error-codes'] ?? []).map((c) => `<code>${esc(c)}</code>`).join(', ')}</td></tr>`)
+    .map(
+      ([status, r]) =>
+        `<tr><td>${status}</td><td>${(r['x-error-codes'] ?? []).map((c) => `<code>${esc(c)}</code>`).join(', ')}</td></tr>`,
+    )
     .join('');
   return `<article id="${esc(op.operationId)}">
 <h3><span class="m ${o.method}">${o.method.toUpperCase()}</span> <code>${esc(o.path)}</code> ${esc(String(op.summary))}</h3>
@@ -55,12 +87,17 @@ const AUTH_LABEL: Record<string, string> = {
 function schemaTable(schema: JsonSchema): string {
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  return table(Object.entries(props).map(([name, s]) => ({ name, where: 'body', required: required.has(name), schema: s })));
+  return table(
+    Object.entries(props).map(([name, s]) => ({ name, where: 'body', required: required.has(name), schema: s })),
+  );
 }
 
 function table(rows: { name: string; where: string; required: boolean; schema: JsonSchema }[]): string {
   const body = rows
-    .map((r) => `<tr><td><code>${esc(r.name)}</code></td><td>${esc(r.where)}</td><td>${esc(typeOf(r.schema))}</td><td>${r.required ? 'yes' : 'no'}</td><td>${esc(String(r.schema.description ?? ''))}${constraints(r.schema)}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td><code>${esc(r.name)}</code></td><td>${esc(r.where)}</td><td>${esc(typeOf(r.schema))}</td><td>${r.required ? 'yes' : 'no'}</td><td>${esc(String(r.schema.description ?? ''))}${constraints(r.schema)}</td></tr>`,
+    )
     .join('');
   return `<table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Required</th><th>Meaning</th></tr></thead><tbody>${body}</tbody></table>`;
 }
@@ -75,18 +112,32 @@ export function typeOf(s: JsonSchema): string {
 
 function constraints(s: JsonSchema): string {
   const c: string[] = [];
-  const names: [string, string][] = [['minimum', 'min'], ['maximum', 'max'], ['minLength', 'min length'], ['maxLength', 'max length'], ['minItems', 'min items'], ['maxItems', 'max items'], ['pattern', 'pattern']];
+  const names: [string, string][] = [
+    ['minimum', 'min'],
+    ['maximum', 'max'],
+    ['minLength', 'min length'],
+    ['maxLength', 'max length'],
+    ['minItems', 'min items'],
+    ['maxItems', 'max items'],
+    ['pattern', 'pattern'],
+  ];
   for (const [k, label] of names) if (s[k] !== undefined) c.push(`${label} ${String(s[k])}`);
   if (s.default !== undefined) c.push(`default ${JSON.stringify(s.default)}`);
   return c.length ? ` <span class="c">(${esc(c.join('; '))})</span>` : '';
 }
 
 function paragraphs(text: string): string {
-  return text.split(/\n\n+/).map((p) => `<p>${esc(p).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`).join('');
+  return text
+    .split(/\n\n+/)
+    .map((p) => `<p>${esc(p).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`)
+    .join('');
 }
 
 function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 function esc(s: string): string {

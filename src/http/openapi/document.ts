@@ -1,17 +1,26 @@
 import { ERROR_CATALOG, type ErrorCode } from '../../domain/errors/index.js';
+import { inputJsonSchema, type JsonSchema, outputJsonSchema, propertiesOf } from '../../face/json-schema.js';
+import { errorCodesOf } from '../../operations/error-codes.js';
 import type { Family, Operation } from '../../operations/types.js';
 import { componentSchemas, SECURITY_SCHEMES } from './components.js';
-import { errorCodesOf } from '../../operations/error-codes.js';
-import { inputJsonSchema, outputJsonSchema, propertiesOf, type JsonSchema } from '../../face/json-schema.js';
 
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, OpenApiOperation>> };
 export type OpenApiOperation = Record<string, unknown> & { operationId: string; security: Record<string, string[]>[] };
 
 export const TAGS: Record<Family | 'operator', { name: string; description: string }> = {
-  A: { name: 'Family A (v1)', description: 'Routes under /v1: success and error envelopes, Authorization: Bearer <API_KEY>, cursor paging.' },
-  B: { name: 'Family B (api/v1)', description: 'Routes under /api and /api/v1: X-API-Key (or Bearer) authentication, flat bodies, offset paging.' },
+  A: {
+    name: 'Family A (v1)',
+    description: 'Routes under /v1: success and error envelopes, Authorization: Bearer <API_KEY>, cursor paging.',
+  },
+  B: {
+    name: 'Family B (api/v1)',
+    description: 'Routes under /api and /api/v1: X-API-Key (or Bearer) authentication, flat bodies, offset paging.',
+  },
   system: { name: 'System', description: 'Service routes outside the two families.' },
-  operator: { name: 'Operator', description: 'Console routes signed with the operator token (CDS_ADMIN_TOKEN), not an API key.' },
+  operator: {
+    name: 'Operator',
+    description: 'Console routes signed with the operator token (CDS_ADMIN_TOKEN), not an API key.',
+  },
 };
 
 export function tagOf(op: Operation): { name: string; description: string } {
@@ -29,7 +38,8 @@ export function openApiPath(path: string): { path: string; params: string[] } {
 }
 
 function securityOf(op: Operation): Record<string, string[]>[] {
-  const key: Record<string, string[]>[] = op.family === 'A' ? [{ bearerAuth: [] }] : [{ apiKeyHeader: [] }, { bearerAuth: [] }];
+  const key: Record<string, string[]>[] =
+    op.family === 'A' ? [{ bearerAuth: [] }] : [{ apiKeyHeader: [] }, { bearerAuth: [] }];
   switch (op.auth) {
     case 'none':
       return [];
@@ -44,7 +54,8 @@ function securityOf(op: Operation): Record<string, string[]>[] {
 
 function errorResponses(codes: readonly ErrorCode[]): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(ERROR_CATALOG[code].status, [...(byStatus.get(ERROR_CATALOG[code].status) ?? []), code]);
+  for (const code of codes)
+    byStatus.set(ERROR_CATALOG[code].status, [...(byStatus.get(ERROR_CATALOG[code].status) ?? []), code]);
   const out: Record<string, unknown> = {};
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     out[String(status)] = {
@@ -61,14 +72,29 @@ function operationObject(op: Operation, params: string[]): OpenApiOperation {
   const props = propertiesOf(input);
   const required = new Set((input.required as string[] | undefined) ?? []);
   const inQuery = op.method === 'GET' || op.method === 'DELETE';
-  const parameters: Record<string, unknown>[] = params.map((name) => ({ name, in: 'path', required: true, schema: props[name] ?? { type: 'string' } }));
+  const parameters: Record<string, unknown>[] = params.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: props[name] ?? { type: 'string' },
+  }));
   if (inQuery) {
     for (const [name, schema] of Object.entries(props)) {
-      if (!params.includes(name)) parameters.push({ name, in: 'query', required: required.has(name), schema, ...(schema.description ? { description: schema.description } : {}) });
+      if (!params.includes(name))
+        parameters.push({
+          name,
+          in: 'query',
+          required: required.has(name),
+          schema,
+          ...(schema.description ? { description: schema.description } : {}),
+        });
     }
   }
   parameters.push({ $ref: '#/components/parameters/ServiceVersion' });
-  const body: JsonSchema = { ...input, properties: Object.fromEntries(Object.entries(props).filter(([k]) => !params.includes(k))) };
+  const body: JsonSchema = {
+    ...input,
+    properties: Object.fromEntries(Object.entries(props).filter(([k]) => !params.includes(k))),
+  };
   if (Array.isArray(body.required)) body.required = (body.required as string[]).filter((k) => !params.includes(k));
   const codes = errorCodesOf(op);
   const aliases = op.aliases?.length ? `\n\nAlso served at ${op.aliases.map((a) => `\`${a}\``).join(', ')}.` : '';
@@ -80,7 +106,12 @@ function operationObject(op: Operation, params: string[]): OpenApiOperation {
     security: securityOf(op),
     parameters,
     ...(!inQuery
-      ? { requestBody: { required: ((body.required as string[] | undefined) ?? []).length > 0, content: { 'application/json': { schema: body } } } }
+      ? {
+          requestBody: {
+            required: ((body.required as string[] | undefined) ?? []).length > 0,
+            content: { 'application/json': { schema: body } },
+          },
+        }
       : {}),
     responses: {
       '2XX': {
@@ -99,20 +130,31 @@ function operationObject(op: Operation, params: string[]): OpenApiOperation {
 function successSchema(op: Operation): JsonSchema {
   const output = outputJsonSchema(op);
   if (op.family === 'B') return { allOf: [{ $ref: '#/components/schemas/FamilyBBody' }, output] };
-  return { allOf: [{ $ref: '#/components/schemas/SuccessEnvelope' }, { type: 'object', properties: { data: output } }] };
+  return {
+    allOf: [{ $ref: '#/components/schemas/SuccessEnvelope' }, { type: 'object', properties: { data: output } }],
+  };
 }
 
 /** The OpenAPI 3.1 document, generated from the operation table and the valibot input schemas. */
-export function buildOpenApi(operations: readonly Operation[], opts: { version: string; serverUrl: string }): OpenApiDocument {
+export function buildOpenApi(
+  operations: readonly Operation[],
+  opts: { version: string; serverUrl: string },
+): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   const tags = new Map<string, { name: string; description: string }>();
   for (const op of operations) {
     const { path, params } = openApiPath(op.path);
-    (paths[path] ??= {})[op.method.toLowerCase()] = operationObject(op, params);
+    paths[path] ??= {};
+    paths[path][op.method.toLowerCase()] = operationObject(op, params);
     tags.set(tagOf(op).name, tagOf(op));
   }
-  // Only schemes some route uses (a scheme nobody uses is a lint warning); X-API-Key arrives with family B keyed routes.
-  const used = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((o) => o.security.flatMap((s) => Object.keys(s)))));
+  // Only schemes some route uses (a scheme nobody uses is a lint warning); X-API-Key arrives with family B keyed
+  // routes.
+  const used = new Set(
+    Object.values(paths).flatMap((item) =>
+      Object.values(item).flatMap((o) => o.security.flatMap((s) => Object.keys(s))),
+    ),
+  );
   const securitySchemes = Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => used.has(name)));
   return {
     openapi: '3.1.0',
@@ -120,7 +162,9 @@ export function buildOpenApi(operations: readonly Operation[], opts: { version: 
       title: 'Contact Data Service',
       version: opts.version,
       description:
-        'Count, search, enrich and export business contacts and companies. Generated from the operation table that serves the routes. The MCP server (streamable HTTP) sits at /mcp on the same port and takes the same API key.',
+        'Count, search, enrich and export business contacts and companies. Generated from the operation table that ' +
+        'serves the routes. The MCP server (streamable HTTP) sits at /mcp on the same port and takes the same API ' +
+        'key.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: opts.serverUrl }],

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Operation, Services } from '../../operations/types.js';
-import { buildOpenApi, type OpenApiDocument } from './document.js';
 import { renderDocsPage } from './docs-page.js';
+import { buildOpenApi, type OpenApiDocument } from './document.js';
 
 /** GET /openapi.json and GET /docs: no key; built once from the operation table and cached. */
 export function openApiRoutes(services: Services, operations: readonly Operation[]): Middleware {

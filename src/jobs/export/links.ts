@@ -39,8 +39,15 @@ export function exportLink(publicUrl: string, secret: string, exportId: string, 
 export type LinkCheck = { ok: true; expiresAt: Date } | { ok: false; reason: 'invalid' | 'expired' };
 
 /** Checks a link's signature (constant time) and then its expiry against `now`. */
-export function checkLink(secret: string, path: string, expiresParam: unknown, sigParam: unknown, now: Date): LinkCheck {
-  if (typeof expiresParam !== 'string' || !/^\d{1,12}$/.test(expiresParam) || typeof sigParam !== 'string') return { ok: false, reason: 'invalid' };
+export function checkLink(
+  secret: string,
+  path: string,
+  expiresParam: unknown,
+  sigParam: unknown,
+  now: Date,
+): LinkCheck {
+  if (typeof expiresParam !== 'string' || !/^\d{1,12}$/.test(expiresParam) || typeof sigParam !== 'string')
+    return { ok: false, reason: 'invalid' };
   const expires = Number(expiresParam);
   // Compared as text: two base64url spellings of the same bytes (the last character's spare bits) are not both valid.
   const given = Buffer.from(sigParam, 'utf8');

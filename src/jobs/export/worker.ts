@@ -1,7 +1,7 @@
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { SearchEngine } from '../../engine/port.js';
-import { sleep, type JobKindDef } from '../runner.js';
+import { type JobKindDef, sleep } from '../runner.js';
 import { EXPORT_FILE_NAME, exportFile } from './links.js';
 import { EXPORT_LINK_TTL_MS, type ExportPayload } from './payload.js';
 
@@ -51,11 +51,21 @@ export function exportJobKind(o: ExportWorkerOptions): JobKindDef<ExportPayload>
         await rm(tmp, { force: true });
         throw e;
       }
-      return { status: 'completed', result: { rows_exported: res.rows, bytes: res.bytes, release_id: res.releaseId }, charge: res.rows };
+      return {
+        status: 'completed',
+        result: { rows_exported: res.rows, bytes: res.bytes, release_id: res.releaseId },
+        charge: res.rows,
+      };
     },
     giveUp(_job, error) {
       const why = (error as Error)?.message ?? String(error);
-      return { error: `The export failed (${why}). No credits were charged; start the export again, with a narrower filter if it timed out.`, charge: 0, result: { rows_exported: 0 } };
+      return {
+        error:
+          `The export failed (${why}). No credits were charged; start the export again, with a narrower filter if ` +
+          `it timed out.`,
+        charge: 0,
+        result: { rows_exported: 0 },
+      };
     },
   };
 }

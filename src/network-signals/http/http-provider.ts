@@ -36,7 +36,8 @@ export class HttpNetworkSource implements NetworkSource {
   async estimate(target: SignalTarget, signal?: AbortSignal): Promise<number> {
     const body = await this.call('estimate', { kind: target.kind, target: target.url }, target, signal);
     const count = (body as { count?: unknown }).count;
-    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) throw malformed('estimate', '`count` is not a whole number >= 0');
+    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0)
+      throw malformed('estimate', '`count` is not a whole number >= 0');
     return count;
   }
 
@@ -45,11 +46,18 @@ export class HttpNetworkSource implements NetworkSource {
     let left = options.limit;
     while (left > 0) {
       const limit = Math.min(left, this.opts.batchSize ?? 100);
-      const body = (await this.call('collect', { kind: target.kind, target: target.url, cursor, limit }, target, options.signal)) as { items?: unknown; next_cursor?: unknown };
+      const body = (await this.call(
+        'collect',
+        { kind: target.kind, target: target.url, cursor, limit },
+        target,
+        options.signal,
+      )) as { items?: unknown; next_cursor?: unknown };
       if (!Array.isArray(body.items)) throw malformed('collect', '`items` is not an array');
-      if (body.next_cursor !== null && typeof body.next_cursor !== 'string') throw malformed('collect', '`next_cursor` is neither a string nor null');
+      if (body.next_cursor !== null && typeof body.next_cursor !== 'string')
+        throw malformed('collect', '`next_cursor` is neither a string nor null');
       const items = body.items.slice(0, limit).map((item, i) => toEngager(item, i));
-      if (body.next_cursor !== null && body.next_cursor === cursor) throw malformed('collect', '`next_cursor` repeats the cursor sent');
+      if (body.next_cursor !== null && body.next_cursor === cursor)
+        throw malformed('collect', '`next_cursor` repeats the cursor sent');
       left -= items.length;
       cursor = body.next_cursor;
       // A provider that sends nothing yet names a next page would loop forever: treat it as the end.
@@ -59,7 +67,12 @@ export class HttpNetworkSource implements NetworkSource {
     }
   }
 
-  private async call(path: 'estimate' | 'collect', payload: Record<string, unknown>, target: SignalTarget, signal?: AbortSignal): Promise<unknown> {
+  private async call(
+    path: 'estimate' | 'collect',
+    payload: Record<string, unknown>,
+    target: SignalTarget,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     const url = `${this.endpoint}/${path}`;
     let last = '';
     for (let attempt = 0; attempt <= this.opts.retries; attempt++) {
@@ -70,13 +83,20 @@ export class HttpNetworkSource implements NetworkSource {
       try {
         res = await fetch(url, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(this.opts.token ? { Authorization: `Bearer ${this.opts.token}` } : {}) },
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/json',
+            ...(this.opts.token ? { Authorization: `Bearer ${this.opts.token}` } : {}),
+          },
           body: JSON.stringify(payload),
           signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
         });
       } catch (e) {
         if (signal?.aborted) throw new SourceError('The collection was stopped.', 'transient');
-        last = timeout.aborted ? `gave no answer within ${this.opts.timeoutMs} ms` : `could not be reached (${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message})`;
+        last = timeout.aborted
+          ? `gave no answer within ${this.opts.timeoutMs} ms`
+          : `could not be reached ` +
+            `(${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message})`;
         continue;
       }
       if (res.status === 429 || res.status >= 500) {
@@ -91,12 +111,25 @@ export class HttpNetworkSource implements NetworkSource {
         last = timeout.aborted ? `gave no complete answer within ${this.opts.timeoutMs} ms` : 'broke off its answer';
         continue;
       }
-      if (res.status === 404) throw new SourceError(`The network does not know ${target.url}; check that the URL opens the ${target.kind.replace('network_', '')} and send it again.`, 'not_found');
+      if (res.status === 404)
+        throw new SourceError(
+          `The network does not know ${target.url}; check that the URL opens the ` +
+            `${target.kind.replace('network_', '')} and send it again.`,
+          'not_found',
+        );
       if (res.status === 401 || res.status === 403) {
-        throw new SourceError(`The signals provider refused the service's credentials (HTTP ${res.status}); the operator must check CDS_SIGNALS_PROVIDER_TOKEN.`, 'refused');
+        throw new SourceError(
+          `The signals provider refused the service's credentials (HTTP ${res.status}); the operator must check ` +
+            `CDS_SIGNALS_PROVIDER_TOKEN.`,
+          'refused',
+        );
       }
       if (res.status < 200 || res.status >= 300) {
-        throw new SourceError(`The signals provider refused the request (HTTP ${res.status}: ${snippet(text)}); check the target, and report it to the operator if it persists.`, 'refused');
+        throw new SourceError(
+          `The signals provider refused the request (HTTP ${res.status}: ${snippet(text)}); check the target, and ` +
+            `report it to the operator if it persists.`,
+          'refused',
+        );
       }
       try {
         const body = JSON.parse(text) as unknown;
@@ -106,7 +139,10 @@ export class HttpNetworkSource implements NetworkSource {
         throw malformed(path, `the body is not a JSON object (${snippet(text)})`);
       }
     }
-    throw new SourceError(`The signals provider ${last} after ${this.opts.retries + 1} attempts; start the collect again in a few minutes.`, 'transient');
+    throw new SourceError(
+      `The signals provider ${last} after ${this.opts.retries + 1} attempts; start the collect again in a few minutes.`,
+      'transient',
+    );
   }
 }
 
@@ -115,10 +151,14 @@ function toEngager(raw: unknown, i: number): Engager {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw bad('not an object');
   const r = raw as Record<string, unknown>;
   if (typeof r.name !== 'string' || r.name.trim() === '') throw bad('`name` is missing');
-  if (r.headline !== undefined && r.headline !== null && typeof r.headline !== 'string') throw bad('`headline` is not a string');
-  if (typeof r.profile_url !== 'string' || !/^https?:\/\/\S+$/i.test(r.profile_url)) throw bad('`profile_url` is not a URL');
-  if (typeof r.engagement !== 'string' || !ENGAGEMENTS.includes(r.engagement as Engager['engagement'])) throw bad(`\`engagement\` is not one of ${ENGAGEMENTS.join(', ')}`);
-  if (r.post_url !== undefined && r.post_url !== null && typeof r.post_url !== 'string') throw bad('`post_url` is not a string');
+  if (r.headline !== undefined && r.headline !== null && typeof r.headline !== 'string')
+    throw bad('`headline` is not a string');
+  if (typeof r.profile_url !== 'string' || !/^https?:\/\/\S+$/i.test(r.profile_url))
+    throw bad('`profile_url` is not a URL');
+  if (typeof r.engagement !== 'string' || !ENGAGEMENTS.includes(r.engagement as Engager['engagement']))
+    throw bad(`\`engagement\` is not one of ${ENGAGEMENTS.join(', ')}`);
+  if (r.post_url !== undefined && r.post_url !== null && typeof r.post_url !== 'string')
+    throw bad('`post_url` is not a string');
   const at = typeof r.at === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(r.at) ? new Date(r.at) : undefined;
   if (!at || Number.isNaN(at.getTime())) throw bad('`at` is not an RFC 3339 time');
   return {
@@ -132,7 +172,11 @@ function toEngager(raw: unknown, i: number): Engager {
 }
 
 function malformed(path: string, what: string): SourceError {
-  return new SourceError(`The signals provider answered malformed data to ${path} (${what}); start the collect again later, and report it to the operator if it persists.`, 'malformed');
+  return new SourceError(
+    `The signals provider answered malformed data to ${path} (${what}); start the collect again later, and report ` +
+      `it to the operator if it persists.`,
+    'malformed',
+  );
 }
 
 function snippet(text: string): string {

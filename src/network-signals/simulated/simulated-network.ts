@@ -91,7 +91,10 @@ export class SimulatedNetwork implements NetworkSource {
     const seed = this.seed;
     const now = this.opts.clock.now().getTime();
     const pool = await this.pool(seed, target);
-    const it = target.kind === 'network_company' ? this.followers(seed, target, pool, options, now) : this.engagers(seed, target, pool, options, now);
+    const it =
+      target.kind === 'network_company'
+        ? this.followers(seed, target, pool, options, now)
+        : this.engagers(seed, target, pool, options, now);
     let items: Engager[] = [];
     let cursor: string | null = options.cursor;
     let taken = 0;
@@ -113,7 +116,13 @@ export class SimulatedNetwork implements NetworkSource {
   }
 
   /** Engagers of a profile's 10 latest posts (newest post first) or of one post, in arrival order. */
-  private *engagers(seed: string, target: SignalTarget, pool: Person[], options: CollectOptions, now: number): Generator<[Engager, string]> {
+  private *engagers(
+    seed: string,
+    target: SignalTarget,
+    pool: Person[],
+    options: CollectOptions,
+    now: number,
+  ): Generator<[Engager, string]> {
     if (target.kind === 'network_post') {
       const post = standalonePost(seed, target.slug);
       const start = options.cursor ? cursorNumbers(options.cursor, 1)[0]! : 0;
@@ -132,13 +141,22 @@ export class SimulatedNetwork implements NetworkSource {
       const url = postUrl(this.opts.host, seed, target.slug, k);
       const list = visible(m.engagements(k), at, now);
       for (let j = o === offset ? from! : 0; j < list.length; j++) {
-        yield [this.engager(seed, target.slug, list[j]!, at, url, pool), j + 1 < list.length ? `${top}:${o}:${j + 1}` : `${top}:${o + 1}:0`];
+        yield [
+          this.engager(seed, target.slug, list[j]!, at, url, pool),
+          j + 1 < list.length ? `${top}:${o}:${j + 1}` : `${top}:${o + 1}:0`,
+        ];
       }
     }
   }
 
   /** Followers of a company page, newest first. */
-  private *followers(seed: string, target: SignalTarget, pool: Person[], options: CollectOptions, now: number): Generator<[Engager, string]> {
+  private *followers(
+    seed: string,
+    target: SignalTarget,
+    pool: Person[],
+    options: CollectOptions,
+    now: number,
+  ): Generator<[Engager, string]> {
     const m = companyModel(seed, target.slug);
     // The cursor pins the follower count at the start, so new followers do not shift a resumed job.
     const [count, done] = options.cursor ? cursorNumbers(options.cursor, 2) : [m.followersAt(now), 0];
@@ -151,13 +169,19 @@ export class SimulatedNetwork implements NetworkSource {
       const i = count! - 1 - n;
       const block = Math.floor(i / 3);
       const stored = size > 0 && i % 3 === hash32(seed, target.slug, 'blk', block) % 3;
-      const person = stored ? pool[((block % size) * POOL_STEP + offset) % size]! : this.synthetic(`${target.slug}:f:${i}`);
-      yield [{ ...person, engagement: 'follow', post_url: null, at: new Date(m.followedAt(i)).toISOString() }, `${count}:${n + 1}`];
+      const person = stored
+        ? pool[((block % size) * POOL_STEP + offset) % size]!
+        : this.synthetic(`${target.slug}:f:${i}`);
+      yield [
+        { ...person, engagement: 'follow', post_url: null, at: new Date(m.followedAt(i)).toISOString() },
+        `${count}:${n + 1}`,
+      ];
     }
   }
 
-  private engager(seed: string, source: string, e: Engagement, postAt: number, url: string, pool: Person[]): Engager {
-    const person = e.who.startsWith('stored:') && pool.length > 0 ? pool[hash32(seed, e.who) % pool.length]! : this.synthetic(e.who);
+  private engager(seed: string, _source: string, e: Engagement, postAt: number, url: string, pool: Person[]): Engager {
+    const person =
+      e.who.startsWith('stored:') && pool.length > 0 ? pool[hash32(seed, e.who) % pool.length]! : this.synthetic(e.who);
     return { ...person, engagement: e.engagement, post_url: url, at: new Date(postAt + e.delayMs).toISOString() };
   }
 
@@ -167,8 +191,15 @@ export class SimulatedNetwork implements NetworkSource {
     const last = pick(LAST_NAMES, key, 'last');
     const role = pick(ROLES, key, 'role');
     const employer = pick(EMPLOYERS, key, 'employer');
-    const slug = `${first}-${last}-${hash32(key, 'slug').toString(16).padStart(8, '0').slice(0, 7)}`.toLowerCase().replace(/[^a-z0-9-]/g, '');
-    const headline = unit(key, 'headline') < 0.08 ? null : employer === 'self-employed' || employer === 'Freelance' ? `${role} | ${employer}` : `${role} at ${employer}`;
+    const slug = `${first}-${last}-${hash32(key, 'slug').toString(16).padStart(8, '0').slice(0, 7)}`
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '');
+    const headline =
+      unit(key, 'headline') < 0.08
+        ? null
+        : employer === 'self-employed' || employer === 'Freelance'
+          ? `${role} | ${employer}`
+          : `${role} at ${employer}`;
     return { name: `${first} ${last}`, headline, profile_url: canonicalTargetUrl('person', slug, this.opts.host) };
   }
 
@@ -184,21 +215,45 @@ export class SimulatedNetwork implements NetworkSource {
       const span = Math.max(0, release.contacts - size);
       const after = span > 0 ? hash32(seed, target.slug, 'slice') % span : null;
       try {
-        const res = await this.opts.engine.query('contact', { field: 'network', op: 'exists' }, {
-          page: { columns: ['network', 'network_slug', 'name', 'title', 'company'], afterSortKey: after, limit: size, budgetMs: this.opts.budgetMs ?? 10_000 },
-        });
+        const res = await this.opts.engine.query(
+          'contact',
+          { field: 'network', op: 'exists' },
+          {
+            page: {
+              columns: ['network', 'network_slug', 'name', 'title', 'company'],
+              afterSortKey: after,
+              limit: size,
+              budgetMs: this.opts.budgetMs ?? 10_000,
+            },
+          },
+        );
         // Two contacts may share a profile (a duplicate in the source): the pool holds each person once,
         // so stepping through it never shows one person twice (leads count people).
         const slugs = new Set<string>();
         people = res.rows
-          .filter((r) => typeof r.network === 'string' && r.network !== '' && typeof r.network_slug === 'string' && !slugs.has(r.network_slug) && !!slugs.add(r.network_slug))
+          .filter(
+            (r) =>
+              typeof r.network === 'string' &&
+              r.network !== '' &&
+              typeof r.network_slug === 'string' &&
+              !slugs.has(r.network_slug) &&
+              !!slugs.add(r.network_slug),
+          )
           .map((r) => ({
             name: typeof r.name === 'string' && r.name ? r.name : 'Network member',
-            headline: typeof r.title === 'string' && r.title ? (typeof r.company === 'string' && r.company ? `${r.title} at ${r.company}` : r.title) : null,
+            headline:
+              typeof r.title === 'string' && r.title
+                ? typeof r.company === 'string' && r.company
+                  ? `${r.title} at ${r.company}`
+                  : r.title
+                : null,
             profile_url: r.network as string,
           }));
       } catch (e) {
-        throw new SourceError(`The simulated network could not sample stored people (${(e as Error).message}); retry in a minute.`, 'transient');
+        throw new SourceError(
+          `The simulated network could not sample stored people (${(e as Error).message}); retry in a minute.`,
+          'transient',
+        );
       }
     }
     if (this.pools.size >= 200) this.pools.delete(this.pools.keys().next().value!);
@@ -208,7 +263,9 @@ export class SimulatedNetwork implements NetworkSource {
 
   private async pause(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) throw new SourceError('The collection was stopped.', 'transient');
-    await new Promise<void>((resolve) => (this.opts.delayMs > 0 ? setTimeout(resolve, this.opts.delayMs) : setImmediate(resolve)));
+    await new Promise<void>((resolve) =>
+      this.opts.delayMs > 0 ? setTimeout(resolve, this.opts.delayMs) : setImmediate(resolve),
+    );
   }
 }
 
@@ -243,18 +300,40 @@ function profileModel(seed: string, slug: string): ProfileModel {
 function standalonePost(seed: string, slug: string): { at: number; engagements: Engagement[] } {
   const at = EPOCH + unit(seed, slug, 'published') * 300 * DAY;
   const lambda = Math.min(2500, Math.max(1, Math.exp(Math.log(60) + 1.2 * normal(seed, slug, 'popularity'))));
-  return { at, engagements: engagementsOf(seed, slug, lambda, 0.06 + unit(seed, slug, 'comments') * 0.14, Math.max(3, Math.round(lambda * 0.1)), slug) };
+  return {
+    at,
+    engagements: engagementsOf(
+      seed,
+      slug,
+      lambda,
+      0.06 + unit(seed, slug, 'comments') * 0.14,
+      Math.max(3, Math.round(lambda * 0.1)),
+      slug,
+    ),
+  };
 }
 
 /** The engagements a post will gather, in arrival order (a later `now` sees a longer prefix). */
-function engagementsOf(seed: string, postKey: string, lambda: number, commentShare: number, fans: number, fanKey: string): Engagement[] {
+function engagementsOf(
+  seed: string,
+  postKey: string,
+  lambda: number,
+  commentShare: number,
+  fans: number,
+  fanKey: string,
+): Engagement[] {
   const n = poisson(lambda, seed, postKey, 'count');
   const out: Engagement[] = [];
   for (let j = 0; j < n; j++) {
     // Most engagement comes in the first day; the tail runs to about two weeks.
     const delayMs = Math.min(14 * DAY, -Math.log(1 - unit(seed, postKey, j, 'delay')) * 10 * HOUR);
     const u = unit(seed, postKey, j, 'who');
-    const who = u < STORED_SHARE ? `stored:${postKey}:${j}` : u < STORED_SHARE + FAN_SHARE ? `${fanKey}:fan:${hash32(seed, postKey, j, 'fan') % fans}` : `${postKey}:${j}`;
+    const who =
+      u < STORED_SHARE
+        ? `stored:${postKey}:${j}`
+        : u < STORED_SHARE + FAN_SHARE
+          ? `${fanKey}:fan:${hash32(seed, postKey, j, 'fan') % fans}`
+          : `${postKey}:${j}`;
     out.push({ delayMs, engagement: unit(seed, postKey, j, 'kind') < commentShare ? 'comment' : 'reaction', who });
   }
   return out.sort((a, b) => a.delayMs - b.delayMs);
@@ -273,7 +352,8 @@ function companyModel(seed: string, slug: string): { followersAt(now: number): n
   const growth = base * (0.0005 + unit(seed, slug, 'growth') * 0.0025); // followers a day
   return {
     followersAt: (now) => base + Math.floor(Math.max(0, (now - EPOCH) / DAY) * growth),
-    followedAt: (i) => (i < base ? EPOCH - (base - i) * ((3 * 365 * DAY) / base) : EPOCH + ((i - base + 1) / growth) * DAY),
+    followedAt: (i) =>
+      i < base ? EPOCH - (base - i) * ((3 * 365 * DAY) / base) : EPOCH + ((i - base + 1) / growth) * DAY,
   };
 }
 
@@ -289,6 +369,10 @@ function postUrl(host: string, seed: string, slug: string, k: number): string {
 
 function cursorNumbers(cursor: string, n: number): number[] {
   const parts = cursor.split(':').map(Number);
-  if (parts.length !== n || parts.some((p) => !Number.isSafeInteger(p))) throw new SourceError(`The saved cursor ${JSON.stringify(cursor)} is not one of this source; start a new collect.`, 'malformed');
+  if (parts.length !== n || parts.some((p) => !Number.isSafeInteger(p)))
+    throw new SourceError(
+      `The saved cursor ${JSON.stringify(cursor)} is not one of this source; start a new collect.`,
+      'malformed',
+    );
   return parts;
 }

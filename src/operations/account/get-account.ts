@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
-import { AppError } from '../../domain/errors/index.js';
 import type { Account, Plan } from '../../domain/account.js';
+import { AppError } from '../../domain/errors/index.js';
+import * as out from '../outputs.js';
 import { defineOperation, type OpContext } from '../types.js';
 
 export function requireAccount(ctx: OpContext): Account {

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
 import { creditsView } from '../../domain/quota/index.js';
+import * as out from '../outputs.js';
 import { defineOperation } from '../types.js';
 import { requireAccount } from './get-account.js';
 
@@ -12,9 +12,16 @@ export const getCredits = defineOperation({
   auth: 'key',
   spends: false,
   summary: 'Credit balances',
-  description: 'Contact credits (caps, used, held, remaining per window, or the free pool) and premium credits (allowance, used, held, available).',
+  description:
+    'Contact credits (caps, used, held, remaining per window, or the free pool) and premium credits (allowance, ' +
+    'used, held, available).',
   cost: 'free',
-  output: out.obj({ plan: out.str, contact: out.obj({ kind: out.str }), premium: out.obj({ allowance: out.num, used: out.num, held: out.num, available: out.num, resets_at: out.str }), fair_use: out.nullable(out.fairUse) }),
+  output: out.obj({
+    plan: out.str,
+    contact: out.obj({ kind: out.str }),
+    premium: out.obj({ allowance: out.num, used: out.num, held: out.num, available: out.num, resets_at: out.str }),
+    fair_use: out.nullable(out.fairUse),
+  }),
   errors: [],
   input: v.object({}),
   handler: async (ctx) => {

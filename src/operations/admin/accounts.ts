@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
-import { AppError } from '../../domain/errors/index.js';
 import type { Account } from '../../domain/account.js';
+import { AppError } from '../../domain/errors/index.js';
 import { planView } from '../account/get-account.js';
+import * as out from '../outputs.js';
 import { intParam, text } from '../schemas.js';
 import { defineOperation, type OpContext } from '../types.js';
 
@@ -12,7 +12,14 @@ import { defineOperation, type OpContext } from '../types.js';
  */
 function accountView(ctx: OpContext, a: Account) {
   const plan = ctx.services.state.getPlan(a.plan);
-  return { id: a.id, name: a.name, status: a.status, billing_day: a.billingDay, created_at: a.createdAt, plan: plan ? planView(plan) : { slug: a.plan } };
+  return {
+    id: a.id,
+    name: a.name,
+    status: a.status,
+    billing_day: a.billingDay,
+    created_at: a.createdAt,
+    plan: plan ? planView(plan) : { slug: a.plan },
+  };
 }
 
 function mustGet(ctx: OpContext, id: string): Account {
@@ -40,9 +47,20 @@ export const adminCreateAccount = defineOperation({
   }),
   handler: async (ctx, input) => {
     if (!ctx.services.state.getPlan(input.plan)) {
-      throw new AppError('request.invalid', `Unknown plan ${input.plan}.`, { field: 'plan', hint: `Plans: ${ctx.services.state.listPlans().map((p) => p.slug).join(', ')}.` });
+      throw new AppError('request.invalid', `Unknown plan ${input.plan}.`, {
+        field: 'plan',
+        hint: `Plans: ${ctx.services.state
+          .listPlans()
+          .map((p) => p.slug)
+          .join(', ')}.`,
+      });
     }
-    const account = ctx.services.state.createAccount({ name: input.name ?? 'account', plan: input.plan, billingDay: input.billing_day ?? null, now: ctx.now });
+    const account = ctx.services.state.createAccount({
+      name: input.name ?? 'account',
+      plan: input.plan,
+      billingDay: input.billing_day ?? null,
+      now: ctx.now,
+    });
     const { secret } = ctx.services.state.createKey(account.id, { name: 'default', now: ctx.now });
     return { status: 201, data: { ...accountView(ctx, account), api_key: secret } };
   },
@@ -73,14 +91,22 @@ function statusOperation(action: 'suspend' | 'resume') {
     auth: 'operator',
     spends: false,
     summary: `${action === 'suspend' ? 'Suspend' : 'Resume'} account (operator)`,
-    description: action === 'suspend' ? 'Suspends at once: spending calls answer 403 account.suspended; free reads keep working.' : 'Restores access after a suspension.',
+    description:
+      action === 'suspend'
+        ? 'Suspends at once: spending calls answer 403 account.suspended; free reads keep working.'
+        : 'Restores access after a suspension.',
     cost: 'free',
     output: out.accountOutput,
     errors: ['column.not_found'],
     input: v.object({ id: text('Account id.', 100) }),
     handler: async (ctx, input) => {
       mustGet(ctx, input.id);
-      return { data: accountView(ctx, ctx.services.state.setAccountStatus(input.id, action === 'suspend' ? 'suspended' : 'active')) };
+      return {
+        data: accountView(
+          ctx,
+          ctx.services.state.setAccountStatus(input.id, action === 'suspend' ? 'suspended' : 'active'),
+        ),
+      };
     },
   });
 }

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
 import { parseCompanyFilter } from '../../domain/query/index.js';
 import { resolveColumns } from '../contacts/columns.js';
 import { columnsMember, cursorMember, filterMember, limitMember, SEARCH_LIMIT_DEFAULT } from '../contacts/inputs.js';
 import { searchPage } from '../contacts/search-page.js';
+import * as out from '../outputs.js';
 import { defineOperation, type Warning } from '../types.js';
 import { countUnavailableWarning, noRowsWarning } from '../warnings.js';
 
@@ -15,12 +15,17 @@ export const countCompanies = defineOperation({
   auth: 'key',
   spends: false,
   summary: 'Count companies',
-  description: 'Exact number of companies matching a company filter (see GET /v1/companies/schema). Free; 3 second budget, then null with count_unavailable.',
+  description:
+    'Exact number of companies matching a company filter (see GET /v1/companies/schema). Free; 3 second budget, ' +
+    'then null with count_unavailable.',
   cost: 'free',
   output: out.obj({ count: out.nullable(out.num) }),
   errors: ['data.unavailable', 'query.timeout'],
   input: v.object({ filter: filterMember }),
-  mcp: { tool: 'count_companies', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'count_companies',
+    annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx, input) => {
     const { ir, keysApplied } = parseCompanyFilter(input);
     const res = await ctx.services.engine.query('company', ir, { countBudgetMs: ctx.services.config.countBudgetMs });
@@ -39,7 +44,9 @@ export const searchCompanies = defineOperation({
   auth: 'key',
   spends: true,
   summary: 'Search companies',
-  description: 'Companies matching a company filter, paged with a cursor in ascending company id order. One contact credit per returned company; the page is cut to the credits left. limit defaults to 100, at most 1,000.',
+  description:
+    'Companies matching a company filter, paged with a cursor in ascending company id order. One contact credit per ' +
+    'returned company; the page is cut to the credits left. limit defaults to 100, at most 1,000.',
   cost: 'one contact credit per returned company',
   output: out.list(out.row),
   errors: ['data.unavailable', 'query.timeout'],
@@ -50,7 +57,10 @@ export const searchCompanies = defineOperation({
     limit: v.optional(limitMember, SEARCH_LIMIT_DEFAULT),
     cursor: v.optional(cursorMember),
   }),
-  mcp: { tool: 'find_companies', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'find_companies',
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx, input) => {
     const { ir, keysApplied } = parseCompanyFilter(input);
     const columns = resolveColumns('company', input.columns);

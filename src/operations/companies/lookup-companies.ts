@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
 import { normalizeCompanyName, normalizeDomain, parseNetworkUrl } from '../../domain/normalize/index.js';
-import { or, type IRNode } from '../../domain/query/ir.js';
-import { withContactCredits } from '../credits.js';
+import { type IRNode, or } from '../../domain/query/ir.js';
 import { resolveColumns, shapeRow } from '../contacts/columns.js';
 import { columnsMember } from '../contacts/inputs.js';
+import { withContactCredits } from '../credits.js';
+import * as out from '../outputs.js';
 import { defineOperation } from '../types.js';
 
 type Key = { by: 'id' | 'domain' | 'network' | 'name'; value: string };
@@ -34,16 +34,26 @@ export const lookupCompanies = defineOperation({
   spends: true,
   summary: 'Look up companies',
   description:
-    'Up to 100 inputs, each a domain (or website URL), company name, company profile URL or com_ id, answered in order with matched and company. A name shared by several companies matches the one with the most stored contacts. One contact credit per match (repeats included); misses are free; when the credits left cannot cover every match the call answers 402.',
+    'Up to 100 inputs, each a domain (or website URL), company name, company profile URL or com_ id, answered in ' +
+    'order with matched and company. A name shared by several companies matches the one with the most stored ' +
+    'contacts. One contact credit per match (repeats included); misses are free; when the credits left cannot cover ' +
+    'every match the call answers 402.',
   cost: 'one contact credit per match; miss free',
   output: out.list(out.obj({ input: out.str, matched: out.bool, company: out.nullable(out.row) })),
   errors: ['data.unavailable', 'query.timeout'],
   charges: 'contact',
   input: v.object({
-    inputs: v.pipe(v.array(v.pipe(v.string(), v.maxLength(500))), v.minLength(1, 'must hold at least one input'), v.maxLength(100, 'must hold at most 100 inputs')),
+    inputs: v.pipe(
+      v.array(v.pipe(v.string(), v.maxLength(500))),
+      v.minLength(1, 'must hold at least one input'),
+      v.maxLength(100, 'must hold at most 100 inputs'),
+    ),
     columns: v.optional(columnsMember),
   }),
-  mcp: { tool: 'get_companies', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'get_companies',
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx, input) => {
     const columns = resolveColumns('company', input.columns);
     const keys = input.inputs.map((s) => lookupKey(s, ctx.services.config.networkHost));
@@ -54,7 +64,11 @@ export const lookupCompanies = defineOperation({
     }
     const fetch = [...new Set([...columns.map((c) => c.name), 'domain', 'network_slug', 'name_norm', 'contact_count'])];
     const rows = leaves.length
-      ? (await ctx.services.engine.query('company', or(...leaves), { page: { columns: fetch, afterSortKey: null, limit: 10_000, budgetMs: ctx.services.config.searchBudgetMs } })).rows
+      ? (
+          await ctx.services.engine.query('company', or(...leaves), {
+            page: { columns: fetch, afterSortKey: null, limit: 10_000, budgetMs: ctx.services.config.searchBudgetMs },
+          })
+        ).rows
       : [];
     const index = new Map<string, Record<string, unknown>>();
     // Most contacts first, so a shared name resolves to the best-known company.
@@ -67,11 +81,21 @@ export const lookupCompanies = defineOperation({
     const results = input.inputs.map((raw, i) => {
       const k = keys[i];
       const row = k ? index.get(`${k.by}:${k.value}`) : undefined;
-      return { input: raw, matched: row !== undefined, company: row ? shapeRow(row, columns) : null, ...(k ? {} : { reason: 'invalid' as const }) };
+      return {
+        input: raw,
+        matched: row !== undefined,
+        company: row ? shapeRow(row, columns) : null,
+        ...(k ? {} : { reason: 'invalid' as const }),
+      };
     });
     const matches = results.filter((r) => r.matched).length;
     if (matches === 0) return { data: results };
-    return withContactCredits(ctx, 'search', matches, async () => ({ result: { data: results }, delivered: matches }), 'exact');
+    return withContactCredits(
+      ctx,
+      'search',
+      matches,
+      async () => ({ result: { data: results }, delivered: matches }),
+      'exact',
+    );
   },
 });
-

@@ -1,12 +1,28 @@
-import { DEFAULT_COMPANY_COLUMNS, DEFAULT_CONTACT_COLUMNS, findColumn, publicColumns, type ColumnDef, type Entity } from '../../domain/catalog/index.js';
+import {
+  type ColumnDef,
+  DEFAULT_COMPANY_COLUMNS,
+  DEFAULT_CONTACT_COLUMNS,
+  type Entity,
+  findColumn,
+  publicColumns,
+} from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 
 /**
  * Output columns by name: omitted = the default set (contacts: the enrichment default set of the spec),
  * `["*"]` = every public column; `id` always first. Unknown names answer 400 listing the allowed names.
  */
-export function resolveColumns(entity: Entity, requested: readonly string[] | undefined, field = 'columns'): ColumnDef[] {
-  const names = requested === undefined || requested.length === 0 ? (entity === 'contact' ? DEFAULT_CONTACT_COLUMNS : DEFAULT_COMPANY_COLUMNS) : requested;
+export function resolveColumns(
+  entity: Entity,
+  requested: readonly string[] | undefined,
+  field = 'columns',
+): ColumnDef[] {
+  const names =
+    requested === undefined || requested.length === 0
+      ? entity === 'contact'
+        ? DEFAULT_CONTACT_COLUMNS
+        : DEFAULT_COMPANY_COLUMNS
+      : requested;
   if (names.length === 1 && names[0] === '*') return [...publicColumns(entity)];
   const out: ColumnDef[] = [findColumn(entity, 'id')!];
   names.forEach((name, i) => {
@@ -14,7 +30,9 @@ export function resolveColumns(entity: Entity, requested: readonly string[] | un
     if (!col) {
       throw new AppError('request.invalid', `Unknown column ${JSON.stringify(name)}.`, {
         field: `${field}[${i}]`,
-        hint: `Columns: ${publicColumns(entity).map((c) => c.name).join(', ')}; or ["*"] for all.`,
+        hint: `Columns: ${publicColumns(entity)
+          .map((c) => c.name)
+          .join(', ')}; or ["*"] for all.`,
       });
     }
     if (!out.includes(col)) out.push(col);

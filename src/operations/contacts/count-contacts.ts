@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
 import { parseContactFilter } from '../../domain/query/index.js';
+import * as out from '../outputs.js';
 import { defineOperation, type Warning } from '../types.js';
 import { countUnavailableWarning, noRowsWarning } from '../warnings.js';
 import { excludeIdsMember, filterMember } from './inputs.js';
@@ -13,12 +13,17 @@ export const countContacts = defineOperation({
   auth: 'key',
   spends: false,
   summary: 'Count matches',
-  description: 'Exact number of contacts matching a filter. Free. Past its 3 second budget data.count is null with a count_unavailable warning; zero matches carry a no_rows warning naming the keys applied.',
+  description:
+    'Exact number of contacts matching a filter. Free. Past its 3 second budget data.count is null with a ' +
+    'count_unavailable warning; zero matches carry a no_rows warning naming the keys applied.',
   cost: 'free',
   output: out.obj({ count: out.nullable(out.num) }),
   errors: ['data.unavailable', 'query.timeout'],
   input: v.object({ filter: filterMember, exclude_ids: v.optional(excludeIdsMember) }),
-  mcp: { tool: 'count_matches', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'count_matches',
+    annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx, input) => {
     const { ir, keysApplied } = parseContactFilter(input);
     const res = await ctx.services.engine.query('contact', ir, { countBudgetMs: ctx.services.config.countBudgetMs });

@@ -1,9 +1,17 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
 import { parseContactFilter } from '../../domain/query/index.js';
+import * as out from '../outputs.js';
 import { defineOperation } from '../types.js';
 import { resolveColumns } from './columns.js';
-import { columnsMember, cursorMember, excludeIdsMember, filterMember, limitMember, maxPerCompanyMember, SEARCH_LIMIT_DEFAULT } from './inputs.js';
+import {
+  columnsMember,
+  cursorMember,
+  excludeIdsMember,
+  filterMember,
+  limitMember,
+  maxPerCompanyMember,
+  SEARCH_LIMIT_DEFAULT,
+} from './inputs.js';
 import { searchPage } from './search-page.js';
 
 export const searchContacts = defineOperation({
@@ -15,7 +23,9 @@ export const searchContacts = defineOperation({
   spends: true,
   summary: 'Find contacts',
   description:
-    'Contacts matching a filter, page by page in a stable order (ascending contact id within a release), with an opaque cursor. One contact credit per returned row; when fewer credits are left than the page size the page is cut to what is left, with none left 402 contact_credits.exhausted. limit defaults to 100, at most 1,000.',
+    'Contacts matching a filter, page by page in a stable order (ascending contact id within a release), with an ' +
+    'opaque cursor. One contact credit per returned row; when fewer credits are left than the page size the page is ' +
+    'cut to what is left, with none left 402 contact_credits.exhausted. limit defaults to 100, at most 1,000.',
   cost: 'one contact credit per returned contact',
   output: out.list(out.row),
   errors: ['data.unavailable', 'query.timeout'],
@@ -28,7 +38,10 @@ export const searchContacts = defineOperation({
     max_rows_per_company: v.optional(maxPerCompanyMember),
     exclude_ids: v.optional(excludeIdsMember),
   }),
-  mcp: { tool: 'find_contacts', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'find_contacts',
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx, input) => {
     const { ir, keysApplied } = parseContactFilter(input);
     const columns = resolveColumns('contact', input.columns);
@@ -40,7 +53,12 @@ export const searchContacts = defineOperation({
       limit: input.limit,
       cursor: input.cursor,
       maxPerCompany: input.max_rows_per_company,
-      pinned: { filter: input.filter, exclude_ids: input.exclude_ids ?? null, columns: columns.map((c) => c.name), max: input.max_rows_per_company ?? null },
+      pinned: {
+        filter: input.filter,
+        exclude_ids: input.exclude_ids ?? null,
+        columns: columns.map((c) => c.name),
+        max: input.max_rows_per_company ?? null,
+      },
     });
   },
 });

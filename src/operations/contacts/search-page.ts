@@ -1,9 +1,9 @@
 import type { ColumnDef, Entity } from '../../domain/catalog/index.js';
-import { buildLabel } from '../invoke.js';
-import { rowsPerCall } from '../limits.js';
 import { canonicalJson, decodeCursor, encodeCursor, queryHash } from '../../domain/cursor.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import { withContactCredits } from '../credits.js';
+import { buildLabel } from '../invoke.js';
+import { rowsPerCall } from '../limits.js';
 import type { OpContext, OpResult, Page, Warning } from '../types.js';
 import { countUnavailableWarning, noRowsWarning } from '../warnings.js';
 import { shapeRow } from './columns.js';
@@ -43,9 +43,14 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
   const { services } = ctx;
   const limit = rowsPerCall(ctx.face, p.limit);
   const hash = queryHash(p.pinned);
-  const after = p.cursor ? decodeCursor(services.secret, p.cursor, { buildLabel: ctx.buildLabel, queryHash: hash }).k : null;
+  const after = p.cursor
+    ? decodeCursor(services.secret, p.cursor, { buildLabel: ctx.buildLabel, queryHash: hash }).k
+    : null;
   const names = p.columns.map((c) => c.name);
-  const fetchCols = p.maxPerCompany !== undefined && p.entity === 'contact' && !names.includes('company_domain') ? [...names, 'company_domain'] : names;
+  const fetchCols =
+    p.maxPerCompany !== undefined && p.entity === 'contact' && !names.includes('company_domain')
+      ? [...names, 'company_domain']
+      : names;
 
   return withContactCredits(ctx, 'search', limit, async (granted) => {
     const want = granted;
@@ -68,7 +73,13 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
       if (round === 0) {
         total = known ?? res.count;
         countTimedOut = res.countTimedOut;
-        if (services.config.searchTotalsCache && known === undefined && res.count !== null && res.releaseId === services.engine.release()?.id) rememberTotal(totalKey, res.count);
+        if (
+          services.config.searchTotalsCache &&
+          known === undefined &&
+          res.count !== null &&
+          res.releaseId === services.engine.release()?.id
+        )
+          rememberTotal(totalKey, res.count);
       }
       for (const row of res.rows) {
         if (kept.length === want) {
@@ -93,7 +104,8 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
       returned: kept.length,
       limit,
       total,
-      next_cursor: more && lastKept ? encodeCursor(services.secret, { r: label, q: hash, k: Number(lastKept.sort_key) }) : null,
+      next_cursor:
+        more && lastKept ? encodeCursor(services.secret, { r: label, q: hash, k: Number(lastKept.sort_key) }) : null,
     };
     const warnings: Warning[] = [];
     if (countTimedOut) warnings.push(countUnavailableWarning(services.config.countBudgetMs));

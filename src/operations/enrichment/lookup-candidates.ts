@@ -1,12 +1,24 @@
-import type { EnrichInput } from '../../domain/normalize/index.js';
 import type { Candidate } from '../../domain/enrichment/match.js';
-import { or, type IRNode } from '../../domain/query/ir.js';
+import type { EnrichInput } from '../../domain/normalize/index.js';
+import { type IRNode, or } from '../../domain/query/ir.js';
 import type { OpContext } from '../types.js';
 
-export const MATCH_COLUMNS = ['id', 'work_email', 'network_slug', 'mobile_phone', 'direct_phone', 'last_updated', 'company_domain'];
+export const MATCH_COLUMNS = [
+  'id',
+  'work_email',
+  'network_slug',
+  'mobile_phone',
+  'direct_phone',
+  'last_updated',
+  'company_domain',
+];
 
 /** One engine query fetching every stored contact any of the inputs could match. */
-export async function lookupCandidates(ctx: OpContext, inputs: readonly EnrichInput[], columns: readonly string[]): Promise<Candidate[]> {
+export async function lookupCandidates(
+  ctx: OpContext,
+  inputs: readonly EnrichInput[],
+  columns: readonly string[],
+): Promise<Candidate[]> {
   const emails = new Set<string>();
   const slugs = new Set<string>();
   const phones = new Set<string>();
@@ -18,10 +30,19 @@ export async function lookupCandidates(ctx: OpContext, inputs: readonly EnrichIn
   const leaves: IRNode[] = [];
   if (emails.size) leaves.push({ field: 'work_email', op: 'in', value: [...emails] });
   if (slugs.size) leaves.push({ field: 'network_slug', op: 'in', value: [...slugs] });
-  if (phones.size) leaves.push({ field: 'mobile_phone', op: 'in', value: [...phones] }, { field: 'direct_phone', op: 'in', value: [...phones] });
+  if (phones.size)
+    leaves.push(
+      { field: 'mobile_phone', op: 'in', value: [...phones] },
+      { field: 'direct_phone', op: 'in', value: [...phones] },
+    );
   if (leaves.length === 0) return [];
   const res = await ctx.services.engine.query('contact', or(...leaves), {
-    page: { columns: [...new Set([...MATCH_COLUMNS, ...columns])], afterSortKey: null, limit: 5000, budgetMs: ctx.services.config.searchBudgetMs },
+    page: {
+      columns: [...new Set([...MATCH_COLUMNS, ...columns])],
+      afterSortKey: null,
+      limit: 5000,
+      budgetMs: ctx.services.config.searchBudgetMs,
+    },
   });
   return res.rows as Candidate[];
 }

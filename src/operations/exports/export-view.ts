@@ -15,8 +15,10 @@ const NOT_FOUND = 'No export with this id on this account.';
 export function loadExport(ctx: OpContext, id: string): ExportJob {
   const account = requireAccount(ctx);
   const job = /^exp_[0-9A-Za-z]{1,64}$/.test(id) ? ctx.services.state.getJob(id) : undefined;
-  if (!job || job.kind !== 'export' || job.accountId !== account.id) {
-    throw new AppError('export.not_found', NOT_FOUND, { hint: 'Use the export_id returned when the export was started, with the key of the same account.' });
+  if (job?.kind !== 'export' || job.accountId !== account.id) {
+    throw new AppError('export.not_found', NOT_FOUND, {
+      hint: 'Use the export_id returned when the export was started, with the key of the same account.',
+    });
   }
   return job as unknown as ExportJob;
 }
@@ -54,6 +56,7 @@ export function rowsExported(job: ExportJob): number {
 
 /** The user-facing error of a failed export, or null. */
 export function exportError(job: ExportJob): string | null {
-  if (job.status === 'failed' || job.status === 'cancelled') return job.error ?? 'The export failed. No credits were charged; start it again.';
+  if (job.status === 'failed' || job.status === 'cancelled')
+    return job.error ?? 'The export failed. No credits were charged; start it again.';
   return null;
 }

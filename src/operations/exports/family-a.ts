@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
 import { parseContactFilter } from '../../domain/query/index.js';
 import { resolveColumns } from '../contacts/columns.js';
 import { columnsMember, excludeIdsMember, filterMember } from '../contacts/inputs.js';
+import * as out from '../outputs.js';
 import { intParam } from '../schemas.js';
 import { defineOperation } from '../types.js';
 import { downloadOf, exportError, exportStatus, loadExport, rowsExported } from './export-view.js';
@@ -17,11 +17,16 @@ export const createExport = defineOperation({
   spends: true,
   summary: 'Start export',
   description:
-    'Starts an asynchronous CSV export of the contacts matching a filter and answers 202 at once with export_id, rows_available (exact match count), rows_to_export, truncated and truncation_reason ' +
-    '(max_rows, credits, export_limit or max_rows_per_company), plus an export_truncated warning when truncated (with resets_at only when a contact credit cap cut it). ' +
-    'Contact credits for rows_to_export are held now and only the rows actually exported are charged on completion; with no credits left 402 contact_credits.exhausted. ' +
-    'One export holds at most 1,000,000 rows (the operator setting CDS_EXPORT_MAX_ROWS). One export at a time per account (409 export.running); a filter matching nothing answers 400 export.no_matches, free, no job. ' +
-    'CSV: UTF-8, RFC 4180, header row of column names, rows in the stable order; lists joined with "; ", records as JSON text; cells starting with = + - @ (or a tab or CR) get a leading \' against spreadsheet formulas. ' +
+    'Starts an asynchronous CSV export of the contacts matching a filter and answers 202 at once with export_id, ' +
+    'rows_available (exact match count), rows_to_export, truncated and truncation_reason ' +
+    '(max_rows, credits, export_limit or max_rows_per_company), plus an export_truncated warning when truncated ' +
+    '(with resets_at only when a contact credit cap cut it). ' +
+    'Contact credits for rows_to_export are held now and only the rows actually exported are charged on completion; ' +
+    'with no credits left 402 contact_credits.exhausted. ' +
+    'One export holds at most 1,000,000 rows (the operator setting CDS_EXPORT_MAX_ROWS). One export at a time per ' +
+    'account (409 export.running); a filter matching nothing answers 400 export.no_matches, free, no job. ' +
+    'CSV: UTF-8, RFC 4180, header row of column names, rows in the stable order; lists joined with "; ", records as ' +
+    "JSON text; cells starting with = + - @ (or a tab or CR) get a leading ' against spreadsheet formulas. " +
     'Poll GET /v1/exports/{export_id} every few seconds until completed, then download its url (valid 7 days).',
   cost: 'one contact credit per exported contact, on completion',
   output: out.exportStarted,
@@ -32,14 +37,30 @@ export const createExport = defineOperation({
     columns: v.optional(columnsMember),
     format: v.optional(v.pipe(v.picklist(['csv'], 'must be "csv"'), v.description('File format; only csv.')), 'csv'),
     max_rows: v.optional(intParam(1, 100_000_000, 'At most this many rows (the export is cut in the stable order).')),
-    max_rows_per_company: v.optional(intParam(1, 1000, 'At most this many rows per company_domain across the whole export; rows without a domain are not capped.')),
+    max_rows_per_company: v.optional(
+      intParam(
+        1,
+        1000,
+        'At most this many rows per company_domain across the whole export; rows without a domain are not capped.',
+      ),
+    ),
     exclude_ids: v.optional(excludeIdsMember),
   }),
-  mcp: { tool: 'start_export', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'start_export',
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx, input) => {
     const { ir, keysApplied } = parseContactFilter(input);
     const columns = resolveColumns('contact', input.columns);
-    const s = await startExport(ctx, { family: 'A', ir, keysApplied, columns, maxRows: input.max_rows, maxPerCompany: input.max_rows_per_company });
+    const s = await startExport(ctx, {
+      family: 'A',
+      ir,
+      keysApplied,
+      columns,
+      maxRows: input.max_rows,
+      maxPerCompany: input.max_rows_per_company,
+    });
     return {
       status: 202,
       data: {
@@ -67,13 +88,19 @@ export const getExport = defineOperation({
   spends: false,
   summary: 'Get export',
   description:
-    'Status of an export: queued, running, completed or failed, with rows_available, rows_to_export, rows_exported (so far while running) and timestamps. When completed: url, a signed CSV link valid 7 days from completion, and expires_at; past it (or once the file is gone) 410 export.expired. ' +
-    'A failed export carries error (what to do) and charged nothing. Another account\'s id answers 404 export.not_found, as an unknown id does. Free.',
+    'Status of an export: queued, running, completed or failed, with rows_available, rows_to_export, rows_exported ' +
+    '(so far while running) and timestamps. When completed: url, a signed CSV link valid 7 days from completion, ' +
+    'and expires_at; past it (or once the file is gone) 410 export.expired. ' +
+    "A failed export carries error (what to do) and charged nothing. Another account's id answers 404 " +
+    'export.not_found, as an unknown id does. Free.',
   cost: 'free',
   output: out.exportStatus,
   errors: ['export.not_found', 'export.expired'],
   input: v.object({ id: v.pipe(v.string(), v.description('export_id from the start answer (exp_…).')) }),
-  mcp: { tool: 'get_export', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'get_export',
+    annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx, input) => {
     const job = loadExport(ctx, input.id);
     const download = downloadOf(ctx, job);

@@ -1,12 +1,17 @@
+import type { CreditSnapshot } from '../../domain/account.js';
 import type { ColumnDef } from '../../domain/catalog/index.js';
+import type { WindowUsage } from '../../domain/credits.js';
 import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
 import type { IRNode } from '../../domain/query/ir.js';
-import { contactExhausted, FAR_FUTURE, remainingOf, type Budget } from '../../domain/quota/index.js';
+import { type Budget, contactExhausted, FAR_FUTURE, remainingOf } from '../../domain/quota/index.js';
+import {
+  type ExportFamily,
+  type ExportPayload,
+  FAMILY_B_EXPORT_MAX_ROWS,
+  type TruncationReason,
+} from '../../jobs/export/payload.js';
 import type { Job } from '../../jobs/port.js';
-import { FAMILY_B_EXPORT_MAX_ROWS, type ExportFamily, type ExportPayload, type TruncationReason } from '../../jobs/export/payload.js';
-import type { WindowUsage } from '../../domain/credits.js';
-import type { CreditSnapshot } from '../../domain/account.js';
 import { requireAccount } from '../account/get-account.js';
 import type { OpContext, Warning } from '../types.js';
 
@@ -47,15 +52,25 @@ export async function startExport(ctx: OpContext, input: StartExportInput): Prom
   const { services } = ctx;
   const account = requireAccount(ctx);
   // Cheap early answer; the authoritative check runs inside the create transaction below.
-  if (services.state.listJobs(account.id, 'export', 1).some((j) => j.status === 'queued' || j.status === 'running')) throw exportRunning();
+  if (services.state.listJobs(account.id, 'export', 1).some((j) => j.status === 'queued' || j.status === 'running'))
+    throw exportRunning();
 
   const maxPerCompany = input.maxPerCompany ?? null;
-  const count = await services.engine.exportCount('contact', input.ir, { maxPerCompany, budgetMs: services.config.searchBudgetMs });
+  const count = await services.engine.exportCount('contact', input.ir, {
+    maxPerCompany,
+    budgetMs: services.config.searchBudgetMs,
+  });
   if (count.matches === 0) {
     const last = input.keysApplied[input.keysApplied.length - 1];
-    throw new AppError('export.no_matches', 'The filter matches no contacts; no export was started and nothing was charged.', {
-      hint: last ? `Remove a key to widen the audience, for example ${last}; size it first with the count route (free).` : 'The data release holds no contacts.',
-    });
+    throw new AppError(
+      'export.no_matches',
+      'The filter matches no contacts; no export was started and nothing was charged.',
+      {
+        hint: last
+          ? `Remove a key to widen the audience, for example ${last}; size it first with the count route (free).`
+          : 'The data release holds no contacts.',
+      },
+    );
   }
 
   const bound = input.family === 'A' ? services.config.exportMaxRows : FAMILY_B_EXPORT_MAX_ROWS;
@@ -95,7 +110,10 @@ export async function startExport(ctx: OpContext, input: StartExportInput): Prom
   const reason = p.truncationReason;
   const cappedByCredits = reason === 'credits';
   const warnings: Warning[] = [];
-  if (reason === 'credits') warnings.push(creditsCutWarning(services.state.snapshot(account.id, ctx.now), p.rowsToExport, wanted, count.matches));
+  if (reason === 'credits')
+    warnings.push(
+      creditsCutWarning(services.state.snapshot(account.id, ctx.now), p.rowsToExport, wanted, count.matches),
+    );
   else if (reason) warnings.push(truncatedWarning(reason, p.rowsToExport, count.matches, { bound, maxPerCompany }));
   return {
     job,
@@ -116,13 +134,26 @@ export function exportRunning(): AppError {
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-function truncatedWarning(reason: Exclude<TruncationReason, 'credits'>, rows: number, available: number, o: { bound: number; maxPerCompany: number | null }): Warning {
+function truncatedWarning(
+  reason: Exclude<TruncationReason, 'credits'>,
+  rows: number,
+  available: number,
+  o: { bound: number; maxPerCompany: number | null },
+): Warning {
   const head = `The export holds ${fmt(rows)} of ${fmt(available)} matching rows`;
   switch (reason) {
     case 'max_rows':
-      return { code: 'export_truncated', message: `${head}: max_rows cut it.`, hint: 'Raise max_rows to export more of the audience.' };
+      return {
+        code: 'export_truncated',
+        message: `${head}: max_rows cut it.`,
+        hint: 'Raise max_rows to export more of the audience.',
+      };
     case 'export_limit':
-      return { code: 'export_truncated', message: `${head}: one export holds at most ${fmt(o.bound)} rows.`, hint: 'Split the audience with narrower filters (for example by country) and export each part.' };
+      return {
+        code: 'export_truncated',
+        message: `${head}: one export holds at most ${fmt(o.bound)} rows.`,
+        hint: 'Split the audience with narrower filters (for example by country) and export each part.',
+      };
     case 'max_rows_per_company':
       return {
         code: 'export_truncated',
@@ -141,18 +172,27 @@ function creditsCutWarning(snapshot: CreditSnapshot, granted: number, wanted: nu
   const shortfalls = windowsOf(snapshot)
     .map((w) => ({ budget: w.budget, remaining: remainingOf(w.usage) + granted }))
     .filter((s) => s.remaining < wanted);
-  const binding = contactExhausted(shortfalls.length > 0 ? shortfalls : windowsOf(snapshot).map((w) => ({ budget: w.budget, remaining: granted })), wanted);
+  const binding = contactExhausted(
+    shortfalls.length > 0 ? shortfalls : windowsOf(snapshot).map((w) => ({ budget: w.budget, remaining: granted })),
+    wanted,
+  );
   const resetsAt = String(binding.details?.resets_at ?? FAR_FUTURE);
   const pool = resetsAt === FAR_FUTURE;
   return {
     code: 'export_truncated',
-    message: `The export holds ${fmt(granted)} of ${fmt(available)} matching rows: only ${fmt(granted)} contact credits were left${pool ? " in the free plan's lifetime pool, which is now spent" : ''}.`,
-    hint: pool ? 'The free pool is spent and never resets; move to a paid plan to export more.' : `The cap resets at ${resetsAt}; export the rest after that, or ask for fewer rows.`,
+    message:
+      `The export holds ${fmt(granted)} of ${fmt(available)} matching rows: only ${fmt(granted)} contact credits ` +
+      `were left${pool ? " in the free plan's lifetime pool, which is now spent" : ''}.`,
+    hint: pool
+      ? 'The free pool is spent and never resets; move to a paid plan to export more.'
+      : `The cap resets at ${resetsAt}; export the rest after that, or ask for fewer rows.`,
     resets_at: resetsAt,
   };
 }
 
-/** The contact windows an export hold draws from, as quota budgets (the fair-use `export` budget on unlimited plans). */
+/**
+ * The contact windows an export hold draws from, as quota budgets (the fair-use `export` budget on unlimited plans).
+ */
 function windowsOf(s: CreditSnapshot): Array<{ budget: Budget; usage: WindowUsage }> {
   const of = (window: Budget['window'], scope: Budget['scope'], w: WindowUsage) => ({
     budget: { window, start: w.start ?? '', resetsAt: w.resetsAt, scope, cap: w.cap },

@@ -1,4 +1,4 @@
-import { DEFAULT_CONTACT_COLUMNS, findColumn, publicColumns, type ColumnDef } from '../../domain/catalog/index.js';
+import { type ColumnDef, DEFAULT_CONTACT_COLUMNS, findColumn, publicColumns } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 
 const byLabel = new Map(publicColumns('contact').map((c) => [c.label.toLowerCase(), c]));
@@ -13,12 +13,12 @@ export function familyBColumns(requested: unknown, filteredFields: readonly stri
     if (c && !out.includes(c)) out.push(c);
   };
   if (requested === undefined || requested === null || (Array.isArray(requested) && requested.length === 0)) {
-    DEFAULT_CONTACT_COLUMNS.forEach((n) => add(findColumn('contact', n)));
-    filteredFields.forEach((n) => add(findColumn('contact', n)));
+    for (const n of [...DEFAULT_CONTACT_COLUMNS, ...filteredFields]) add(findColumn('contact', n));
     return out;
   }
   const list = typeof requested === 'string' ? requested.split(',') : requested;
-  if (!Array.isArray(list)) throw new AppError('request.invalid', 'columns must be an array of column names or labels.', { field: 'columns' });
+  if (!Array.isArray(list))
+    throw new AppError('request.invalid', 'columns must be an array of column names or labels.', { field: 'columns' });
   list.forEach((raw, i) => {
     const name = typeof raw === 'string' ? raw.trim() : '';
     const col = findColumn('contact', name) ?? byLabel.get(name.toLowerCase());

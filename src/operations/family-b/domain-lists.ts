@@ -1,15 +1,20 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
 import { AppError } from '../../domain/errors/index.js';
 import { normalizeDomain } from '../../domain/normalize/index.js';
 import type { DomainList } from '../../state/port.js';
 import { requireAccount } from '../account/get-account.js';
+import * as out from '../outputs.js';
 import { text } from '../schemas.js';
 import { defineOperation } from '../types.js';
 
 export const DOMAIN_LIST_MAX = 10_000;
 
-const view = (l: DomainList) => ({ domain_list_id: l.id, name: l.name, domains: l.domains.length, created_at: l.createdAt });
+const view = (l: DomainList) => ({
+  domain_list_id: l.id,
+  name: l.name,
+  domains: l.domains.length,
+  created_at: l.createdAt,
+});
 
 export const createDomainList = defineOperation({
   name: 'b.domain_lists.create',
@@ -19,21 +24,35 @@ export const createDomainList = defineOperation({
   auth: 'key',
   spends: false,
   summary: 'Save a domain list (family B)',
-  description: `Saves up to ${DOMAIN_LIST_MAX.toLocaleString('en')} company domains (or website URLs, reduced to domains) under a name; filter with domain_list_id. Lists belong to the account. Free.`,
+  description:
+    `Saves up to ${DOMAIN_LIST_MAX.toLocaleString('en')} company domains (or website URLs, reduced to domains) ` +
+    `under a name; filter with domain_list_id. Lists belong to the account. Free.`,
   cost: 'free',
   output: out.domainList,
   errors: [],
   input: v.object({
     name: text('A name for the list.', 200),
-    domains: v.pipe(v.array(v.pipe(v.string(), v.maxLength(500))), v.minLength(1, 'must hold at least one domain'), v.maxLength(DOMAIN_LIST_MAX, `must hold at most ${DOMAIN_LIST_MAX} domains`)),
+    domains: v.pipe(
+      v.array(v.pipe(v.string(), v.maxLength(500))),
+      v.minLength(1, 'must hold at least one domain'),
+      v.maxLength(DOMAIN_LIST_MAX, `must hold at most ${DOMAIN_LIST_MAX} domains`),
+    ),
   }),
   handler: async (ctx, input) => {
     const domains = input.domains.map((d, i) => {
       const n = normalizeDomain(d);
-      if (!n) throw new AppError('request.invalid', `${JSON.stringify(d)} is not a domain.`, { field: `domains[${i}]`, hint: 'Send bare domains such as acme.com, or website URLs.' });
+      if (!n)
+        throw new AppError('request.invalid', `${JSON.stringify(d)} is not a domain.`, {
+          field: `domains[${i}]`,
+          hint: 'Send bare domains such as acme.com, or website URLs.',
+        });
       return n;
     });
-    const list = ctx.services.state.createDomainList(requireAccount(ctx).id, { name: input.name, domains: [...new Set(domains)], now: ctx.now });
+    const list = ctx.services.state.createDomainList(requireAccount(ctx).id, {
+      name: input.name,
+      domains: [...new Set(domains)],
+      now: ctx.now,
+    });
     return { status: 201, body: view(list) };
   },
 });
@@ -51,5 +70,7 @@ export const listDomainLists = defineOperation({
   output: out.obj({ domain_lists: out.list(out.domainList) }),
   errors: [],
   input: v.object({}),
-  handler: async (ctx) => ({ body: { domain_lists: ctx.services.state.listDomainLists(requireAccount(ctx).id).map(view) } }),
+  handler: async (ctx) => ({
+    body: { domain_lists: ctx.services.state.listDomainLists(requireAccount(ctx).id).map(view) },
+  }),
 });

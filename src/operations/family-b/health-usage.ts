@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
 import { creditsView } from '../../domain/quota/index.js';
 import { requireAccount } from '../account/get-account.js';
+import * as out from '../outputs.js';
 import { defineOperation } from '../types.js';
 
 export const contactsHealthB = defineOperation({
@@ -14,13 +14,29 @@ export const contactsHealthB = defineOperation({
   summary: 'Contacts health (family B)',
   description: 'Connectivity of the contact store and its approximate record count; no credits.',
   cost: 'free',
-  output: out.obj({ status: out.str, approximate_records: out.num, companies: out.num, data_release: out.nullable(out.str) }),
+  output: out.obj({
+    status: out.str,
+    approximate_records: out.num,
+    companies: out.num,
+    data_release: out.nullable(out.str),
+  }),
   errors: [],
   input: v.object({}),
-  mcp: { tool: 'service_contacts_health', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'service_contacts_health',
+    annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx) => {
     const h = await ctx.services.engine.health();
-    return { body: { status: h.ok ? 'ok' : 'unavailable', approximate_records: h.release?.contacts ?? 0, companies: h.release?.companies ?? 0, data_release: h.release?.id ?? null, ...(h.error ? { error: h.error } : {}) } };
+    return {
+      body: {
+        status: h.ok ? 'ok' : 'unavailable',
+        approximate_records: h.release?.contacts ?? 0,
+        companies: h.release?.companies ?? 0,
+        data_release: h.release?.id ?? null,
+        ...(h.error ? { error: h.error } : {}),
+      },
+    };
   },
 });
 
@@ -37,12 +53,24 @@ export const fairUseB = defineOperation({
   auth: 'key',
   spends: false,
   summary: 'Fair-use budget (family B)',
-  description: 'Remaining daily and monthly fair-use budget for search, export and enrich rows on unlimited plans: used, remaining, caps and UTC resets_at (daily reset at the next 00:00 UTC). Other plans answer unlimited: false and their contact credit windows. Free.',
+  description:
+    'Remaining daily and monthly fair-use budget for search, export and enrich rows on unlimited plans: used, ' +
+    'remaining, caps and UTC resets_at (daily reset at the next 00:00 UTC). Other plans answer unlimited: false and ' +
+    'their contact credit windows. Free.',
   cost: 'free',
-  output: out.obj({ plan: out.str, unlimited: out.bool, fair_use: out.nullable(out.fairUse), contact_credits: out.nullable(out.obj({ kind: out.str })), resets_at: out.str }),
+  output: out.obj({
+    plan: out.str,
+    unlimited: out.bool,
+    fair_use: out.nullable(out.fairUse),
+    contact_credits: out.nullable(out.obj({ kind: out.str })),
+    resets_at: out.str,
+  }),
   errors: [],
   input: v.object({}),
-  mcp: { tool: 'get_fair_use', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'get_fair_use',
+    annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx) => {
     const account = requireAccount(ctx);
     const view = creditsView(ctx.services.state.snapshot(account.id, ctx.now), ctx.now);

@@ -8,7 +8,9 @@ function typed(d: FamilyBParamDef) {
   const desc = `${d.description}${allowed}`;
   switch (d.type) {
     case 'string[]':
-      return v.optional(v.pipe(v.union([v.array(v.string()), v.string()], 'must be an array of strings'), v.description(desc)));
+      return v.optional(
+        v.pipe(v.union([v.array(v.string()), v.string()], 'must be an array of strings'), v.description(desc)),
+      );
     case 'number':
       return v.optional(v.pipe(v.number('must be a number'), v.description(desc)));
     case 'boolean':
@@ -22,13 +24,24 @@ function typed(d: FamilyBParamDef) {
 export const FAMILY_B_FILTER_ENTRIES = Object.fromEntries(FAMILY_B_PARAMS.map((d) => [d.name, typed(d)]));
 
 export const whereSqlMember = v.optional(
-  v.pipe(v.string('must be a string'), v.description(`SQL predicate over internal column names, AND-combined with the filters; at most ${WHERE_SQL_MAX_CHARS} characters; parsed against an allow-list, never executed.`)),
+  v.pipe(
+    v.string('must be a string'),
+    v.description(
+      `SQL predicate over internal column names, AND-combined with the filters; at most ${WHERE_SQL_MAX_CHARS} ` +
+        `characters; parsed against an allow-list, never executed.`,
+    ),
+  ),
 );
 
 /** Filters at the top level or nested in `filters`; unknown names reach the parser, which names them. */
 export function familyBInput<E extends v.ObjectEntries>(extra: E) {
   return v.looseObject({
-    filters: v.optional(v.pipe(v.looseObject(FAMILY_B_FILTER_ENTRIES), v.description('The filters, nested; the same names are also accepted at the top level.'))),
+    filters: v.optional(
+      v.pipe(
+        v.looseObject(FAMILY_B_FILTER_ENTRIES),
+        v.description('The filters, nested; the same names are also accepted at the top level.'),
+      ),
+    ),
     ...FAMILY_B_FILTER_ENTRIES,
     where_sql: whereSqlMember,
     ...extra,

@@ -1,20 +1,26 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
-import { matchInput, type Candidate } from '../../domain/enrichment/match.js';
+import { type Candidate, matchInput } from '../../domain/enrichment/match.js';
 import { AppError } from '../../domain/errors/index.js';
-import { normalizeDomain, normalizePhone, parseEmail, emailDomain, type EnrichInput } from '../../domain/normalize/index.js';
+import {
+  type EnrichInput,
+  emailDomain,
+  normalizeDomain,
+  normalizePhone,
+  parseEmail,
+} from '../../domain/normalize/index.js';
 import { and, type IRNode } from '../../domain/query/ir.js';
 import { resolveColumns, shapeRow } from '../contacts/columns.js';
 import { withContactCredits } from '../credits.js';
 import { lookupCandidates } from '../enrichment/lookup-candidates.js';
 import { BATCH_MAX, rowsPerCall } from '../limits.js';
+import * as out from '../outputs.js';
 import { intParam, text } from '../schemas.js';
 import { defineOperation, type OpContext } from '../types.js';
 import { creditsRemaining } from './credits-remaining.js';
 
 const columns = () => resolveColumns('contact', undefined);
 
-function phoneResult(ctx: OpContext, raw: string, rows: readonly Candidate[]) {
+function phoneResult(_ctx: OpContext, raw: string, rows: readonly Candidate[]) {
   const phone = normalizePhone(raw);
   const input: EnrichInput = phone ? { kind: 'phone', value: phone } : { kind: 'invalid' };
   const m = matchInput(input, rows, null);
@@ -22,7 +28,11 @@ function phoneResult(ctx: OpContext, raw: string, rows: readonly Candidate[]) {
     phone: raw,
     success: m.kind === 'match',
     contact: m.kind === 'match' ? shapeRow(m.contact, columns()) : null,
-    ...(m.kind === 'ambiguous' ? { reason: 'ambiguous', note: 'Several contacts share this number; not charged.' } : m.kind === 'invalid' ? { reason: 'invalid' } : {}),
+    ...(m.kind === 'ambiguous'
+      ? { reason: 'ambiguous', note: 'Several contacts share this number; not charged.' }
+      : m.kind === 'invalid'
+        ? { reason: 'invalid' }
+        : {}),
   };
 }
 
@@ -31,10 +41,17 @@ async function phones(ctx: OpContext, raws: readonly string[]) {
     const p = normalizePhone(r);
     return p ? { kind: 'phone', value: p } : { kind: 'invalid' };
   });
-  const rows = await lookupCandidates(ctx, inputs, columns().map((c) => c.name));
+  const rows = await lookupCandidates(
+    ctx,
+    inputs,
+    columns().map((c) => c.name),
+  );
   const results = raws.map((r) => phoneResult(ctx, r, rows));
   const ok = results.filter((r) => r.success).length;
-  const body = ok === 0 ? { results } : await withContactCredits(ctx, 'enrich', ok, async () => ({ result: { results }, delivered: ok }), 'exact');
+  const body =
+    ok === 0
+      ? { results }
+      : await withContactCredits(ctx, 'enrich', ok, async () => ({ result: { results }, delivered: ok }), 'exact');
   return { ...body, creditsRemaining: creditsRemaining(ctx) };
 }
 
@@ -46,13 +63,23 @@ export const lookupPhone = defineOperation({
   auth: 'key',
   spends: true,
   summary: 'Contact by phone (family B)',
-  description: 'The stored contact whose mobile or direct phone is this number (any common format; E.164 best). A number shared by several contacts is ambiguous and free. One contact credit on a match.',
+  description:
+    'The stored contact whose mobile or direct phone is this number (any common format; E.164 best). A number ' +
+    'shared by several contacts is ambiguous and free. One contact credit on a match.',
   cost: 'one contact credit on a match',
-  output: out.obj({ phone: out.str, success: out.bool, contact: out.nullable(out.contactRow), creditsRemaining: out.creditsRemaining }),
+  output: out.obj({
+    phone: out.str,
+    success: out.bool,
+    contact: out.nullable(out.contactRow),
+    creditsRemaining: out.creditsRemaining,
+  }),
   errors: ['data.unavailable', 'query.timeout'],
   charges: 'contact',
   input: v.object({ phone: text('Phone number.', 64) }),
-  mcp: { tool: 'service_lookup_contact_by_phone', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'service_lookup_contact_by_phone',
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx, input) => {
     const out = await phones(ctx, [input.phone]);
     return { body: { ...out.results[0]!, creditsRemaining: out.creditsRemaining } };
@@ -67,15 +94,27 @@ export const lookupPhonesBatch = defineOperation({
   auth: 'key',
   spends: true,
   summary: 'Contacts by phone, batch (family B)',
-  description: 'Up to 100 phone numbers in `phones`, answered in order. One contact credit per match; misses and ambiguous numbers are free. More than 100: 400.',
+  description:
+    'Up to 100 phone numbers in `phones`, answered in order. One contact credit per match; misses and ambiguous ' +
+    'numbers are free. More than 100: 400.',
   cost: 'one contact credit per match; misses free',
-  output: out.obj({ results: out.list(out.obj({ phone: out.str, success: out.bool, contact: out.nullable(out.contactRow) })), creditsRemaining: out.creditsRemaining }),
+  output: out.obj({
+    results: out.list(out.obj({ phone: out.str, success: out.bool, contact: out.nullable(out.contactRow) })),
+    creditsRemaining: out.creditsRemaining,
+  }),
   errors: ['data.unavailable', 'query.timeout'],
   charges: 'contact',
   input: v.object({ phones: v.array(v.pipe(v.string(), v.maxLength(64)), 'must be an array of phone numbers') }),
-  mcp: { tool: 'service_lookup_contacts_by_phone_batch', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'service_lookup_contacts_by_phone_batch',
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx, input) => {
-    if (input.phones.length > BATCH_MAX) throw new AppError('request.invalid', `${input.phones.length} phones sent; a batch holds at most ${BATCH_MAX}.`, { field: 'phones', hint: `Send at most ${BATCH_MAX} per call.` });
+    if (input.phones.length > BATCH_MAX)
+      throw new AppError('request.invalid', `${input.phones.length} phones sent; a batch holds at most ${BATCH_MAX}.`, {
+        field: 'phones',
+        hint: `Send at most ${BATCH_MAX} per call.`,
+      });
     return { body: await phones(ctx, input.phones) };
   },
 });
@@ -84,10 +123,30 @@ export const lookupPhonesBatch = defineOperation({
 async function listPage(ctx: OpContext, where: IRNode, limit: number, offset: number) {
   const cols = columns();
   return withContactCredits(ctx, 'search', limit, async (granted) => {
-    const res = await ctx.services.engine.query('contact', where, { countBudgetMs: ctx.services.config.countBudgetMs, page: { columns: cols.map((c) => c.name), afterSortKey: null, offset, limit: granted + 1, budgetMs: ctx.services.config.searchBudgetMs } });
+    const res = await ctx.services.engine.query('contact', where, {
+      countBudgetMs: ctx.services.config.countBudgetMs,
+      page: {
+        columns: cols.map((c) => c.name),
+        afterSortKey: null,
+        offset,
+        limit: granted + 1,
+        budgetMs: ctx.services.config.searchBudgetMs,
+      },
+    });
     const more = res.rows.length > granted;
     const rows = res.rows.slice(0, granted);
-    return { result: { contacts: rows.map((r) => shapeRow(r, cols)), total: res.count, limit, offset, returned: rows.length, has_more: more, next_offset: more ? offset + rows.length : null }, delivered: rows.length };
+    return {
+      result: {
+        contacts: rows.map((r) => shapeRow(r, cols)),
+        total: res.count,
+        limit,
+        offset,
+        returned: rows.length,
+        has_more: more,
+        next_offset: more ? offset + rows.length : null,
+      },
+      delivered: rows.length,
+    };
   });
 }
 
@@ -99,9 +158,16 @@ export const lookupColleagues = defineOperation({
   auth: 'key',
   spends: true,
   summary: 'Colleagues (family B)',
-  description: 'Contacts at the same company as a work email (the person is left out) or at a company domain. 100 per page by default, up to 5,000 per REST call (100 per MCP call); offset paging. One contact credit per returned contact.',
+  description:
+    'Contacts at the same company as a work email (the person is left out) or at a company domain. 100 per page by ' +
+    'default, up to 5,000 per REST call (100 per MCP call); offset paging. One contact credit per returned contact.',
   cost: 'one contact credit per returned contact',
-  output: out.obj({ contacts: out.list(out.contactRow), total: out.num, ...out.offsetPage, creditsRemaining: out.creditsRemaining }),
+  output: out.obj({
+    contacts: out.list(out.contactRow),
+    total: out.num,
+    ...out.offsetPage,
+    creditsRemaining: out.creditsRemaining,
+  }),
   errors: ['data.unavailable', 'query.timeout'],
   charges: 'contact',
   input: v.object({
@@ -110,11 +176,22 @@ export const lookupColleagues = defineOperation({
     limit: v.optional(intParam(1, 5000, 'Contacts per page (default 100, at most 5,000; 100 over MCP).'), 100),
     offset: v.optional(intParam(0, 1_000_000, 'Rows to skip; use next_offset.'), 0),
   }),
-  mcp: { tool: 'service_lookup_colleagues', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'service_lookup_colleagues',
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx, input) => {
     const email = input.work_email ? parseEmail(input.work_email) : undefined;
-    const domain = input.company_domain ? normalizeDomain(input.company_domain) : email ? emailDomain(email) : undefined;
-    if (!domain) throw new AppError('request.invalid', 'Send a work_email or a company_domain.', { field: input.work_email ? 'work_email' : 'company_domain', hint: 'For example {"company_domain": "acme.com"}.' });
+    const domain = input.company_domain
+      ? normalizeDomain(input.company_domain)
+      : email
+        ? emailDomain(email)
+        : undefined;
+    if (!domain)
+      throw new AppError('request.invalid', 'Send a work_email or a company_domain.', {
+        field: input.work_email ? 'work_email' : 'company_domain',
+        hint: 'For example {"company_domain": "acme.com"}.',
+      });
     const parts: IRNode[] = [{ field: 'company_domain', op: 'eq', value: domain }];
     if (email) parts.push({ not: { field: 'work_email', op: 'eq', value: email } });
     const limit = rowsPerCall(ctx.face, input.limit);
@@ -133,27 +210,50 @@ export const lookupDecisionMakers = defineOperation({
   auth: 'key',
   spends: true,
   summary: 'Decision makers (family B)',
-  description: 'Executives, founders, VPs, directors and head-of roles with a VALID work email at one or more company domains. Up to 100 per MCP call (REST: up to 1,000); offset paging. One contact credit per returned contact.',
+  description:
+    'Executives, founders, VPs, directors and head-of roles with a VALID work email at one or more company domains. ' +
+    'Up to 100 per MCP call (REST: up to 1,000); offset paging. One contact credit per returned contact.',
   cost: 'one contact credit per returned contact',
-  output: out.obj({ contacts: out.list(out.contactRow), total: out.num, ...out.offsetPage, creditsRemaining: out.creditsRemaining }),
+  output: out.obj({
+    contacts: out.list(out.contactRow),
+    total: out.num,
+    ...out.offsetPage,
+    creditsRemaining: out.creditsRemaining,
+  }),
   errors: ['data.unavailable', 'query.timeout'],
   charges: 'contact',
   input: v.object({
-    company_domains: v.pipe(v.array(v.pipe(v.string(), v.maxLength(300))), v.minLength(1, 'must hold at least one domain'), v.maxLength(100, 'must hold at most 100 domains')),
+    company_domains: v.pipe(
+      v.array(v.pipe(v.string(), v.maxLength(300))),
+      v.minLength(1, 'must hold at least one domain'),
+      v.maxLength(100, 'must hold at most 100 domains'),
+    ),
     limit: v.optional(intParam(1, 1000, 'Contacts per page (default 100; at most 100 over MCP).'), 100),
     offset: v.optional(intParam(0, 1_000_000, 'Rows to skip; use next_offset.'), 0),
   }),
-  mcp: { tool: 'lookup_decision_makers', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'lookup_decision_makers',
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx, input) => {
     const domains = input.company_domains.map((d, i) => {
       const n = normalizeDomain(d);
-      if (!n) throw new AppError('request.invalid', `${JSON.stringify(d)} is not a domain.`, { field: `company_domains[${i}]`, hint: 'Send bare domains such as acme.com.' });
+      if (!n)
+        throw new AppError('request.invalid', `${JSON.stringify(d)} is not a domain.`, {
+          field: `company_domains[${i}]`,
+          hint: 'Send bare domains such as acme.com.',
+        });
       return n;
     });
     const where = and(
       { field: 'company_domain', op: 'in', value: domains },
       { field: 'email_status', op: 'eq', value: 'valid' },
-      { or: [{ field: 'seniority', op: 'in', value: DECISION_SENIORITIES }, { field: 'title', op: 'words', value: 'head of' }] },
+      {
+        or: [
+          { field: 'seniority', op: 'in', value: DECISION_SENIORITIES },
+          { field: 'title', op: 'words', value: 'head of' },
+        ],
+      },
     );
     const limit = rowsPerCall(ctx.face, input.limit);
     const page = await listPage(ctx, where, limit, input.offset);

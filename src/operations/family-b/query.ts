@@ -1,5 +1,5 @@
 import { parseFamilyBFilters } from '../../domain/family-b/index.js';
-import { and, isLeaf, type IRNode } from '../../domain/query/ir.js';
+import { and, type IRNode, isLeaf } from '../../domain/query/ir.js';
 import type { OpContext } from '../types.js';
 import type { FamilyBFilterInput } from './input-schema.js';
 
@@ -26,8 +26,8 @@ export async function familyBQuery(ctx: OpContext, body: FamilyBFilterInput): Pr
 export function fieldsOf(node: IRNode, out: string[] = []): string[] {
   if (isLeaf(node)) {
     if (!out.includes(node.field)) out.push(node.field);
-  } else if ('and' in node) node.and.forEach((n) => fieldsOf(n, out));
-  else if ('or' in node) node.or.forEach((n) => fieldsOf(n, out));
-  else fieldsOf(node.not, out);
+  } else {
+    for (const child of 'and' in node ? node.and : 'or' in node ? node.or : [node.not]) fieldsOf(child, out);
+  }
   return out;
 }

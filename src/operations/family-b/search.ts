@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
 import { AppError } from '../../domain/errors/index.js';
 import { shapeRow } from '../contacts/columns.js';
 import { withContactCredits } from '../credits.js';
 import { rowsPerCall } from '../limits.js';
+import * as out from '../outputs.js';
 import { intParam } from '../schemas.js';
 import { defineOperation, type OpContext } from '../types.js';
 import { familyBColumns } from './columns.js';
@@ -17,10 +17,24 @@ export const B_LIMIT_MAX = 5000;
 export const B_PAGING_WINDOW = 50_000;
 
 const searchInput = familyBInput({
-  limit: v.optional(v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.description('Rows per page (default 1000; above 5,000 clamped).'))),
+  limit: v.optional(
+    v.pipe(
+      v.number('must be a number'),
+      v.integer('must be a whole number'),
+      v.minValue(1, 'must be at least 1'),
+      v.description('Rows per page (default 1000; above 5,000 clamped).'),
+    ),
+  ),
   offset: v.optional(intParam(0, 10_000_000, 'Rows to skip; use next_offset from the previous answer.')),
   max_per_company: v.optional(intParam(1, 50, 'At most this many rows per company domain in the page.')),
-  columns: v.optional(v.pipe(v.union([v.array(v.string()), v.string()]), v.description('Output columns by display label or internal name; default set plus filtered columns when omitted.'))),
+  columns: v.optional(
+    v.pipe(
+      v.union([v.array(v.string()), v.string()]),
+      v.description(
+        'Output columns by display label or internal name; default set plus filtered columns when omitted.',
+      ),
+    ),
+  ),
 });
 
 /** A family B search body: the filters, where_sql and the paging members, typed by its schema. */
@@ -42,10 +56,16 @@ export async function familyBSearch(ctx: OpContext, input: BSearchInput, opts: B
   const limit = Math.min(asked, opts.maxLimit);
   const offset = input.offset ?? 0;
   if (offset >= B_PAGING_WINDOW) {
-    throw new AppError('request.invalid', `Paging walks at most ${B_PAGING_WINDOW} matches; offset ${offset} is beyond it.`, {
-      field: 'offset',
-      hint: 'Narrow the query (size it with POST /api/v1/contacts/search/count) or export the audience with POST /api/v1/contacts/search/export.',
-    });
+    throw new AppError(
+      'request.invalid',
+      `Paging walks at most ${B_PAGING_WINDOW} matches; offset ${offset} is beyond it.`,
+      {
+        field: 'offset',
+        hint:
+          'Narrow the query (size it with POST /api/v1/contacts/search/count) or export the audience with POST ' +
+          '/api/v1/contacts/search/export.',
+      },
+    );
   }
   const window = Math.min(limit, B_PAGING_WINDOW - offset);
   const columns = familyBColumns(input.columns, fieldsOf(ir));
@@ -55,7 +75,13 @@ export async function familyBSearch(ctx: OpContext, input: BSearchInput, opts: B
 
   return withContactCredits(ctx, 'search', window, async (granted) => {
     const res = await ctx.services.engine.query('contact', ir, {
-      page: { columns: fetchCols, afterSortKey: null, offset, limit: granted + 1, budgetMs: ctx.services.config.searchBudgetMs },
+      page: {
+        columns: fetchCols,
+        afterSortKey: null,
+        offset,
+        limit: granted + 1,
+        budgetMs: ctx.services.config.searchBudgetMs,
+      },
     });
     let rows = res.rows;
     const more = rows.length > granted;
@@ -81,9 +107,17 @@ export async function familyBSearch(ctx: OpContext, input: BSearchInput, opts: B
       has_more: more && !beyondWindow,
       total_available: more ? end : offset + res.rows.length,
       total_available_is_minimum: more,
-      ...(beyondWindow ? { paging_note: `Paging stops at ${B_PAGING_WINDOW} matches; narrow the query or export the audience.` } : {}),
+      ...(beyondWindow
+        ? { paging_note: `Paging stops at ${B_PAGING_WINDOW} matches; narrow the query or export the audience.` }
+        : {}),
       ...(asked > opts.maxLimit ? { limit_clamped_from: asked } : {}),
-      ...(rows.length === 0 ? { note: keysApplied.length ? `No contacts match; remove a filter such as ${keysApplied[keysApplied.length - 1]}.` : 'No contacts match.' } : {}),
+      ...(rows.length === 0
+        ? {
+            note: keysApplied.length
+              ? `No contacts match; remove a filter such as ${keysApplied[keysApplied.length - 1]}.`
+              : 'No contacts match.',
+          }
+        : {}),
     };
     return { result: body, delivered: rows.length };
   }).then((body) => ({ ...body, creditsRemaining: creditsRemaining(ctx) }));
@@ -98,18 +132,41 @@ export const searchContactsB = defineOperation({
   spends: true,
   summary: 'Search contacts (family B)',
   description:
-    'Contacts matching flat filters (nested in `filters` or at the top level, all AND) and an optional where_sql, offset-paged in a stable order. Records are in `contacts`. limit defaults to 1000; values above 5,000 are clamped and the effective limit is echoed. Paging walks up to 50,000 matches; beyond that narrow the query or export. One contact credit per returned row.',
+    'Contacts matching flat filters (nested in `filters` or at the top level, all AND) and an optional where_sql, ' +
+    'offset-paged in a stable order. Records are in `contacts`. limit defaults to 1000; values above 5,000 are ' +
+    'clamped and the effective limit is echoed. Paging walks up to 50,000 matches; beyond that narrow the query or ' +
+    'export. One contact credit per returned row.',
   cost: 'one contact credit per returned contact',
-  output: out.obj({ contacts: out.list(out.row), ...out.offsetPage, total_available: out.num, total_available_is_minimum: out.bool, creditsRemaining: out.creditsRemaining }),
+  output: out.obj({
+    contacts: out.list(out.row),
+    ...out.offsetPage,
+    total_available: out.num,
+    total_available_is_minimum: out.bool,
+    creditsRemaining: out.creditsRemaining,
+  }),
   errors: [...FAMILY_B_FILTER_ERRORS, 'data.unavailable', 'query.timeout'],
   charges: 'contact',
   input: searchInput,
-  mcp: { tool: 'search_contacts', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'search_contacts',
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx, input) => {
     // MCP: at most 100 rows per call, and an offer to export when more match.
     const body = await familyBSearch(ctx, input, { maxLimit: rowsPerCall(ctx.face, B_LIMIT_MAX) });
     if (ctx.face === 'mcp' && body.has_more) {
-      return { body: { ...body, export_offer: { tool: 'export_contacts', message: 'More contacts match than one call returns; export them as a CSV (one credit per exported row, up to 50,000).', arguments: { ...input, limit: undefined, offset: undefined } } } };
+      return {
+        body: {
+          ...body,
+          export_offer: {
+            tool: 'export_contacts',
+            message:
+              'More contacts match than one call returns; export them as a CSV (one credit per exported row, up to ' +
+              '50,000).',
+            arguments: { ...input, limit: undefined, offset: undefined },
+          },
+        },
+      };
     }
     return { body };
   },

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
 import { FAMILY_B_PARAMS, publicColumns } from '../../domain/catalog/index.js';
 import { FAMILY_B_EXPORT_MAX_ROWS } from '../../jobs/export/payload.js';
+import * as out from '../outputs.js';
 import { defineOperation } from '../types.js';
 
 /**
@@ -17,12 +17,23 @@ export const getAvailableColumns = defineOperation({
   auth: 'key',
   spends: false,
   summary: 'Available columns (MCP only)',
-  description: 'Contact columns with display labels, types, the filters that read them, and populated_count / fill_share computed from the current data release; the supported filters; export options. Free.',
+  description:
+    'Contact columns with display labels, types, the filters that read them, and populated_count / fill_share ' +
+    'computed from the current data release; the supported filters; export options. Free.',
   cost: 'free',
-  output: out.obj({ release: out.nullable(out.str), rows: out.num, columns: out.list(out.obj({ name: out.str, label: out.str, type: out.str, description: out.str })), supported_filters: out.list(out.obj({ name: out.str, type: out.str, description: out.str })), export_options: out.obj({ tool: out.str }) }),
+  output: out.obj({
+    release: out.nullable(out.str),
+    rows: out.num,
+    columns: out.list(out.obj({ name: out.str, label: out.str, type: out.str, description: out.str })),
+    supported_filters: out.list(out.obj({ name: out.str, type: out.str, description: out.str })),
+    export_options: out.obj({ tool: out.str }),
+  }),
   errors: ['data.unavailable', 'query.timeout'],
   input: v.object({}),
-  mcp: { tool: 'get_available_columns', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'get_available_columns',
+    annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx) => {
     const counts = await ctx.services.engine.populatedCounts('contact');
     const rows = counts.rows;
@@ -39,7 +50,12 @@ export const getAvailableColumns = defineOperation({
           populated_count: counts.columns[c.name] ?? 0,
           fill_share: rows > 0 ? Math.round(((counts.columns[c.name] ?? 0) / rows) * 1000) / 1000 : 0,
         })),
-        supported_filters: FAMILY_B_PARAMS.map((p) => ({ name: p.name, type: p.type, description: p.description, ...(p.allowed?.length ? { values: [...p.allowed] } : {}) })),
+        supported_filters: FAMILY_B_PARAMS.map((p) => ({
+          name: p.name,
+          type: p.type,
+          description: p.description,
+          ...(p.allowed?.length ? { values: [...p.allowed] } : {}),
+        })),
         export_options: {
           tool: 'export_contacts',
           format: 'csv',

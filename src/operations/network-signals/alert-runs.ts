@@ -1,11 +1,11 @@
 import { AppError, isAppError } from '../../domain/errors/index.js';
+import type { PeriodicTask } from '../../jobs/runner.js';
 import { planCollect } from '../../network-signals/plan.js';
 import type { AlertRecord } from '../../network-signals/port.js';
 import { nextSlot } from '../../network-signals/schedule.js';
 import { parseSignalTarget } from '../../network-signals/target.js';
-import type { PeriodicTask } from '../../jobs/runner.js';
 import type { Services } from '../types.js';
-import { createCollectJob, estimateTarget, premiumAvailable, type CollectJob } from './collect-job.js';
+import { type CollectJob, createCollectJob, estimateTarget, premiumAvailable } from './collect-job.js';
 
 /**
  * Starts one run of an alert now: sizes the target, holds premium credits (exact; 402 when short) and
@@ -26,7 +26,9 @@ export async function startAlertRun(services: Services, alert: AlertRecord, now:
 }
 
 export function busy(): AppError {
-  return new AppError('alert.busy', 'The alert already has a queued or running run.', { hint: 'Wait for it to finish (GET /v1/signals/alerts/{id} shows last_run), then poll again.' });
+  return new AppError('alert.busy', 'The alert already has a queued or running run.', {
+    hint: 'Wait for it to finish (GET /v1/signals/alerts/{id} shows last_run), then poll again.',
+  });
 }
 
 /**
@@ -35,7 +37,10 @@ export function busy(): AppError {
  * source down) is skipped: the reason is kept in `last_error` and the alert waits for its next slot.
  * Called by a timer beside the job runner, and by tests with the clock they set.
  */
-export async function tickAlerts(services: Services, now: Date = services.clock.now()): Promise<{ started: string[]; skipped: { alert: string; error: string }[] }> {
+export async function tickAlerts(
+  services: Services,
+  now: Date = services.clock.now(),
+): Promise<{ started: string[]; skipped: { alert: string; error: string }[] }> {
   const started: string[] = [];
   const skipped: { alert: string; error: string }[] = [];
   for (const alert of services.state.dueAlerts(now, 100)) {
@@ -44,13 +49,17 @@ export async function tickAlerts(services: Services, now: Date = services.clock.
     if (!services.state.claimAlertSlot(alert.id, due, nextSlot(due, alert.intervalMinutes, now), now)) continue;
     try {
       const account = services.state.getAccount(alert.accountId);
-      if (account?.status === 'suspended') throw new AppError('account.suspended', 'The account is suspended; scheduled runs wait until it is resumed.');
+      if (account?.status === 'suspended')
+        throw new AppError('account.suspended', 'The account is suspended; scheduled runs wait until it is resumed.');
       started.push((await startAlertRun(services, alert, now)).id);
     } catch (e) {
-      const error = isAppError(e) ? `${e.message}${e.hint ? ` ${e.hint}` : ''}` : 'The run could not start on an unexpected error; it is tried again at the next slot.';
+      const error = isAppError(e)
+        ? `${e.message}${e.hint ? ` ${e.hint}` : ''}`
+        : 'The run could not start on an unexpected error; it is tried again at the next slot.';
       if (!isAppError(e)) services.logger.error({ err: e, alert: alert.id }, 'alert run could not start');
       // The alert may have been deleted meanwhile; then there is nothing to note.
-      if (services.state.getAlert(alert.id)?.deletedAt === null) services.state.updateAlert(alert.id, { lastError: error }, now);
+      if (services.state.getAlert(alert.id)?.deletedAt === null)
+        services.state.updateAlert(alert.id, { lastError: error }, now);
       skipped.push({ alert: alert.id, error });
     }
   }
@@ -70,6 +79,16 @@ export function cancelAlertRuns(services: Services, alert: AlertRecord, now: Dat
   const { state } = services;
   for (const job of state.listJobs(alert.accountId, 'alert_run', 1000)) {
     if (job.payload.alertId !== alert.id || (job.status !== 'queued' && job.status !== 'running')) continue;
-    state.finishJob(job.id, { status: 'cancelled', error: `The alert ${alert.id} was deleted during this run; nothing was charged. Rows written stay readable with GET /v1/signals?source_type=alert&source_id=${alert.id}.`, charge: 0 }, now);
+    state.finishJob(
+      job.id,
+      {
+        status: 'cancelled',
+        error:
+          `The alert ${alert.id} was deleted during this run; nothing was charged. Rows written stay readable with ` +
+          `GET /v1/signals?source_type=alert&source_id=${alert.id}.`,
+        charge: 0,
+      },
+      now,
+    );
   }
 }

@@ -1,11 +1,11 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
 import { AppError } from '../../domain/errors/index.js';
 import { maxFollowersMissingWarning, planCollect } from '../../network-signals/plan.js';
 import type { AlertPatch, AlertRecord } from '../../network-signals/port.js';
 import { nextSlot } from '../../network-signals/schedule.js';
 import { parseSignalTarget } from '../../network-signals/target.js';
 import { requireAccount } from '../account/get-account.js';
+import * as out from '../outputs.js';
 import { defineOperation, type OpContext, type Warning } from '../types.js';
 import { cancelAlertRuns, startAlertRun } from './alert-runs.js';
 import { estimateTarget, premiumAvailable } from './collect-job.js';
@@ -24,7 +24,10 @@ function ownAlert(ctx: OpContext, id: string): AlertRecord {
   const account = requireAccount(ctx);
   const alert = ctx.services.state.getAlert(id);
   if (!alert || alert.accountId !== account.id || alert.deletedAt !== null) {
-    throw new AppError('alert.not_found', `No alert has the id ${JSON.stringify(id)}.`, { field: 'id', hint: 'List the alerts of the account with GET /v1/signals/alerts.' });
+    throw new AppError('alert.not_found', `No alert has the id ${JSON.stringify(id)}.`, {
+      field: 'id',
+      hint: 'List the alerts of the account with GET /v1/signals/alerts.',
+    });
   }
   return alert;
 }
@@ -42,7 +45,11 @@ export const createAlert = defineOperation({
   spends: true,
   summary: 'Create alert',
   description:
-    'Creates an alert that re-collects a profile, post or company page every schedule.interval_minutes (60 to 43,200; default 1,440). The first run starts at the next scheduler tick; each run holds premium credits (as POST /v1/signals/collect does) and charges one per new lead, i.e. a person no earlier run of the alert has seen. Needs a paid plan (403 plan.required); at most 100 active alerts (403 alerts.limit_reached). Answers 201 with the alert.',
+    'Creates an alert that re-collects a profile, post or company page every schedule.interval_minutes (60 to 43,' +
+    '200; default 1,440). The first run starts at the next scheduler tick; each run holds premium credits (as POST ' +
+    '/v1/signals/collect does) and charges one per new lead, i.e. a person no earlier run of the alert has seen. ' +
+    'Needs a paid plan (403 plan.required); at most 100 active alerts (403 alerts.limit_reached). Answers 201 with ' +
+    'the alert.',
   cost: 'one premium credit per new lead, held before each run',
   output: out.alertOutput,
   errors: ['alerts.limit_reached', 'plan.required', 'signals.below_minimum', 'data.unavailable'],
@@ -58,16 +65,34 @@ export const createAlert = defineOperation({
     const { services } = ctx;
     const plan = services.state.getPlan(account.plan);
     if (!plan?.alerts) {
-      throw new AppError('plan.required', `Creating alerts needs a paid plan; the account is on ${plan?.name ?? account.plan}.`, { hint: 'Move to a paid plan, or run one-off collects with POST /v1/signals/collect.' });
+      throw new AppError(
+        'plan.required',
+        `Creating alerts needs a paid plan; the account is on ${plan?.name ?? account.plan}.`,
+        { hint: 'Move to a paid plan, or run one-off collects with POST /v1/signals/collect.' },
+      );
     }
     const target = parseSignalTarget(input.kind, input.target, services.config.networkHost);
     checkMaxFollowers(input.kind, input.max_followers);
     // Size the target now: an unknown target or a page below 100 followers is refused at creation.
     const estimate = await estimateTarget(services, target);
-    const sized = planCollect(input.kind, estimate, input.max_followers ?? null, premiumAvailable(services, account.id, ctx.now));
-    const warnings: Warning[] = sized.maxFollowersMissing ? [maxFollowersMissingWarning(sized.requested, estimate)] : [];
+    const sized = planCollect(
+      input.kind,
+      estimate,
+      input.max_followers ?? null,
+      premiumAvailable(services, account.id, ctx.now),
+    );
+    const warnings: Warning[] = sized.maxFollowersMissing
+      ? [maxFollowersMissingWarning(sized.requested, estimate)]
+      : [];
     const alert = services.state.createAlert(
-      { accountId: account.id, kind: input.kind, target: target.url, intervalMinutes: input.schedule.interval_minutes ?? 1440, maxFollowers: input.max_followers ?? null, now: ctx.now },
+      {
+        accountId: account.id,
+        kind: input.kind,
+        target: target.url,
+        intervalMinutes: input.schedule.interval_minutes ?? 1440,
+        maxFollowers: input.max_followers ?? null,
+        now: ctx.now,
+      },
       plan.maxActiveAlerts,
     );
     return { status: 201, data: alertView(services.state, alert), warnings };
@@ -87,7 +112,9 @@ export const listAlerts = defineOperation({
   output: out.list(out.alertOutput),
   errors: [],
   input: v.object({}),
-  handler: async (ctx) => ({ data: ctx.services.state.listAlerts(requireAccount(ctx).id).map((a) => alertView(ctx.services.state, a)) }),
+  handler: async (ctx) => ({
+    data: ctx.services.state.listAlerts(requireAccount(ctx).id).map((a) => alertView(ctx.services.state, a)),
+  }),
 });
 
 export const getAlert = defineOperation({
@@ -98,7 +125,9 @@ export const getAlert = defineOperation({
   auth: 'key',
   spends: false,
   summary: 'Get alert',
-  description: 'One alert with its schedule, next run and latest run. Unknown ids and other accounts\' alerts answer 404 alert.not_found. Free.',
+  description:
+    "One alert with its schedule, next run and latest run. Unknown ids and other accounts' alerts answer 404 " +
+    'alert.not_found. Free.',
   cost: 'free',
   output: out.alertOutput,
   errors: ['alert.not_found'],
@@ -115,7 +144,9 @@ export const updateAlert = defineOperation({
   spends: false,
   summary: 'Update alert',
   description:
-    'Changes schedule.interval_minutes (the next run moves to the new rhythm, counted from the last run), active (false pauses the schedule; true resumes it with a run at the next tick, 403 alerts.limit_reached past 100 active alerts) or max_followers (company pages; null = what the credits allow). Free.',
+    'Changes schedule.interval_minutes (the next run moves to the new rhythm, counted from the last run), active ' +
+    '(false pauses the schedule; true resumes it with a run at the next tick, 403 alerts.limit_reached past 100 ' +
+    'active alerts) or max_followers (company pages; null = what the credits allow). Free.',
   cost: 'free',
   output: out.alertOutput,
   errors: ['alert.not_found', 'alerts.limit_reached', 'plan.required'],
@@ -129,7 +160,9 @@ export const updateAlert = defineOperation({
     const alert = ownAlert(ctx, input.id);
     const { state } = ctx.services;
     if (input.schedule === undefined && input.active === undefined && input.max_followers === undefined) {
-      throw new AppError('request.invalid', 'Nothing to change.', { hint: 'Send at least one of schedule, active, max_followers.' });
+      throw new AppError('request.invalid', 'Nothing to change.', {
+        hint: 'Send at least one of schedule, active, max_followers.',
+      });
     }
     checkMaxFollowers(alert.kind, input.max_followers);
     const patch: AlertPatch = {};
@@ -155,7 +188,9 @@ export const deleteAlert = defineOperation({
   spends: false,
   summary: 'Stop alert',
   description:
-    'Stops and deletes an alert: no more runs; a run still queued or running is cancelled with its hold released (nothing charged). Rows already written stay readable with GET /v1/signals?source_type=alert&source_id={id}. Free.',
+    'Stops and deletes an alert: no more runs; a run still queued or running is cancelled with its hold released ' +
+    '(nothing charged). Rows already written stay readable with GET /v1/signals?source_type=alert&source_id={id}. ' +
+    'Free.',
   cost: 'free',
   output: out.obj({ id: out.str, deleted: out.bool, read: out.readHint }),
   errors: ['alert.not_found'],
@@ -165,7 +200,13 @@ export const deleteAlert = defineOperation({
     const { state } = ctx.services;
     const deleted = state.deleteAlert(alert.id, ctx.now);
     cancelAlertRuns(ctx.services, deleted, ctx.now);
-    return { data: { id: alert.id, deleted: true, read: { tool: 'list_signals', arguments: { source_type: 'alert', source_id: alert.id } } } };
+    return {
+      data: {
+        id: alert.id,
+        deleted: true,
+        read: { tool: 'list_signals', arguments: { source_type: 'alert', source_id: alert.id } },
+      },
+    };
   },
 });
 
@@ -178,7 +219,9 @@ export const pollAlert = defineOperation({
   spends: true,
   summary: 'Poll alert',
   description:
-    'Runs the alert now, outside its schedule (which keeps its rhythm): holds premium credits (402 premium_credits.exhausted when short) and answers 202 with data.job, the run (id run_…, alert_id set). A queued or running run answers 409 alert.busy. One premium credit per new lead.',
+    'Runs the alert now, outside its schedule (which keeps its rhythm): holds premium credits (402 ' +
+    'premium_credits.exhausted when short) and answers 202 with data.job, the run (id run_…, alert_id set). A ' +
+    'queued or running run answers 409 alert.busy. One premium credit per new lead.',
   cost: 'one premium credit per new lead',
   output: out.obj({ job: out.runOutput }),
   errors: ['alert.not_found', 'alert.busy', 'signals.below_minimum', 'data.unavailable'],

@@ -1,11 +1,11 @@
+import type { Account } from '../../domain/account.js';
 import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
-import type { Job } from '../../jobs/port.js';
-import { planCollect, type CollectPlan } from '../../network-signals/plan.js';
-import type { CollectPayload, CollectResult } from '../../network-signals/collect-payload.js';
-import { SourceError, type SignalTarget } from '../../network-signals/port.js';
 import { remainingOf } from '../../domain/quota/index.js';
-import type { Account } from '../../domain/account.js';
+import type { Job } from '../../jobs/port.js';
+import type { CollectPayload, CollectResult } from '../../network-signals/collect-payload.js';
+import { type CollectPlan, planCollect } from '../../network-signals/plan.js';
+import { type SignalTarget, SourceError } from '../../network-signals/port.js';
 import type { Services } from '../types.js';
 
 export type CollectJob = Job<CollectPayload, CollectResult>;
@@ -19,8 +19,14 @@ export async function estimateTarget(services: Services, target: SignalTarget): 
     return await source.estimate(target);
   } catch (e) {
     if (!(e instanceof SourceError)) throw e;
-    if (e.reason === 'not_found') throw new AppError('request.invalid', e.message, { field: 'target', hint: 'Check that the URL opens on the network, then send it again.' });
-    throw new AppError('data.unavailable', 'The signals source could not size the target just now.', { hint: `${e.message}` });
+    if (e.reason === 'not_found')
+      throw new AppError('request.invalid', e.message, {
+        field: 'target',
+        hint: 'Check that the URL opens on the network, then send it again.',
+      });
+    throw new AppError('data.unavailable', 'The signals source could not size the target just now.', {
+      hint: `${e.message}`,
+    });
   }
 }
 
@@ -33,7 +39,10 @@ export function premiumAvailable(services: Services, accountId: string, now: Dat
  * reserve answers 402 premium_credits.exhausted with the spec's details). An alert run is refused with
  * 409 alert.busy while another run of the alert is queued or running.
  */
-export function createCollectJob(services: Services, input: { account: Account; target: SignalTarget; plan: CollectPlan; alertId: string | null; now: Date }): CollectJob {
+export function createCollectJob(
+  services: Services,
+  input: { account: Account; target: SignalTarget; plan: CollectPlan; alertId: string | null; now: Date },
+): CollectJob {
   const alert = input.alertId;
   const id = alert ? newId('run') : newId('collect');
   const payload: CollectPayload = {
@@ -52,7 +61,16 @@ export function createCollectJob(services: Services, input: { account: Account; 
     payload,
     hold: { kind: 'premium', category: null, amount: input.plan.hold, mode: 'exact' },
     ...(alert
-      ? { exclusive: { kinds: [COLLECT_KINDS.alert], sameAlertId: alert, error: () => new AppError('alert.busy', 'The alert already has a queued or running run.', { hint: 'Wait for it to finish (GET /v1/signals/alerts/{id} shows last_run), then poll again.' }) } }
+      ? {
+          exclusive: {
+            kinds: [COLLECT_KINDS.alert],
+            sameAlertId: alert,
+            error: () =>
+              new AppError('alert.busy', 'The alert already has a queued or running run.', {
+                hint: 'Wait for it to finish (GET /v1/signals/alerts/{id} shows last_run), then poll again.',
+              }),
+          },
+        }
       : {}),
     now: input.now,
   });

@@ -1,10 +1,16 @@
 import { isAppError } from '../../domain/errors/index.js';
 import { parseNetworkUrl } from '../../domain/normalize/index.js';
-import { SourceError, type AddedSignals, type Engager, type NewSignal, type SignalRun } from '../../network-signals/port.js';
-import { withContactCredits } from '../credits.js';
 import type { JobKindDef, JobOutcome, JobRunContext } from '../../jobs/runner.js';
-import type { OpContext, Services } from '../types.js';
 import type { CollectPayload, CollectResult, ScrapeReason } from '../../network-signals/collect-payload.js';
+import {
+  type AddedSignals,
+  type Engager,
+  type NewSignal,
+  type SignalRun,
+  SourceError,
+} from '../../network-signals/port.js';
+import { withContactCredits } from '../credits.js';
+import type { OpContext, Services } from '../types.js';
 import type { CollectJob } from './collect-job.js';
 import { contactsBySlug, personKey } from './match-contacts.js';
 
@@ -30,7 +36,12 @@ export async function runCollect(services: Services, job: CollectJob, ctx: JobRu
   const saved = job.result;
   // Counters come from the rows themselves, so a resumed job counts what the earlier attempt wrote.
   const stats = state.runStats(job.id);
-  const counters = { signals: stats.signals, leads: stats.leads, contacts_matched: stats.contactsMatched, contacts_skipped: saved.contacts_skipped ?? 0 };
+  const counters = {
+    signals: stats.signals,
+    leads: stats.leads,
+    contacts_matched: stats.contactsMatched,
+    contacts_skipped: saved.contacts_skipped ?? 0,
+  };
   let position = saved.position ?? 0;
   let cursor = saved.cursor ?? null;
   let reason: ScrapeReason | null = null;
@@ -38,10 +49,21 @@ export async function runCollect(services: Services, job: CollectJob, ctx: JobRu
   try {
     if (!saved.done) {
       const limit = Math.max(0, (p.kind === 'network_company' ? p.requested : MAX_ENGAGERS) - position);
-      const batches = limit > 0 ? source.collect({ kind: p.kind, url: p.target, slug: p.slug }, { cursor, limit, signal: ctx.signal }) : [];
+      const batches =
+        limit > 0
+          ? source.collect({ kind: p.kind, url: p.target, slug: p.slug }, { cursor, limit, signal: ctx.signal })
+          : [];
       for await (const batch of batches) {
         ctx.checkpoint();
-        const added = await writeBatch(services, job, run, batch.items, position, Math.max(0, holdAmount - counters.leads), ctx.now());
+        const added = await writeBatch(
+          services,
+          job,
+          run,
+          batch.items,
+          position,
+          Math.max(0, holdAmount - counters.leads),
+          ctx.now(),
+        );
         counters.signals += added.written;
         counters.leads += added.newLeads;
         counters.contacts_matched += added.withContact;
@@ -59,10 +81,20 @@ export async function runCollect(services: Services, job: CollectJob, ctx: JobRu
     }
   } catch (e) {
     if (ctx.signal.aborted || !(e instanceof SourceError)) throw e;
-    return failed(services, job, e.message, { cursor, position, contacts_skipped: counters.contacts_skipped, source: source.name });
+    return failed(services, job, e.message, {
+      cursor,
+      position,
+      contacts_skipped: counters.contacts_skipped,
+      source: source.name,
+    });
   }
   const end = state.runStats(job.id);
-  reason ??= end.signals === 0 ? 'no_engagers' : position >= (p.kind === 'network_company' ? p.requested : MAX_ENGAGERS) ? 'limit_reached' : 'source_exhausted';
+  reason ??=
+    end.signals === 0
+      ? 'no_engagers'
+      : position >= (p.kind === 'network_company' ? p.requested : MAX_ENGAGERS)
+        ? 'limit_reached'
+        : 'source_exhausted';
   const charge = Math.min(end.leads, holdAmount);
   const result: CollectResult = {
     position,
@@ -72,14 +104,24 @@ export async function runCollect(services: Services, job: CollectJob, ctx: JobRu
     contacts_matched: end.contactsMatched,
     contacts_skipped: counters.contacts_skipped,
     // A company page read to the followers asked for is complete; a profile or post cut short is partial.
-    outcome: reason === 'hold_exhausted' || (reason === 'limit_reached' && p.kind !== 'network_company') ? 'partial' : end.signals === 0 ? 'no_matches' : 'completed',
+    outcome:
+      reason === 'hold_exhausted' || (reason === 'limit_reached' && p.kind !== 'network_company')
+        ? 'partial'
+        : end.signals === 0
+          ? 'no_matches'
+          : 'completed',
     charged: charge,
     scrape_outcome: scrapeOutcome(source.name, reason, position, counters.contacts_skipped),
   };
   return { status: 'completed', result: result as Record<string, unknown>, error: null, charge };
 }
 
-function scrapeOutcome(source: string, reason: ScrapeReason, position: number, skipped: number): NonNullable<CollectResult['scrape_outcome']> {
+function scrapeOutcome(
+  source: string,
+  reason: ScrapeReason,
+  position: number,
+  skipped: number,
+): NonNullable<CollectResult['scrape_outcome']> {
   return { source, reason, engagers_read: position, contact_credits_exhausted: skipped > 0, contacts_skipped: skipped };
 }
 
@@ -87,7 +129,12 @@ function scrapeOutcome(source: string, reason: ScrapeReason, position: number, s
  * A failed run: nothing is charged. A failed alert run also forgets the leads it found, so the next run
  * counts (and charges) them as new.
  */
-function failed(services: Services, job: CollectJob, error: string, at: { cursor?: string | null; position?: number; contacts_skipped?: number; source: string }): JobOutcome {
+function failed(
+  services: Services,
+  job: CollectJob,
+  error: string,
+  at: { cursor?: string | null; position?: number; contacts_skipped?: number; source: string },
+): JobOutcome {
   const { state } = services;
   if (job.payload.sourceType === 'alert') state.forgetRunLeads(job.id);
   const end = state.runStats(job.id);
@@ -115,8 +162,10 @@ export function collectJobKinds(services: Services): JobKindDef<CollectPayload, 
     giveUp: (job, e) => {
       const error =
         isAppError(e) && (e.code === 'data.unavailable' || e.code === 'query.timeout')
-          ? `Stored contacts could not be matched just now (${e.code}); start the collect again in a few minutes. Rows written so far stay readable.`
-          : `The collection stopped on an unexpected error; start it again, and quote the job id ${job.id} to support if it repeats.`;
+          ? `Stored contacts could not be matched just now (${e.code}); start the collect again in a few minutes. ` +
+            `Rows written so far stay readable.`
+          : `The collection stopped on an unexpected error; start it again, and quote the job id ${job.id} to ` +
+            `support if it repeats.`;
       const out = failed(services, job as CollectJob, error, { source: services.networkSource.name });
       return { error, charge: 0, ...(out.result ? { result: out.result } : {}) };
     },
@@ -129,22 +178,47 @@ export function collectJobKinds(services: Services): JobKindDef<CollectPayload, 
  * for the rows written with their contact, and the rest returned; when none are left the rows are
  * written without contacts (`skipped` counts them).
  */
-async function writeBatch(services: Services, job: CollectJob, run: SignalRun, items: readonly Engager[], position: number, maxNewLeads: number, now: Date): Promise<AddedSignals & { skipped: number }> {
+async function writeBatch(
+  services: Services,
+  job: CollectJob,
+  run: SignalRun,
+  items: readonly Engager[],
+  position: number,
+  maxNewLeads: number,
+  now: Date,
+): Promise<AddedSignals & { skipped: number }> {
   const { state, config } = services;
   const host = config.networkHost;
-  const rows: NewSignal[] = items.map((engager, i) => ({ position: position + i, personKey: personKey(engager, host), engager, contact: null }));
+  const rows: NewSignal[] = items.map((engager, i) => ({
+    position: position + i,
+    personKey: personKey(engager, host),
+    engager,
+    contact: null,
+  }));
   const slugOf = (e: Engager) => {
     const u = parseNetworkUrl(e.profile_url, host);
     return u?.kind === 'person' ? u.slug : undefined;
   };
-  const contacts = await contactsBySlug(services, items.map(slugOf).filter((s): s is string => s !== undefined));
+  const contacts = await contactsBySlug(
+    services,
+    items.map(slugOf).filter((s): s is string => s !== undefined),
+  );
   const matches = rows.map((r) => contacts.get(slugOf(r.engager) ?? ''));
   const matched = matches.filter(Boolean).length;
-  const skippedOf = (added: AddedSignals) => rows.slice(0, added.accepted).filter((r, i) => matches[i] && !r.contact).length;
+  const skippedOf = (added: AddedSignals) =>
+    rows.slice(0, added.accepted).filter((r, i) => matches[i] && !r.contact).length;
   if (matched === 0) return { ...state.addSignals(run, rows, now, maxNewLeads), skipped: 0 };
 
   const account = state.getAccount(job.accountId);
-  const ctx: OpContext = { services, requestId: job.id, now, buildLabel: '', spent: 0, face: 'rest', ...(account ? { account } : {}) };
+  const ctx: OpContext = {
+    services,
+    requestId: job.id,
+    now,
+    buildLabel: '',
+    spent: 0,
+    face: 'rest',
+    ...(account ? { account } : {}),
+  };
   try {
     const added = await withContactCredits(
       ctx,

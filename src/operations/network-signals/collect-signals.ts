@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
 import { maxFollowersMissingWarning, planCollect } from '../../network-signals/plan.js';
 import { parseSignalTarget } from '../../network-signals/target.js';
 import { requireAccount } from '../account/get-account.js';
+import * as out from '../outputs.js';
 import { defineOperation, type Services, type Warning } from '../types.js';
-import { createCollectJob, estimateTarget, premiumAvailable, type CollectJob } from './collect-job.js';
+import { type CollectJob, createCollectJob, estimateTarget, premiumAvailable } from './collect-job.js';
 import { checkMaxFollowers, kindMember, maxFollowersMember, targetMember } from './inputs.js';
 import { jobView } from './views.js';
 
@@ -17,9 +17,23 @@ export const collectSignals = defineOperation({
   spends: true,
   summary: 'Collect signals',
   description:
-    'Starts a background job collecting the people who react to or comment on the 10 latest posts of a profile, on one post, or who follow a company page. Premium credits are held first: twice the expected engagers for a profile or post; exactly max_followers for a company page (without max_followers, what the premium credits allow, at least 100, with a max_followers_missing warning). A page below 100 followers answers 400 signals.below_minimum; too few premium credits 402 premium_credits.exhausted. Answers 202 with data.job; poll GET /v1/signals/collect/{id} every 30 to 60 seconds, then read the rows with GET /v1/signals. wait: true keeps the request open up to about 45 seconds when the estimate is at most 500 engagers (never for a company page). dry_run: true only estimates (units, premium_credits, available, sufficient), free. At settlement one premium credit per unique lead is charged and the rest returned; each row matched to a stored contact costs one contact credit (with none left the row is kept without its contact). data.job.status: queued, running, completed, partial (stopped early: the hold ran out; leads delivered are charged), no_matches (nobody engaged; free), failed (nothing charged; rows written stay readable; error says what to do).',
+    'Starts a background job collecting the people who react to or comment on the 10 latest posts of a profile, on ' +
+    'one post, or who follow a company page. Premium credits are held first: twice the expected engagers for a ' +
+    'profile or post; exactly max_followers for a company page (without max_followers, what the premium credits ' +
+    'allow, at least 100, with a max_followers_missing warning). A page below 100 followers answers 400 ' +
+    'signals.below_minimum; too few premium credits 402 premium_credits.exhausted. Answers 202 with data.job; poll ' +
+    'GET /v1/signals/collect/{id} every 30 to 60 seconds, then read the rows with GET /v1/signals. wait: true keeps ' +
+    'the request open up to about 45 seconds when the estimate is at most 500 engagers (never for a company page). ' +
+    'dry_run: true only estimates (units, premium_credits, available, sufficient), free. At settlement one premium ' +
+    'credit per unique lead is charged and the rest returned; each row matched to a stored contact costs one ' +
+    'contact credit (with none left the row is kept without its contact). data.job.status: queued, running, ' +
+    'completed, partial (stopped early: the hold ran out; leads delivered are charged), no_matches (nobody engaged; ' +
+    'free), failed (nothing charged; rows written stay readable; error says what to do).',
   cost: 'one premium credit per lead',
-  output: v.union([out.obj({ job: out.runOutput }), out.obj({ units: out.num, premium_credits: out.num, available: out.num, sufficient: out.bool })]),
+  output: v.union([
+    out.obj({ job: out.runOutput }),
+    out.obj({ units: out.num, premium_credits: out.num, available: out.num, sufficient: out.bool }),
+  ]),
   errors: ['signals.below_minimum', 'data.unavailable'],
   charges: 'premium',
   input: v.object({
@@ -29,7 +43,10 @@ export const collectSignals = defineOperation({
     wait: v.optional(v.boolean('must be true or false'), false),
     dry_run: v.optional(v.boolean('must be true or false'), false),
   }),
-  mcp: { tool: 'collect_signals', annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: true } },
+  mcp: {
+    tool: 'collect_signals',
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: true },
+  },
   handler: async (ctx, input) => {
     const account = requireAccount(ctx);
     const { services } = ctx;
@@ -40,7 +57,10 @@ export const collectSignals = defineOperation({
     const plan = planCollect(input.kind, estimate, input.max_followers ?? null, available);
     const warnings: Warning[] = plan.maxFollowersMissing ? [maxFollowersMissingWarning(plan.requested, estimate)] : [];
     if (input.dry_run) {
-      return { data: { units: plan.requested, premium_credits: plan.hold, available, sufficient: available >= plan.hold }, warnings };
+      return {
+        data: { units: plan.requested, premium_credits: plan.hold, available, sufficient: available >= plan.hold },
+        warnings,
+      };
     }
     let job = createCollectJob(services, { account, target, plan, alertId: null, now: ctx.now });
     if (input.wait && plan.waitAllowed) job = await waitForEnd(services, job, services.config.collectWaitMs);

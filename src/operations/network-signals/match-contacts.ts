@@ -10,19 +10,32 @@ const FETCH = [...new Set([...CONTACT_COLUMNS.map((c) => c.name), 'network_slug'
 /** Who an engager is: the profile slug of a person URL on the network, else the URL itself. */
 export function personKey(e: Engager, host: string): string {
   const url = parseNetworkUrl(e.profile_url, host);
-  return url?.kind === 'person' ? url.slug : e.profile_url.trim().toLowerCase().replace(/[?#].*$/, '').replace(/\/+$/, '');
+  return url?.kind === 'person'
+    ? url.slug
+    : e.profile_url
+        .trim()
+        .toLowerCase()
+        .replace(/[?#].*$/, '')
+        .replace(/\/+$/, '');
 }
 
 /**
  * Stored contacts by profile slug, in one engine query. Two contacts sharing a slug: the later
  * `last_updated` wins, as in enrichment.
  */
-export async function contactsBySlug(services: Services, slugs: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+export async function contactsBySlug(
+  services: Services,
+  slugs: readonly string[],
+): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, { row: Record<string, unknown>; updated: string }>();
   if (slugs.length === 0) return new Map();
-  const res = await services.engine.query('contact', { field: 'network_slug', op: 'in', value: [...new Set(slugs)] }, {
-    page: { columns: FETCH, afterSortKey: null, limit: 5000, budgetMs: services.config.searchBudgetMs },
-  });
+  const res = await services.engine.query(
+    'contact',
+    { field: 'network_slug', op: 'in', value: [...new Set(slugs)] },
+    {
+      page: { columns: FETCH, afterSortKey: null, limit: 5000, budgetMs: services.config.searchBudgetMs },
+    },
+  );
   for (const row of res.rows) {
     const slug = row.network_slug;
     if (typeof slug !== 'string') continue;

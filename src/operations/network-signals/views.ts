@@ -1,6 +1,6 @@
+import type { Hold } from '../../domain/credits.js';
 import type { AlertRecord, StoredSignal } from '../../network-signals/port.js';
 import type { StateStore } from '../../state/port.js';
-import type { Hold } from '../../domain/credits.js';
 import type { CollectJob } from './collect-job.js';
 
 /**
@@ -61,7 +61,10 @@ export function statusView(state: StateStore, job: CollectJob) {
     signals: job.result.signals ?? 0,
     leads: job.result.leads ?? 0,
     contacts_matched: job.result.contacts_matched ?? 0,
-    premium_credits: { held: hold?.status === 'held' ? hold.amount : 0, charged: hold?.status === 'committed' ? hold.charged : 0 },
+    premium_credits: {
+      held: hold?.status === 'held' ? hold.amount : 0,
+      charged: hold?.status === 'committed' ? hold.charged : 0,
+    },
     error: status === 'failed' ? (job.error ?? 'The job was stopped; start a new collect.') : null,
     created_at: job.createdAt,
     finished_at: job.finishedAt,

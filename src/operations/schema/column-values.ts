@@ -1,10 +1,16 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
-import { columnForValuesRoute, findList, publicColumns, type ColumnDef, type Entity } from '../../domain/catalog/index.js';
+import {
+  type ColumnDef,
+  columnForValuesRoute,
+  type Entity,
+  findList,
+  publicColumns,
+} from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
+import * as out from '../outputs.js';
+import { intParam, text } from '../schemas.js';
 import type { Services } from '../types.js';
 import { defineOperation, type Operation } from '../types.js';
-import { intParam, text } from '../schemas.js';
 
 export interface ValueRow {
   value: string;
@@ -32,27 +38,53 @@ async function storedCounts(services: Services, col: ColumnDef): Promise<Map<str
  * value with its label and the number of stored rows holding it; data-derived lists (skills, languages,
  * technologies, personas) list the values stored in the serving release, most frequent first.
  */
-export async function columnValues(services: Services, entity: Entity, name: string, q: string | undefined, limit: number): Promise<{ column: string; values: ValueRow[]; truncated: boolean }> {
+export async function columnValues(
+  services: Services,
+  entity: Entity,
+  name: string,
+  q: string | undefined,
+  limit: number,
+): Promise<{ column: string; values: ValueRow[]; truncated: boolean }> {
   const col = columnForValuesRoute(entity, name);
   const plural = entity === 'contact' ? 'contacts' : 'companies';
-  if (!col || !col.list) {
-    const withValues = publicColumns(entity).filter((c) => c.list).map((c) => c.name);
-    throw new AppError('column.not_found', col ? `Column ${col.name} has no list of values.` : `Unknown column ${name}.`, {
-      field: 'column',
-      hint: `Columns with values: ${withValues.join(', ')}${entity === 'contact' ? ', industries' : ''}. See GET /v1/${plural}/schema.`,
-    });
+  if (!col?.list) {
+    const withValues = publicColumns(entity)
+      .filter((c) => c.list)
+      .map((c) => c.name);
+    throw new AppError(
+      'column.not_found',
+      col ? `Column ${col.name} has no list of values.` : `Unknown column ${name}.`,
+      {
+        field: 'column',
+        hint:
+          `Columns with values: ${withValues.join(', ')}${entity === 'contact' ? ', industries' : ''}. See GET ` +
+          `/v1/${plural}/schema.`,
+      },
+    );
   }
   const list = findList(col.list)!;
   const needle = q?.trim().toLowerCase() ?? '';
   if (list.fromData) {
     const rows = await services.engine.distinctValues(entity, col.name, needle || null, limit + 1);
-    return { column: col.name, values: rows.slice(0, limit).map((r) => ({ value: r.value, label: r.value, count: r.count })), truncated: rows.length > limit };
+    return {
+      column: col.name,
+      values: rows.slice(0, limit).map((r) => ({ value: r.value, label: r.value, count: r.count })),
+      truncated: rows.length > limit,
+    };
   }
   const counts = await storedCounts(services, col);
-  const matching = list.values.filter((lv) => !needle || lv.slug.toLowerCase().includes(needle) || lv.label.toLowerCase().includes(needle) || (lv.aliases ?? []).some((a) => a.toLowerCase().includes(needle)));
+  const matching = list.values.filter(
+    (lv) =>
+      !needle ||
+      lv.slug.toLowerCase().includes(needle) ||
+      lv.label.toLowerCase().includes(needle) ||
+      (lv.aliases ?? []).some((a) => a.toLowerCase().includes(needle)),
+  );
   return {
     column: col.name,
-    values: matching.slice(0, limit).map((lv) => ({ value: lv.slug, label: lv.label, count: counts.get(lv.slug) ?? 0 })),
+    values: matching
+      .slice(0, limit)
+      .map((lv) => ({ value: lv.slug, label: lv.label, count: counts.get(lv.slug) ?? 0 })),
     truncated: matching.length > limit,
   };
 }
@@ -67,7 +99,9 @@ function valuesOperation(entity: Entity): Operation {
     auth: 'key',
     spends: false,
     summary: entity === 'contact' ? 'List column values' : 'Company column values',
-    description: `Allowed values of a closed-list ${entity} column with labels and stored row counts. q filters by substring; limit defaults to 100 (at most 1,000). Unknown column: 404 column.not_found.`,
+    description:
+      `Allowed values of a closed-list ${entity} column with labels and stored row counts. q filters by substring; ` +
+      `limit defaults to 100 (at most 1,000). Unknown column: 404 column.not_found.`,
     cost: 'free',
     output: out.valuesOutput,
     errors: ['column.not_found', 'data.unavailable', 'query.timeout'],
@@ -76,8 +110,16 @@ function valuesOperation(entity: Entity): Operation {
       q: v.optional(text('Case-insensitive substring filter.', 200)),
       limit: v.optional(intParam(1, 1000, 'Maximum values returned (default 100).'), 100),
     }),
-    mcp: entity === 'contact' ? { tool: 'get_values', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } } : undefined,
-    handler: async (ctx, input) => ({ data: await columnValues(ctx.services, entity, input.column, input.q, input.limit) }),
+    mcp:
+      entity === 'contact'
+        ? {
+            tool: 'get_values',
+            annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+          }
+        : undefined,
+    handler: async (ctx, input) => ({
+      data: await columnValues(ctx.services, entity, input.column, input.q, input.limit),
+    }),
   });
 }
 

@@ -1,5 +1,21 @@
-import { BIG_LIST_MAX, filterKeysOf, findList, publicColumns, valuesRoute, type ColumnDef, type Entity, type FilterKeyDef } from '../../domain/catalog/index.js';
-import { DEFAULT_LIST_MAX, EXCLUDE_IDS_MAX, WHERE_MAX_DEPTH, WHERE_MAX_IN_VALUES, WHERE_MAX_LEAVES, WHERE_MAX_PREDICATES } from '../../domain/query/index.js';
+import {
+  BIG_LIST_MAX,
+  type ColumnDef,
+  type Entity,
+  type FilterKeyDef,
+  filterKeysOf,
+  findList,
+  publicColumns,
+  valuesRoute,
+} from '../../domain/catalog/index.js';
+import {
+  DEFAULT_LIST_MAX,
+  EXCLUDE_IDS_MAX,
+  WHERE_MAX_DEPTH,
+  WHERE_MAX_IN_VALUES,
+  WHERE_MAX_LEAVES,
+  WHERE_MAX_PREDICATES,
+} from '../../domain/query/index.js';
 
 const n = (x: number) => x.toLocaleString('en');
 
@@ -38,11 +54,16 @@ export function describeFilterKey(entity: Entity, key: FilterKeyDef) {
 export const FILTER_NOTES: readonly string[] = [
   'Values inside a list key are OR; different keys are AND; an exclude_* key is the NOT of its twin.',
   'Range keys: _min/_max are inclusive, _after/_before are exclusive.',
-  'A null column never matches a value key or a neq/not_in leaf; an exclude_* key is the NOT of its twin, so it keeps rows where the column is empty. Use has_* keys or where exists to test presence.',
-  `where: depth at most ${WHERE_MAX_DEPTH} (groups on a path from the root to a leaf; a bare leaf is 0), at most ${WHERE_MAX_LEAVES} leaves, at most ${WHERE_MAX_IN_VALUES} values in one in/not_in, at most ${WHERE_MAX_PREDICATES} predicates (leaves plus groups).`,
-  `Lists: at most ${n(BIG_LIST_MAX)} domains, company names or company_ids and ${n(EXCLUDE_IDS_MAX)} exclude_ids; at most ${DEFAULT_LIST_MAX} values in any other list.`,
+  'A null column never matches a value key or a neq/not_in leaf; an exclude_* key is the NOT of its twin, so it ' +
+    'keeps rows where the column is empty. Use has_* keys or where exists to test presence.',
+  `where: depth at most ${WHERE_MAX_DEPTH} (groups on a path from the root to a leaf; a bare leaf is 0), at most ` +
+    `${WHERE_MAX_LEAVES} leaves, at most ${WHERE_MAX_IN_VALUES} values in one in/not_in, at most ` +
+    `${WHERE_MAX_PREDICATES} predicates (leaves plus groups).`,
+  `Lists: at most ${n(BIG_LIST_MAX)} domains, company names or company_ids and ${n(EXCLUDE_IDS_MAX)} exclude_ids; ` +
+    `at most ${DEFAULT_LIST_MAX} values in any other list.`,
   'A leading wildcard in a where value, or a leading or trailing wildcard in title_query, answers 422 filter.rejected.',
-  'title_query is a case-insensitive whole-word phrase match on the current title; for substrings use where with contains on title.',
+  'title_query is a case-insensitive whole-word phrase match on the current title; for substrings use where with ' +
+    'contains on title.',
   'Signals are filtered only through where (field "signals").',
   'Closed-list values accept labels and aliases and fold to slugs; unknown values answer 400 filter.unknown_value.',
   'Column values routes: q filters by case-insensitive substring; limit defaults to 100, at most 1,000.',
@@ -52,7 +73,10 @@ export function describeSchema(entity: Entity) {
   return {
     columns: publicColumns(entity).map(describeColumn),
     filter_keys: filterKeysOf(entity).map((k) => describeFilterKey(entity, k)),
-    notes: [...FILTER_NOTES, ...(entity === 'contact' ? [] : ['Company search charges one contact credit per returned company.'])],
+    notes: [
+      ...FILTER_NOTES,
+      ...(entity === 'contact' ? [] : ['Company search charges one contact credit per returned company.']),
+    ],
   };
 }
 

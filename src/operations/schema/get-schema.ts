@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import * as out from '../outputs.js';
 import type { Entity } from '../../domain/catalog/index.js';
+import * as out from '../outputs.js';
 import { defineOperation, type Operation } from '../types.js';
 import { describeSchema } from './describe.js';
 
@@ -14,7 +14,9 @@ function schemaOperation(entity: Entity): Operation {
     auth: 'key',
     spends: false,
     summary: entity === 'contact' ? 'List columns' : 'Company schema',
-    description: `Every public ${entity} column (name, type, description, format, nullable, closed list, values route), every ${entity} filter key, and notes on the limits of the filter language.`,
+    description:
+      `Every public ${entity} column (name, type, description, format, nullable, closed list, values route), every ` +
+      `${entity} filter key, and notes on the limits of the filter language.`,
     cost: 'free',
     output: out.schemaOutput,
     errors: [],

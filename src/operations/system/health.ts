@@ -20,7 +20,12 @@ export async function healthReport(services: Services) {
       contacts: engine.release?.contacts ?? null,
       companies: engine.release?.companies ?? null,
       ...(engine.error ? { error: engine.error } : {}),
-      ...(engine.pointReads ? { point_reads: engine.pointReads.ok, ...(engine.pointReads.note ? { point_reads_note: engine.pointReads.note } : {}) } : {}),
+      ...(engine.pointReads
+        ? {
+            point_reads: engine.pointReads.ok,
+            ...(engine.pointReads.note ? { point_reads_note: engine.pointReads.note } : {}),
+          }
+        : {}),
     },
     state: { ok: stateOk },
   };
@@ -36,9 +41,20 @@ export const getHealth = defineOperation({
   auth: 'optional',
   spends: false,
   summary: 'Health check',
-  description: 'Reports whether the search engine (with its data release) and the state store answer. Needs no API key.',
+  description:
+    'Reports whether the search engine (with its data release) and the state store answer. Needs no API key.',
   cost: 'free',
-  output: out.obj({ status: out.str, version: out.str, engine: out.obj({ ok: out.bool, release: out.nullable(out.str), contacts: out.nullable(out.num), companies: out.nullable(out.num) }), state: out.obj({ ok: out.bool }) }),
+  output: out.obj({
+    status: out.str,
+    version: out.str,
+    engine: out.obj({
+      ok: out.bool,
+      release: out.nullable(out.str),
+      contacts: out.nullable(out.num),
+      companies: out.nullable(out.num),
+    }),
+    state: out.obj({ ok: out.bool }),
+  }),
   errors: [],
   input: v.object({}),
   handler: async (ctx) => ({ data: await healthReport(ctx.services) }),
@@ -58,7 +74,10 @@ export const getApiHealth = defineOperation({
   output: out.obj({ service: out.str, version: out.str, status: out.str }),
   errors: [],
   input: v.object({}),
-  mcp: { tool: 'service_health', annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } },
+  mcp: {
+    tool: 'service_health',
+    annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  },
   handler: async (ctx) => {
     const report = await healthReport(ctx.services);
     return { body: { service: 'contact-data-service', version: ctx.services.build.version, status: report.status } };

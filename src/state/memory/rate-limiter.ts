@@ -26,14 +26,34 @@ export class MemoryRateLimiter implements RateLimiter {
     while (s.times.length > 0 && s.times[0]! <= nowMs - WINDOW_MS) s.times.shift();
     const resetSeconds = s.times.length > 0 ? Math.max(1, Math.ceil((s.times[0]! + WINDOW_MS - nowMs) / 1000)) : 60;
     if (s.times.length >= this.perMinute) {
-      return { allowed: false, reason: 'rate', limit: this.perMinute, remaining: 0, resetSeconds, retryAfter: resetSeconds };
+      return {
+        allowed: false,
+        reason: 'rate',
+        limit: this.perMinute,
+        remaining: 0,
+        resetSeconds,
+        retryAfter: resetSeconds,
+      };
     }
     if (s.inFlight >= this.concurrent) {
-      return { allowed: false, reason: 'concurrency', limit: this.perMinute, remaining: this.perMinute - s.times.length, resetSeconds, retryAfter: 1 };
+      return {
+        allowed: false,
+        reason: 'concurrency',
+        limit: this.perMinute,
+        remaining: this.perMinute - s.times.length,
+        resetSeconds,
+        retryAfter: 1,
+      };
     }
     s.times.push(nowMs);
     s.inFlight++;
-    return { allowed: true, limit: this.perMinute, remaining: this.perMinute - s.times.length, resetSeconds, retryAfter: 0 };
+    return {
+      allowed: true,
+      limit: this.perMinute,
+      remaining: this.perMinute - s.times.length,
+      resetSeconds,
+      retryAfter: 0,
+    };
   }
 
   async releaseSlot(key: string): Promise<void> {

@@ -1,8 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { Account, AccountStatus, Plan } from '../../domain/account.js';
 import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
 import type { PlanBook } from '../plans.js';
-import type { Account, AccountStatus, Plan } from '../../domain/account.js';
 
 interface AccountRow {
   id: string;
@@ -13,7 +13,14 @@ interface AccountRow {
   created_at: string;
 }
 
-const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, plan: r.plan, billingDay: r.billing_day, status: r.status, createdAt: r.created_at });
+const toAccount = (r: AccountRow): Account => ({
+  id: r.id,
+  name: r.name,
+  plan: r.plan,
+  billingDay: r.billing_day,
+  status: r.status,
+  createdAt: r.created_at,
+});
 
 export function unknownAccount(id: string): AppError {
   return new AppError('request.invalid', `No account has the id ${JSON.stringify(id)}.`, { field: 'account_id' });
@@ -31,7 +38,10 @@ export class SqliteAccounts {
     db: Database,
     private readonly plans: PlanBook,
   ) {
-    this.insert = db.prepare('INSERT INTO accounts (id, name, plan, billing_day, status, created_at) VALUES (@id, @name, @plan, @billing_day, @status, @created_at)');
+    this.insert = db.prepare(
+      'INSERT INTO accounts (id, name, plan, billing_day, status, created_at) VALUES (@id, @name, @plan, ' +
+        '@billing_day, @status, @created_at)',
+    );
     this.byId = db.prepare('SELECT * FROM accounts WHERE id = ?');
     this.all = db.prepare('SELECT * FROM accounts ORDER BY created_at, id');
     this.updateStatus = db.prepare('UPDATE accounts SET status = @status WHERE id = @id');
@@ -43,7 +53,14 @@ export class SqliteAccounts {
     if (!name) throw new AppError('request.invalid', 'An account needs a name.', { field: 'name' });
     this.requirePlan(input.plan);
     checkBillingDay(input.billingDay);
-    const row: AccountRow = { id: newId('account'), name, plan: input.plan, billing_day: input.billingDay, status: 'active', created_at: input.now.toISOString() };
+    const row: AccountRow = {
+      id: newId('account'),
+      name,
+      plan: input.plan,
+      billing_day: input.billingDay,
+      status: 'active',
+      created_at: input.now.toISOString(),
+    };
     this.insert.run(row);
     return toAccount(row);
   }
@@ -64,7 +81,8 @@ export class SqliteAccounts {
   }
 
   setStatus(id: string, status: AccountStatus): Account {
-    if (status !== 'active' && status !== 'suspended') throw new AppError('request.invalid', 'Status is active or suspended.', { field: 'status' });
+    if (status !== 'active' && status !== 'suspended')
+      throw new AppError('request.invalid', 'Status is active or suspended.', { field: 'status' });
     if (this.updateStatus.run({ id, status }).changes === 0) throw unknownAccount(id);
     return this.require(id);
   }
@@ -72,20 +90,25 @@ export class SqliteAccounts {
   setPlan(id: string, input: { plan: string; billingDay: number | null }): Account {
     this.requirePlan(input.plan);
     checkBillingDay(input.billingDay);
-    if (this.updatePlan.run({ id, plan: input.plan, billing_day: input.billingDay }).changes === 0) throw unknownAccount(id);
+    if (this.updatePlan.run({ id, plan: input.plan, billing_day: input.billingDay }).changes === 0)
+      throw unknownAccount(id);
     return this.require(id);
   }
 
   /** The account's plan; a plan removed from plans.json after accounts used it is an operator error. */
   planOf(account: Account): Plan {
     const plan = this.plans.get(account.plan);
-    if (!plan) throw new Error(`account ${account.id} is on plan "${account.plan}", which is not defined (check plans.json)`);
+    if (!plan)
+      throw new Error(`account ${account.id} is on plan "${account.plan}", which is not defined (check plans.json)`);
     return plan;
   }
 
   private requirePlan(slug: string): void {
     if (!this.plans.get(slug)) {
-      throw new AppError('request.invalid', `Unknown plan ${JSON.stringify(slug)}.`, { field: 'plan', hint: `Plans: ${this.plans.slugs().join(', ')}.` });
+      throw new AppError('request.invalid', `Unknown plan ${JSON.stringify(slug)}.`, {
+        field: 'plan',
+        hint: `Plans: ${this.plans.slugs().join(', ')}.`,
+      });
     }
   }
 }
@@ -93,6 +116,10 @@ export class SqliteAccounts {
 function checkBillingDay(day: number | null): void {
   if (day !== null && !(Number.isInteger(day) && day >= 1 && day <= 28)) {
     // Capped at 28 so every month has the billing day and billing months never drift.
-    throw new AppError('request.invalid', 'The billing day is a whole number from 1 to 28, or null for the calendar month.', { field: 'billing_day' });
+    throw new AppError(
+      'request.invalid',
+      'The billing day is a whole number from 1 to 28, or null for the calendar month.',
+      { field: 'billing_day' },
+    );
   }
 }

@@ -1,11 +1,19 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import { newId } from '../../domain/ids.js';
-import { USAGE_CATEGORIES, budgetsFor, contactExhausted, premiumExhausted, type Budget, type BudgetScope, type WindowKind } from '../../domain/quota/index.js';
-import type { ReserveRequest } from '../port.js';
-import type { CreditKind, Hold, UsageCategory, WindowUsage } from '../../domain/credits.js';
 import type { CreditSnapshot } from '../../domain/account.js';
+import type { CreditKind, Hold, UsageCategory, WindowUsage } from '../../domain/credits.js';
+import { newId } from '../../domain/ids.js';
+import {
+  type Budget,
+  type BudgetScope,
+  budgetsFor,
+  contactExhausted,
+  premiumExhausted,
+  USAGE_CATEGORIES,
+  type WindowKind,
+} from '../../domain/quota/index.js';
+import type { ReserveRequest } from '../port.js';
 import type { SqliteAccounts } from './accounts.js';
-import { UsageCounters, type CounterKey } from './usage.js';
+import { type CounterKey, UsageCounters } from './usage.js';
 
 interface HoldRow {
   id: string;
@@ -42,9 +50,13 @@ export class SqliteCredits {
   private readonly insertWindow: Statement<[{ hold_id: string; window_kind: WindowKind; window_start: string }]>;
   private readonly holdById: Statement<[string], HoldRow>;
   private readonly windowsOf: Statement<[string], { window_kind: WindowKind; window_start: string }>;
-  private readonly markSettled: Statement<[{ id: string; status: 'committed' | 'released'; charged: number; now: string }]>;
+  private readonly markSettled: Statement<
+    [{ id: string; status: 'committed' | 'released'; charged: number; now: string }]
+  >;
   private readonly reserveTx: Transaction<(req: ReserveRequest) => Hold>;
-  private readonly settleTx: Transaction<(holdId: string, charged: number, status: 'committed' | 'released', now: Date) => Hold>;
+  private readonly settleTx: Transaction<
+    (holdId: string, charged: number, status: 'committed' | 'released', now: Date) => Hold
+  >;
   private readonly snapshotTx: Transaction<(accountId: string, now: Date) => CreditSnapshot>;
 
   constructor(
@@ -54,12 +66,17 @@ export class SqliteCredits {
   ) {
     this.usage = new UsageCounters(db);
     this.insertHold = db.prepare(
-      'INSERT INTO holds (id, account_id, kind, category, amount, charged, status, created_at, settled_at) VALUES (@id, @account_id, @kind, @category, @amount, @charged, @status, @created_at, @settled_at)',
+      'INSERT INTO holds (id, account_id, kind, category, amount, charged, status, created_at, settled_at) VALUES ' +
+        '(@id, @account_id, @kind, @category, @amount, @charged, @status, @created_at, @settled_at)',
     );
-    this.insertWindow = db.prepare('INSERT INTO hold_windows (hold_id, window_kind, window_start) VALUES (@hold_id, @window_kind, @window_start)');
+    this.insertWindow = db.prepare(
+      'INSERT INTO hold_windows (hold_id, window_kind, window_start) VALUES (@hold_id, @window_kind, @window_start)',
+    );
     this.holdById = db.prepare('SELECT * FROM holds WHERE id = ?');
     this.windowsOf = db.prepare('SELECT window_kind, window_start FROM hold_windows WHERE hold_id = ?');
-    this.markSettled = db.prepare("UPDATE holds SET status = @status, charged = @charged, settled_at = @now WHERE id = @id AND status = 'held'");
+    this.markSettled = db.prepare(
+      "UPDATE holds SET status = @status, charged = @charged, settled_at = @now WHERE id = @id AND status = 'held'",
+    );
     this.reserveTx = db.transaction((req) => this.reserveIn(req));
     this.settleTx = db.transaction((holdId, charged, status, now) => this.settleIn(holdId, charged, status, now));
     this.snapshotTx = db.transaction((accountId, now) => this.snapshotIn(accountId, now));
@@ -93,7 +110,13 @@ export class SqliteCredits {
     const account = this.accounts.require(req.accountId);
     const plan = this.accounts.planOf(account);
     const budgets = budgetsFor(plan, account.billingDay, req.kind, req.category, req.now);
-    const counter = (b: Budget, category: BudgetScope): CounterKey => ({ account_id: account.id, kind: req.kind, category, window_kind: b.window, window_start: b.start });
+    const counter = (b: Budget, category: BudgetScope): CounterKey => ({
+      account_id: account.id,
+      kind: req.kind,
+      category,
+      window_kind: b.window,
+      window_start: b.start,
+    });
 
     const left = budgets.map((b) => {
       const u = this.usage.read(counter(b, b.scope));
@@ -103,7 +126,9 @@ export class SqliteCredits {
     let granted = req.amount;
     if (short.length > 0) {
       if (req.mode === 'exact') {
-        throw req.kind === 'premium' ? premiumExhausted(short[0]!.budget, short[0]!.remaining, req.amount, this.upgradeUrl) : contactExhausted(short, req.amount);
+        throw req.kind === 'premium'
+          ? premiumExhausted(short[0]!.budget, short[0]!.remaining, req.amount, this.upgradeUrl)
+          : contactExhausted(short, req.amount);
       }
       granted = Math.min(...short.map((s) => s.remaining));
     }
@@ -113,7 +138,8 @@ export class SqliteCredits {
     for (const b of budgets) {
       for (const scope of scopes) {
         if (scope !== b.scope) this.usage.hold(counter(b, scope), granted);
-        else if (!this.usage.holdWithin(counter(b, scope), granted, b.cap)) throw new Error(`credit guard refused a hold on ${b.window} ${b.start}`);
+        else if (!this.usage.holdWithin(counter(b, scope), granted, b.cap))
+          throw new Error(`credit guard refused a hold on ${b.window} ${b.start}`);
       }
     }
 
@@ -139,9 +165,15 @@ export class SqliteCredits {
     // Settling twice is a no-op that returns the hold as settled the first time: never a double charge.
     if (row.status !== 'held') return toHold(row);
     const settled = Math.min(charged, row.amount);
-    if (this.markSettled.run({ id: holdId, status, charged: settled, now: now.toISOString() }).changes !== 1) return toHold(this.holdById.get(holdId)!);
+    if (this.markSettled.run({ id: holdId, status, charged: settled, now: now.toISOString() }).changes !== 1)
+      return toHold(this.holdById.get(holdId)!);
     for (const w of this.windowsOf.all(holdId)) {
-      this.usage.settle({ account_id: row.account_id, kind: row.kind, window_kind: w.window_kind, window_start: w.window_start }, row.category, row.amount, settled);
+      this.usage.settle(
+        { account_id: row.account_id, kind: row.kind, window_kind: w.window_kind, window_start: w.window_start },
+        row.category,
+        row.amount,
+        settled,
+      );
     }
     return toHold(this.holdById.get(holdId)!);
   }
@@ -149,21 +181,44 @@ export class SqliteCredits {
   private snapshotIn(accountId: string, now: Date): CreditSnapshot {
     const account = this.accounts.require(accountId);
     const plan = this.accounts.planOf(account);
-    const budgets = (kind: CreditKind, category: UsageCategory | null) => budgetsFor(plan, account.billingDay, kind, category, now);
+    const budgets = (kind: CreditKind, category: UsageCategory | null) =>
+      budgetsFor(plan, account.billingDay, kind, category, now);
     const usageOf = (kind: CreditKind, b: Budget): WindowUsage => {
-      const u = this.usage.read({ account_id: account.id, kind, category: b.scope, window_kind: b.window, window_start: b.start });
-      return { start: b.window === 'pool' ? null : b.start, resetsAt: b.resetsAt, cap: b.cap, used: u.used, held: u.held };
+      const u = this.usage.read({
+        account_id: account.id,
+        kind,
+        category: b.scope,
+        window_kind: b.window,
+        window_start: b.start,
+      });
+      return {
+        start: b.window === 'pool' ? null : b.start,
+        resetsAt: b.resetsAt,
+        cap: b.cap,
+        used: u.used,
+        held: u.held,
+      };
     };
-    const dayMonth = (bs: Budget[]) => ({ day: usageOf('contact', byWindow(bs, 'day')), month: usageOf('contact', byWindow(bs, 'month')) });
+    const dayMonth = (bs: Budget[]) => ({
+      day: usageOf('contact', byWindow(bs, 'day')),
+      month: usageOf('contact', byWindow(bs, 'month')),
+    });
 
     const premium = { month: usageOf('premium', byWindow(budgets('premium', null), 'month')) };
     switch (plan.contact.kind) {
       case 'pool':
-        return { plan, account, contact: { kind: 'pool', pool: usageOf('contact', byWindow(budgets('contact', null), 'pool')) }, premium };
+        return {
+          plan,
+          account,
+          contact: { kind: 'pool', pool: usageOf('contact', byWindow(budgets('contact', null), 'pool')) },
+          premium,
+        };
       case 'windows':
         return { plan, account, contact: { kind: 'windows', ...dayMonth(budgets('contact', null)) }, premium };
       case 'unlimited': {
-        const categories = Object.fromEntries(USAGE_CATEGORIES.map((c) => [c, dayMonth(budgets('contact', c))])) as Record<UsageCategory, { day: WindowUsage; month: WindowUsage }>;
+        const categories = Object.fromEntries(
+          USAGE_CATEGORIES.map((c) => [c, dayMonth(budgets('contact', c))]),
+        ) as Record<UsageCategory, { day: WindowUsage; month: WindowUsage }>;
         return { plan, account, contact: { kind: 'unlimited', categories }, premium };
       }
     }

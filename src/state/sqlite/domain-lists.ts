@@ -11,7 +11,13 @@ interface Row {
   created_at: string;
 }
 
-const toList = (r: Row): DomainList => ({ id: r.id, accountId: r.account_id, name: r.name, domains: JSON.parse(r.domains) as string[], createdAt: r.created_at });
+const toList = (r: Row): DomainList => ({
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  domains: JSON.parse(r.domains) as string[],
+  createdAt: r.created_at,
+});
 
 /** Saved domain lists; reads always name the owning account, so another account's id is simply unknown. */
 export class SqliteDomainLists {
@@ -23,14 +29,23 @@ export class SqliteDomainLists {
     db: Database,
     private readonly accounts: SqliteAccounts,
   ) {
-    this.insert = db.prepare('INSERT INTO domain_lists (id, account_id, name, domains, created_at) VALUES (@id, @account_id, @name, @domains, @created_at)');
+    this.insert = db.prepare(
+      'INSERT INTO domain_lists (id, account_id, name, domains, created_at) VALUES (@id, @account_id, @name, ' +
+        '@domains, @created_at)',
+    );
     this.one = db.prepare('SELECT * FROM domain_lists WHERE account_id = ? AND id = ?');
     this.all = db.prepare('SELECT * FROM domain_lists WHERE account_id = ? ORDER BY created_at, id');
   }
 
   create(accountId: string, input: { name: string; domains: string[]; now: Date }): DomainList {
     this.accounts.require(accountId);
-    const row: Row = { id: newId('domainList'), account_id: accountId, name: input.name, domains: JSON.stringify(input.domains), created_at: input.now.toISOString() };
+    const row: Row = {
+      id: newId('domainList'),
+      account_id: accountId,
+      name: input.name,
+      domains: JSON.stringify(input.domains),
+      created_at: input.now.toISOString(),
+    };
     this.insert.run(row);
     return toList(row);
   }

@@ -10,7 +10,12 @@ interface FeedbackRow {
   created_at: string;
 }
 
-const toFeedback = (r: FeedbackRow): Feedback => ({ id: r.id, accountId: r.account_id, body: JSON.parse(r.body) as Record<string, unknown>, createdAt: r.created_at });
+const toFeedback = (r: FeedbackRow): Feedback => ({
+  id: r.id,
+  accountId: r.account_id,
+  body: JSON.parse(r.body) as Record<string, unknown>,
+  createdAt: r.created_at,
+});
 
 /** Feedback rows (`POST /v1/feedback`), kept as the JSON the client sent. */
 export class SqliteFeedback {
@@ -21,13 +26,20 @@ export class SqliteFeedback {
     db: Database,
     private readonly accounts: SqliteAccounts,
   ) {
-    this.insert = db.prepare('INSERT INTO feedback (id, account_id, body, created_at) VALUES (@id, @account_id, @body, @created_at)');
+    this.insert = db.prepare(
+      'INSERT INTO feedback (id, account_id, body, created_at) VALUES (@id, @account_id, @body, @created_at)',
+    );
     this.ofAccount = db.prepare('SELECT * FROM feedback WHERE account_id = ? ORDER BY created_at, id');
   }
 
   add(accountId: string, body: Record<string, unknown>, now: Date): Feedback {
     this.accounts.require(accountId);
-    const row: FeedbackRow = { id: newId('feedback'), account_id: accountId, body: JSON.stringify(body), created_at: now.toISOString() };
+    const row: FeedbackRow = {
+      id: newId('feedback'),
+      account_id: accountId,
+      body: JSON.stringify(body),
+      created_at: now.toISOString(),
+    };
     this.insert.run(row);
     return toFeedback(row);
   }

@@ -24,10 +24,17 @@ export class SqliteIdempotency {
   private readonly beginTx: (accountId: string, key: string, hash: string, now: Date) => IdempotencyBegin;
 
   constructor(db: Database) {
-    this.get = db.prepare('SELECT request_hash, state, status, body, created_at FROM idempotency WHERE account_id = ? AND key = ?');
-    this.put = db.prepare("INSERT OR REPLACE INTO idempotency (account_id, key, request_hash, state, created_at) VALUES (?, ?, ?, 'running', ?)");
+    this.get = db.prepare(
+      'SELECT request_hash, state, status, body, created_at FROM idempotency WHERE account_id = ? AND key = ?',
+    );
+    this.put = db.prepare(
+      'INSERT OR REPLACE INTO idempotency (account_id, key, request_hash, state, created_at) VALUES (?, ?, ?, ' +
+        "'running', ?)",
+    );
     this.del = db.prepare('DELETE FROM idempotency WHERE account_id = ? AND key = ?');
-    this.done = db.prepare("UPDATE idempotency SET state = 'done', status = ?, body = ? WHERE account_id = ? AND key = ?");
+    this.done = db.prepare(
+      "UPDATE idempotency SET state = 'done', status = ?, body = ? WHERE account_id = ? AND key = ?",
+    );
     this.purge = db.prepare('DELETE FROM idempotency WHERE created_at < ?');
     const tx = db.transaction((accountId: string, key: string, hash: string, now: Date): IdempotencyBegin => {
       const cutoff = new Date(now.getTime() - TTL_MS).toISOString();

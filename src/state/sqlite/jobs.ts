@@ -1,6 +1,6 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import type { Job, JobEnd, JobKind, JobStatus, NewJob } from '../../jobs/port.js';
 import type { Hold } from '../../domain/credits.js';
+import type { Job, JobEnd, JobKind, JobStatus, NewJob } from '../../jobs/port.js';
 import type { SqliteAccounts } from './accounts.js';
 import type { SqliteCredits } from './credits.js';
 
@@ -54,7 +54,9 @@ export class SqliteJobs {
   private readonly activeOfAlert: Statement<[string, string, string], { id: string }>;
   private readonly claim: Statement<[{ kinds: string; now: string; worker: string | null }], JobRow>;
   private readonly progress: Statement<[{ id: string; result: string; now: string; attempt: number | null }]>;
-  private readonly end: Statement<[{ id: string; status: JobStatus; result: string; error: string | null; now: string }]>;
+  private readonly end: Statement<
+    [{ id: string; status: JobStatus; result: string; error: string | null; now: string }]
+  >;
   private readonly requeue: Statement<[{ id: string; back: number }]>;
   private readonly running: Statement<[], JobRow>;
   private readonly createTx: Transaction<(job: NewJob<unknown>) => { job: Job; hold: Hold | null }>;
@@ -73,12 +75,16 @@ export class SqliteJobs {
     );
     this.byId = db.prepare('SELECT * FROM jobs WHERE id = ?');
     this.byAccount = db.prepare('SELECT * FROM jobs WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?');
-    this.byAccountKind = db.prepare('SELECT * FROM jobs WHERE account_id = ? AND kind = ? ORDER BY created_at DESC, rowid DESC LIMIT ?');
+    this.byAccountKind = db.prepare(
+      'SELECT * FROM jobs WHERE account_id = ? AND kind = ? ORDER BY created_at DESC, rowid DESC LIMIT ?',
+    );
     this.activeOfKinds = db.prepare(
-      "SELECT id FROM jobs WHERE account_id = ? AND kind IN (SELECT value FROM json_each(?)) AND status IN ('queued', 'running') LIMIT 1",
+      'SELECT id FROM jobs WHERE account_id = ? AND kind IN (SELECT value FROM json_each(?)) AND status IN ' +
+        "('queued', 'running') LIMIT 1",
     );
     this.activeOfAlert = db.prepare(
-      "SELECT id FROM jobs WHERE account_id = ? AND kind IN (SELECT value FROM json_each(?)) AND status IN ('queued', 'running') AND json_extract(payload, '$.alertId') = ? LIMIT 1",
+      'SELECT id FROM jobs WHERE account_id = ? AND kind IN (SELECT value FROM json_each(?)) AND status IN ' +
+        "('queued', 'running') AND json_extract(payload, '$.alertId') = ? LIMIT 1",
     );
     this.claim = db.prepare(
       `UPDATE jobs SET status = 'running', attempts = attempts + 1, worker = @worker, started_at = @now, heartbeat_at = @now
@@ -89,19 +95,32 @@ export class SqliteJobs {
       `UPDATE jobs SET result = json_patch(result, @result), heartbeat_at = @now
        WHERE id = @id AND status = 'running' AND (@attempt IS NULL OR attempts = @attempt)`,
     );
-    this.end = db.prepare('UPDATE jobs SET status = @status, result = @result, error = @error, finished_at = @now, heartbeat_at = NULL, worker = NULL WHERE id = @id');
-    this.requeue = db.prepare("UPDATE jobs SET status = 'queued', attempts = attempts - @back, worker = NULL, heartbeat_at = NULL WHERE id = @id");
+    this.end = db.prepare(
+      'UPDATE jobs SET status = @status, result = @result, error = @error, finished_at = @now, heartbeat_at = NULL, ' +
+        'worker = NULL WHERE id = @id',
+    );
+    this.requeue = db.prepare(
+      "UPDATE jobs SET status = 'queued', attempts = attempts - @back, worker = NULL, heartbeat_at = NULL WHERE id " +
+        '= @id',
+    );
     this.running = db.prepare("SELECT * FROM jobs WHERE status = 'running'");
     this.createTx = db.transaction((job) => this.createIn(job));
     this.finishTx = db.transaction((id, end, now) => this.finishIn(id, end, now));
     this.yieldTx = db.transaction((id, attempt, spent) => {
       const row = this.byId.get(id);
-      if (!row || row.status !== 'running' || row.attempts !== attempt) return false;
+      if (row?.status !== 'running' || row.attempts !== attempt) return false;
       this.requeue.run({ id, back: spent ? 0 : 1 });
       return true;
     });
     this.requeueTx = db.transaction((staleBefore, isDead) => {
-      const stale = this.running.all().filter((r) => r.heartbeat_at === null || r.heartbeat_at < staleBefore.toISOString() || (r.worker !== null && isDead(r.worker)));
+      const stale = this.running
+        .all()
+        .filter(
+          (r) =>
+            r.heartbeat_at === null ||
+            r.heartbeat_at < staleBefore.toISOString() ||
+            (r.worker !== null && isDead(r.worker)),
+        );
       for (const r of stale) this.requeue.run({ id: r.id, back: 0 });
       return stale.map((r) => toJob(this.byId.get(r.id)!));
     });
@@ -130,11 +149,15 @@ export class SqliteJobs {
 
   saveProgress(id: string, result: Record<string, unknown>, now: Date, attempt?: number): boolean {
     // json_patch merges members into the stored object (RFC 7396: a null member removes that key).
-    return this.progress.run({ id, result: JSON.stringify(result), now: now.toISOString(), attempt: attempt ?? null }).changes === 1;
+    return (
+      this.progress.run({ id, result: JSON.stringify(result), now: now.toISOString(), attempt: attempt ?? null })
+        .changes === 1
+    );
   }
 
   finish(id: string, end: JobEnd, now: Date): boolean {
-    if (!Number.isSafeInteger(end.charge) || end.charge < 0) throw new RangeError(`charge must be a whole number >= 0, got ${end.charge}`);
+    if (!Number.isSafeInteger(end.charge) || end.charge < 0)
+      throw new RangeError(`charge must be a whole number >= 0, got ${end.charge}`);
     return this.finishTx.immediate(id, end, now);
   }
 
@@ -151,7 +174,9 @@ export class SqliteJobs {
     if (job.exclusive) {
       const kinds = JSON.stringify(job.exclusive.kinds);
       const busy =
-        job.exclusive.sameAlertId !== undefined ? this.activeOfAlert.get(account.id, kinds, job.exclusive.sameAlertId) : this.activeOfKinds.get(account.id, kinds);
+        job.exclusive.sameAlertId !== undefined
+          ? this.activeOfAlert.get(account.id, kinds, job.exclusive.sameAlertId)
+          : this.activeOfKinds.get(account.id, kinds);
       if (busy) throw job.exclusive.error();
     }
     let hold: Hold | null = null;
@@ -163,7 +188,8 @@ export class SqliteJobs {
       // resets_at; throwing rolls back the hold taken above with the rest of the transaction.
       if (hold.amount < minimum) this.credits.reserve({ ...req, amount: minimum, mode: 'exact' });
     }
-    const payload = typeof job.payload === 'function' ? (job.payload as (h: Hold | null) => unknown)(hold) : job.payload;
+    const payload =
+      typeof job.payload === 'function' ? (job.payload as (h: Hold | null) => unknown)(hold) : job.payload;
     const row: JobRow = {
       id: job.id,
       account_id: account.id,
@@ -190,7 +216,13 @@ export class SqliteJobs {
     if (ENDED.has(row.status)) return false;
     if (end.attempt !== undefined && row.attempts !== end.attempt) return false;
     const result = { ...(JSON.parse(row.result) as Record<string, unknown>), ...(end.result ?? {}) };
-    this.end.run({ id, status: end.status, result: JSON.stringify(result), error: end.error ?? null, now: now.toISOString() });
+    this.end.run({
+      id,
+      status: end.status,
+      result: JSON.stringify(result),
+      error: end.error ?? null,
+      now: now.toISOString(),
+    });
     if (row.hold_id) {
       if (end.charge > 0) this.credits.commit(row.hold_id, end.charge, now);
       else this.credits.releaseHold(row.hold_id, now);

@@ -1,8 +1,8 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
+import type { Account, ApiKeyRecord } from '../../domain/account.js';
 import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
 import { displayPrefix, generateSecret, hashSecret, isWellFormedSecret, sameDigest } from '../key-hash.js';
-import type { Account, ApiKeyRecord } from '../../domain/account.js';
 import type { SqliteAccounts } from './accounts.js';
 
 interface KeyRow {
@@ -38,7 +38,9 @@ export class SqliteKeys {
   private readonly ofAccount: Statement<[string], KeyRow>;
   private readonly revoke_: Statement<[{ id: string; account_id: string; now: string }]>;
   private readonly touch: Statement<[{ id: string; now: string; before: string }]>;
-  private readonly createTx: Transaction<(accountId: string, name: string | null, now: Date) => { key: ApiKeyRecord; secret: string }>;
+  private readonly createTx: Transaction<
+    (accountId: string, name: string | null, now: Date) => { key: ApiKeyRecord; secret: string }
+  >;
 
   constructor(
     db: Database,
@@ -46,14 +48,19 @@ export class SqliteKeys {
     private readonly accounts: SqliteAccounts,
   ) {
     this.insert = db.prepare(
-      'INSERT INTO api_keys (id, account_id, prefix, hash, name, created_at, revoked_at, last_used_at) VALUES (@id, @account_id, @prefix, @hash, @name, @created_at, @revoked_at, @last_used_at)',
+      'INSERT INTO api_keys (id, account_id, prefix, hash, name, created_at, revoked_at, last_used_at) VALUES (@id, ' +
+        '@account_id, @prefix, @hash, @name, @created_at, @revoked_at, @last_used_at)',
     );
     this.byId = db.prepare('SELECT * FROM api_keys WHERE id = ?');
     this.byHash = db.prepare('SELECT * FROM api_keys WHERE hash = ?');
     this.activeOf = db.prepare('SELECT * FROM api_keys WHERE account_id = ? AND revoked_at IS NULL');
     this.ofAccount = db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id');
-    this.revoke_ = db.prepare('UPDATE api_keys SET revoked_at = @now WHERE id = @id AND account_id = @account_id AND revoked_at IS NULL');
-    this.touch = db.prepare('UPDATE api_keys SET last_used_at = @now WHERE id = @id AND (last_used_at IS NULL OR last_used_at <= @before)');
+    this.revoke_ = db.prepare(
+      'UPDATE api_keys SET revoked_at = @now WHERE id = @id AND account_id = @account_id AND revoked_at IS NULL',
+    );
+    this.touch = db.prepare(
+      'UPDATE api_keys SET last_used_at = @now WHERE id = @id AND (last_used_at IS NULL OR last_used_at <= @before)',
+    );
     this.createTx = db.transaction((accountId, name, now) => this.createIn(accountId, name, now));
   }
 
@@ -64,7 +71,9 @@ export class SqliteKeys {
   revoke(accountId: string, keyId: string, now: Date): ApiKeyRecord {
     // One guarded statement: unknown, already revoked and other accounts' keys all change nothing.
     if (this.revoke_.run({ id: keyId, account_id: accountId, now: now.toISOString() }).changes === 0) {
-      throw new AppError('key.not_found', `No active key ${JSON.stringify(keyId)} on this account.`, { hint: 'List the keys with GET /v1/keys.' });
+      throw new AppError('key.not_found', `No active key ${JSON.stringify(keyId)} on this account.`, {
+        hint: 'List the keys with GET /v1/keys.',
+      });
     }
     return toKey(this.byId.get(keyId)!);
   }
@@ -82,7 +91,8 @@ export class SqliteKeys {
     const account = this.accounts.get(row.account_id);
     if (!account) return undefined;
     const before = new Date(now.getTime() - LAST_USED_GRANULARITY_MS).toISOString();
-    if (this.touch.run({ id: row.id, now: now.toISOString(), before }).changes > 0) row.last_used_at = now.toISOString();
+    if (this.touch.run({ id: row.id, now: now.toISOString(), before }).changes > 0)
+      row.last_used_at = now.toISOString();
     return { account, key: toKey(row) };
   }
 

@@ -182,7 +182,10 @@ export function migrate(db: Database): number {
       const row = db.prepare<[], { version: number }>('SELECT version FROM schema_version').get();
       const current = row?.version ?? 0;
       if (current > MIGRATIONS.length) {
-        throw new Error(`state file is at schema version ${current}; this build knows up to ${MIGRATIONS.length}. Upgrade the service.`);
+        throw new Error(
+          `state file is at schema version ${current}; this build knows up to ${MIGRATIONS.length}. Upgrade the ` +
+            `service.`,
+        );
       }
       for (let v = current; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
       if (row) db.prepare('UPDATE schema_version SET version = ?').run(MIGRATIONS.length);

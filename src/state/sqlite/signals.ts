@@ -113,10 +113,14 @@ export class SqliteSignals implements SignalStore {
   private readonly alertsOf: Statement<[string], AlertRow>;
   private readonly activeCount: Statement<[string], { n: number }>;
   private readonly due: Statement<[string, number], AlertRow>;
-  private readonly addTx: Transaction<(run: SignalRun, rows: readonly NewSignal[], now: Date, maxNewLeads: number | undefined) => AddedSignals>;
+  private readonly addTx: Transaction<
+    (run: SignalRun, rows: readonly NewSignal[], now: Date, maxNewLeads: number | undefined) => AddedSignals
+  >;
   private readonly forgetTx: Transaction<(runId: string) => void>;
   private readonly createAlertTx: Transaction<(input: NewAlert, maxActive: number) => AlertRecord>;
-  private readonly updateAlertTx: Transaction<(id: string, patch: AlertPatch, now: Date, maxActive: number | undefined) => AlertRecord>;
+  private readonly updateAlertTx: Transaction<
+    (id: string, patch: AlertPatch, now: Date, maxActive: number | undefined) => AlertRecord
+  >;
 
   constructor(private readonly db: Database) {
     this.insertSignal = db.prepare(
@@ -124,7 +128,9 @@ export class SqliteSignals implements SignalStore {
        VALUES (@id, @account_id, @source_type, @source_id, @run_id, @position, @name, @headline, @profile_url, @engagement, @post_url, @at, @lead, @contact, @created_at)`,
     );
     this.hasPosition = db.prepare('SELECT 1 AS one FROM signals WHERE run_id = ? AND position = ?');
-    this.insertPerson = db.prepare('INSERT OR IGNORE INTO signal_people (source_id, person_key, run_id) VALUES (@source_id, @person_key, @run_id)');
+    this.insertPerson = db.prepare(
+      'INSERT OR IGNORE INTO signal_people (source_id, person_key, run_id) VALUES (@source_id, @person_key, @run_id)',
+    );
     this.seenPerson = db.prepare('SELECT 1 AS one FROM signal_people WHERE source_id = ? AND person_key = ?');
     this.statsOf = db.prepare(
       `SELECT (SELECT COUNT(*) FROM signals WHERE run_id = ?) AS signals,
@@ -138,9 +144,16 @@ export class SqliteSignals implements SignalStore {
        VALUES (@id, @account_id, @kind, @target, @interval_minutes, @max_followers, @active, @next_run_at, @last_run_id, @last_run_at, @last_error, @created_at, @updated_at, @deleted_at)`,
     );
     this.alertById = db.prepare('SELECT * FROM alerts WHERE id = ?');
-    this.alertsOf = db.prepare('SELECT * FROM alerts WHERE account_id = ? AND deleted_at IS NULL ORDER BY created_at DESC, id DESC');
-    this.activeCount = db.prepare('SELECT COUNT(*) AS n FROM alerts WHERE account_id = ? AND active = 1 AND deleted_at IS NULL');
-    this.due = db.prepare('SELECT * FROM alerts WHERE active = 1 AND deleted_at IS NULL AND next_run_at IS NOT NULL AND next_run_at <= ? ORDER BY next_run_at, id LIMIT ?');
+    this.alertsOf = db.prepare(
+      'SELECT * FROM alerts WHERE account_id = ? AND deleted_at IS NULL ORDER BY created_at DESC, id DESC',
+    );
+    this.activeCount = db.prepare(
+      'SELECT COUNT(*) AS n FROM alerts WHERE account_id = ? AND active = 1 AND deleted_at IS NULL',
+    );
+    this.due = db.prepare(
+      'SELECT * FROM alerts WHERE active = 1 AND deleted_at IS NULL AND next_run_at IS NOT NULL AND next_run_at <= ' +
+        '? ORDER BY next_run_at, id LIMIT ?',
+    );
     this.addTx = db.transaction((run, rows, now, maxNewLeads) => this.addIn(run, rows, now, maxNewLeads));
     this.forgetTx = db.transaction((runId) => {
       this.unmarkLeads.run(runId);
@@ -165,7 +178,9 @@ export class SqliteSignals implements SignalStore {
       // A person not yet seen for this source is a lead of this run; past the cap the batch stops before it.
       const isNew = !this.seenPerson.get(run.sourceId, row.personKey);
       if (isNew && maxNewLeads !== undefined && out.newLeads >= maxNewLeads) break;
-      const claimed = isNew && this.insertPerson.run({ source_id: run.sourceId, person_key: row.personKey, run_id: run.runId }).changes === 1;
+      const claimed =
+        isNew &&
+        this.insertPerson.run({ source_id: run.sourceId, person_key: row.personKey, run_id: run.runId }).changes === 1;
       const e = row.engager;
       this.insertSignal.run({
         id: `sig_${randomToken(16)}`,
@@ -208,12 +223,17 @@ export class SqliteSignals implements SignalStore {
       params.push(q.afterSeq);
     }
     const sql = `SELECT * FROM signals WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`;
-    return this.db.prepare<unknown[], SignalRow>(sql).all(...params, q.limit).map(toSignal);
+    return this.db
+      .prepare<unknown[], SignalRow>(sql)
+      .all(...params, q.limit)
+      .map(toSignal);
   }
 
   countSignals(q: Omit<SignalQuery, 'afterSeq' | 'limit'>): number {
     const { where, params } = signalWhere(q);
-    return this.db.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM signals WHERE ${where.join(' AND ')}`).get(...params)!.n;
+    return this.db
+      .prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM signals WHERE ${where.join(' AND ')}`)
+      .get(...params)!.n;
   }
 
   createAlert(input: NewAlert, maxActive: number): AlertRecord {
@@ -259,8 +279,10 @@ export class SqliteSignals implements SignalStore {
 
   private updateAlertIn(id: string, patch: AlertPatch, now: Date, maxActive: number | undefined): AlertRecord {
     const row = this.alertById.get(id);
-    if (!row || row.deleted_at !== null) throw new AppError('alert.not_found', `No alert has the id ${JSON.stringify(id)}.`, { field: 'id' });
-    if (patch.active === true && row.active === 0 && maxActive !== undefined) this.checkActiveRoom(row.account_id, maxActive);
+    if (!row || row.deleted_at !== null)
+      throw new AppError('alert.not_found', `No alert has the id ${JSON.stringify(id)}.`, { field: 'id' });
+    if (patch.active === true && row.active === 0 && maxActive !== undefined)
+      this.checkActiveRoom(row.account_id, maxActive);
     const sets: string[] = ['updated_at = @updated_at'];
     const params: Record<string, unknown> = { id, updated_at: now.toISOString() };
     for (const [key, column] of Object.entries(PATCH_COLUMNS) as [keyof AlertPatch, keyof AlertRow][]) {
@@ -274,7 +296,12 @@ export class SqliteSignals implements SignalStore {
 
   deleteAlert(id: string, now: Date): AlertRecord {
     const at = now.toISOString();
-    this.db.prepare("UPDATE alerts SET deleted_at = ?, updated_at = ?, active = 0, next_run_at = NULL WHERE id = ? AND deleted_at IS NULL").run(at, at, id);
+    this.db
+      .prepare(
+        'UPDATE alerts SET deleted_at = ?, updated_at = ?, active = 0, next_run_at = NULL WHERE id = ? AND ' +
+          'deleted_at IS NULL',
+      )
+      .run(at, at, id);
     return toAlert(this.alertById.get(id)!);
   }
 
@@ -285,7 +312,10 @@ export class SqliteSignals implements SignalStore {
   claimAlertSlot(id: string, due: string, next: string, now: Date): boolean {
     return (
       this.db
-        .prepare('UPDATE alerts SET next_run_at = ?, updated_at = ? WHERE id = ? AND next_run_at = ? AND active = 1 AND deleted_at IS NULL')
+        .prepare(
+          'UPDATE alerts SET next_run_at = ?, updated_at = ? WHERE id = ? AND next_run_at = ? AND active = 1 AND ' +
+            'deleted_at IS NULL',
+        )
         .run(next, now.toISOString(), id, due).changes === 1
     );
   }
@@ -293,9 +323,13 @@ export class SqliteSignals implements SignalStore {
   private checkActiveRoom(accountId: string, maxActive: number): void {
     const { n } = this.activeCount.get(accountId)!;
     if (n >= maxActive) {
-      throw new AppError('alerts.limit_reached', `The account already has ${n} active alerts; at most ${maxActive} may be active.`, {
-        hint: 'Deactivate (PATCH active: false) or delete an alert first.',
-      });
+      throw new AppError(
+        'alerts.limit_reached',
+        `The account already has ${n} active alerts; at most ${maxActive} may be active.`,
+        {
+          hint: 'Deactivate (PATCH active: false) or delete an alert first.',
+        },
+      );
     }
   }
 }

@@ -1,18 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { DEFAULT_PLANS, PlanBook, loadPlans } from '../plans.js';
-import type { StateStore } from '../port.js';
 import type { Plan } from '../../domain/account.js';
+import { DEFAULT_PLANS, loadPlans, PlanBook } from '../plans.js';
+import type { StateStore } from '../port.js';
 import { SqliteAccounts } from './accounts.js';
 import { SqliteCredits } from './credits.js';
+import { SqliteDomainLists } from './domain-lists.js';
 import { SqliteFeedback } from './feedback.js';
 import { SqliteIdempotency } from './idempotency.js';
-import { SqliteDomainLists } from './domain-lists.js';
 import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
-import { SqliteSignals } from './signals.js';
 import { migrate } from './schema.js';
+import { SqliteSignals } from './signals.js';
 
 /** Where `premium_credits.exhausted` sends the user to buy more. */
 export const DEFAULT_UPGRADE_URL = 'https://contact-data-service.local/billing';
@@ -34,7 +34,9 @@ export interface SqliteStoreOptions {
 export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   if (!options.keyPepper) throw new Error('openSqliteStore needs a non-empty keyPepper');
   // Plans first: a bad plans.json fails before the file is opened.
-  const plans = new PlanBook(options.plans ?? (options.dataDir !== undefined ? loadPlans(options.dataDir) : DEFAULT_PLANS));
+  const plans = new PlanBook(
+    options.plans ?? (options.dataDir !== undefined ? loadPlans(options.dataDir) : DEFAULT_PLANS),
+  );
   if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
   const db = new Database(options.file);
   try {
@@ -76,9 +78,14 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     getHold: (holdId) => credits.getHold(holdId),
     releaseOrphanHolds: (now) => {
       const orphans = db
-        .prepare<[], { id: string }>("SELECT h.id FROM holds h WHERE h.status = 'held' AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.hold_id = h.id AND j.status IN ('queued', 'running'))")
+        .prepare<[], { id: string }>(
+          "SELECT h.id FROM holds h WHERE h.status = 'held' AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.hold_id = " +
+            "h.id AND j.status IN ('queued', 'running'))",
+        )
         .all();
-      db.transaction(() => orphans.forEach((o) => credits.releaseHold(o.id, now)))();
+      db.transaction(() => {
+        for (const o of orphans) credits.releaseHold(o.id, now);
+      })();
       return orphans.length;
     },
     addFeedback: (accountId, body, now) => feedback.add(accountId, body, now),

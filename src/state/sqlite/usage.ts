@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { BudgetScope, WindowKind } from '../../domain/quota/index.js';
 import type { CreditKind, UsageCategory } from '../../domain/credits.js';
+import type { BudgetScope, WindowKind } from '../../domain/quota/index.js';
 
 /** Primary key of one usage counter. */
 export interface CounterKey {
@@ -11,7 +11,9 @@ export interface CounterKey {
   window_start: string;
 }
 
-const KEY = 'account_id = @account_id AND kind = @kind AND category = @category AND window_kind = @window_kind AND window_start = @window_start';
+const KEY =
+  'account_id = @account_id AND kind = @kind AND category = @category AND window_kind = @window_kind AND ' +
+  'window_start = @window_start';
 
 /**
  * Usage counters (used and held per window). Every change is one statement; the cap check is part of the
@@ -22,12 +24,19 @@ export class UsageCounters {
   private readonly ensure: Statement<[CounterKey]>;
   private readonly holdCapped: Statement<[CounterKey & { amount: number; cap: number }]>;
   private readonly holdUncapped: Statement<[CounterKey & { amount: number }]>;
-  private readonly settle_: Statement<[Omit<CounterKey, 'category'> & { hold_category: UsageCategory | null; amount: number; charged: number }]>;
+  private readonly settle_: Statement<
+    [Omit<CounterKey, 'category'> & { hold_category: UsageCategory | null; amount: number; charged: number }]
+  >;
 
   constructor(db: Database) {
     this.read_ = db.prepare(`SELECT used, held FROM usage WHERE ${KEY}`);
-    this.ensure = db.prepare('INSERT INTO usage (account_id, kind, category, window_kind, window_start) VALUES (@account_id, @kind, @category, @window_kind, @window_start) ON CONFLICT DO NOTHING');
-    this.holdCapped = db.prepare(`UPDATE usage SET held = held + @amount WHERE ${KEY} AND used + held + @amount <= @cap`);
+    this.ensure = db.prepare(
+      'INSERT INTO usage (account_id, kind, category, window_kind, window_start) VALUES (@account_id, @kind, ' +
+        '@category, @window_kind, @window_start) ON CONFLICT DO NOTHING',
+    );
+    this.holdCapped = db.prepare(
+      `UPDATE usage SET held = held + @amount WHERE ${KEY} AND used + held + @amount <= @cap`,
+    );
     this.holdUncapped = db.prepare(`UPDATE usage SET held = held + @amount WHERE ${KEY}`);
     // A hold moved the plan-wide counter and its category's counter; settling moves both back.
     this.settle_ = db.prepare(

@@ -26,7 +26,12 @@ export const EMAIL_STATUS: ClosedList = {
 
 /** Data-derived lists: any value stored in the current release is valid; values come from the data. */
 export const SKILLS: ClosedList = { name: 'skills', description: 'Skills (lowercase).', values: [], fromData: true };
-export const LANGUAGES: ClosedList = { name: 'languages', description: 'Spoken languages.', values: [], fromData: true };
+export const LANGUAGES: ClosedList = {
+  name: 'languages',
+  description: 'Spoken languages.',
+  values: [],
+  fromData: true,
+};
 export const TECHNOLOGIES: ClosedList = {
   name: 'technologies',
   description: 'Technologies used by the company.',

@@ -1,6 +1,14 @@
 /** Family B regions and continents, derived from the person's country (ISO-2 slug). */
 export const REGIONS = ['NORAM', 'EMEA', 'APAC', 'LATAM'] as const;
-export const CONTINENTS = ['North America', 'Europe', 'Asia', 'South America', 'Africa', 'Oceania', 'Antarctica'] as const;
+export const CONTINENTS = [
+  'North America',
+  'Europe',
+  'Asia',
+  'South America',
+  'Africa',
+  'Oceania',
+  'Antarctica',
+] as const;
 export type Region = (typeof REGIONS)[number];
 export type Continent = (typeof CONTINENTS)[number];
 
@@ -9,7 +17,8 @@ export type Continent = (typeof CONTINENTS)[number];
 // nearest inhabited continent so only Antarctica itself lacks a region.
 const BY_CONTINENT: Readonly<Record<Continent, string>> = {
   'North America':
-    'us ca bm gl pm mx bz cr sv gt hn ni pa ' + 'ag ai aw bb bl bq bs cu cw dm do gd gp ht jm kn ky lc mf mq ms pr sx tc tt vc vg vi',
+    'us ca bm gl pm mx bz cr sv gt hn ni pa ' +
+    'ag ai aw bb bl bq bs cu cw dm do gd gp ht jm kn ky lc mf mq ms pr sx tc tt vc vg vi',
   'South America': 'ar bo br cl co ec fk gf gs gy pe py sr uy ve',
   Europe:
     'ad al at ax ba be bg by ch cy cz de dk ee es fi fo fr gb gg gi gr hr hu ie im is it je li lt lu lv ' +
@@ -27,7 +36,26 @@ const BY_CONTINENT: Readonly<Record<Continent, string>> = {
 /** North American countries outside Latin America (the rest of the continent, Caribbean included, is LATAM). */
 const NORAM = new Set(['us', 'ca', 'bm', 'gl', 'pm']);
 /** The Middle East and the Caucasus are sold from EMEA although they lie in Asia. */
-const MIDDLE_EAST = new Set(['ae', 'am', 'az', 'bh', 'ge', 'il', 'iq', 'ir', 'jo', 'kw', 'lb', 'om', 'ps', 'qa', 'sa', 'sy', 'tr', 'ye']);
+const MIDDLE_EAST = new Set([
+  'ae',
+  'am',
+  'az',
+  'bh',
+  'ge',
+  'il',
+  'iq',
+  'ir',
+  'jo',
+  'kw',
+  'lb',
+  'om',
+  'ps',
+  'qa',
+  'sa',
+  'sy',
+  'tr',
+  'ye',
+]);
 
 /** country slug -> continent; filled for every ISO-2 country. */
 export const COUNTRY_CONTINENT: Readonly<Record<string, Continent>> = Object.fromEntries(
@@ -36,7 +64,10 @@ export const COUNTRY_CONTINENT: Readonly<Record<string, Continent>> = Object.fro
   ),
 );
 
-/** Region rule: EMEA = Europe, Africa, Middle East; APAC = rest of Asia, Oceania; NORAM = US, Canada and their northern neighbours; LATAM = the rest of the Americas. */
+/**
+ * Region rule: EMEA = Europe, Africa, Middle East; APAC = rest of Asia, Oceania; NORAM = US, Canada and their northern
+ * neighbours; LATAM = the rest of the Americas.
+ */
 function regionOf(slug: string, continent: Continent): Region | undefined {
   switch (continent) {
     case 'Europe':

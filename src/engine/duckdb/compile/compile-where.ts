@@ -1,9 +1,9 @@
-import { findColumn, type ColumnDef, type Entity } from '../../../domain/catalog/index.js';
-import { isLeaf, leafValues, type IRNode, type Leaf, type Scalar } from '../../../domain/query/ir.js';
-import { ident } from '../schema.js';
-import { Params } from './params.js';
-import { phrasePattern } from './words.js';
+import { type ColumnDef, type Entity, findColumn } from '../../../domain/catalog/index.js';
+import { type IRNode, isLeaf, type Leaf, leafValues, type Scalar } from '../../../domain/query/ir.js';
 import { wordsKey } from '../../../domain/text/words.js';
+import { ident } from '../schema.js';
+import type { Params } from './params.js';
+import { phrasePattern } from './words.js';
 
 /**
  * Query IR -> a parameterized DuckDB predicate (ARCHITECTURE rule 2). Semantics are those documented in
@@ -16,8 +16,14 @@ export function compileWhere(entity: Entity, node: IRNode, params: Params, nullS
     // Under a `not`, a leaf on a null column must be false (not SQL NULL) so that `not` keeps that row.
     return nullSafe ? `coalesce(${sql}, FALSE)` : sql;
   }
-  if ('and' in node) return node.and.length === 0 ? 'TRUE' : `(${node.and.map((n) => compileWhere(entity, n, params, nullSafe)).join(' AND ')})`;
-  if ('or' in node) return node.or.length === 0 ? 'FALSE' : `(${node.or.map((n) => compileWhere(entity, n, params, nullSafe)).join(' OR ')})`;
+  if ('and' in node)
+    return node.and.length === 0
+      ? 'TRUE'
+      : `(${node.and.map((n) => compileWhere(entity, n, params, nullSafe)).join(' AND ')})`;
+  if ('or' in node)
+    return node.or.length === 0
+      ? 'FALSE'
+      : `(${node.or.map((n) => compileWhere(entity, n, params, nullSafe)).join(' OR ')})`;
   return `(NOT ${compileWhere(entity, node.not, params, true)})`;
 }
 
@@ -28,7 +34,13 @@ function column(entity: Entity, field: string): ColumnDef {
 }
 
 const scalarType = (col: ColumnDef): 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' =>
-  col.storage === 'BIGINT' ? 'BIGINT' : col.storage === 'DOUBLE' ? 'DOUBLE' : col.storage === 'BOOLEAN' ? 'BOOLEAN' : 'VARCHAR';
+  col.storage === 'BIGINT'
+    ? 'BIGINT'
+    : col.storage === 'DOUBLE'
+      ? 'DOUBLE'
+      : col.storage === 'BOOLEAN'
+        ? 'BOOLEAN'
+        : 'VARCHAR';
 
 function one(leaf: Leaf): Scalar {
   const v = leafValues(leaf);
@@ -44,7 +56,10 @@ function compileLeaf(entity: Entity, leaf: Leaf, p: Params): string {
   const col = column(entity, leaf.field);
   const c = ident(col.name);
   if (col.storage === 'VARCHAR[]') return compileListLeaf(c, leaf, p, col.words);
-  const present = col.storage === 'VARCHAR' || col.storage === 'JSON' ? `(${c} IS NOT NULL AND ${c} NOT IN ('', '[]', '{}', 'null'))` : `(${c} IS NOT NULL)`;
+  const present =
+    col.storage === 'VARCHAR' || col.storage === 'JSON'
+      ? `(${c} IS NOT NULL AND ${c} NOT IN ('', '[]', '{}', 'null'))`
+      : `(${c} IS NOT NULL)`;
   switch (leaf.op) {
     case 'exists':
       return leaf.value === false ? `(NOT ${present})` : present;
@@ -62,7 +77,10 @@ function compileLeaf(entity: Entity, leaf: Leaf, p: Params): string {
       // As IN (...) so DuckDB pushes the filter into the scan or answers it from a lookup index.
       const set = list.length <= SHORT_IN ? `(${list.map((v) => p.add(v)).join(', ')})` : null;
       if (set) return leaf.op === 'in' ? `(${c} IN ${set})` : `(${c} NOT IN ${set})`;
-      return `(${leaf.op === 'in' ? '' : 'NOT '}list_contains(${p.addList(list, scalarType(col))}, ${c}) AND ${c} IS NOT NULL)`;
+      return (
+        `(${leaf.op === 'in' ? '' : 'NOT '}list_contains(${p.addList(list, scalarType(col))}, ${c}) AND ${c} IS NOT ` +
+        `NULL)`
+      );
     }
     case 'contains':
       return `contains(lower(${c}), lower(${p.add(String(one(leaf)))}))`;
@@ -96,14 +114,21 @@ function compileListLeaf(c: string, leaf: Leaf, p: Params, words?: string): stri
     case 'contains':
       return `(${nonEmpty} AND len(list_filter(${c}, x -> contains(lower(x), lower(${p.add(String(one(leaf)))})))) > 0)`;
     case 'prefix':
-      return `(${nonEmpty} AND len(list_filter(${c}, x -> starts_with(lower(x), lower(${p.add(String(one(leaf)))})))) > 0)`;
+      return (
+        `(${nonEmpty} AND len(list_filter(${c}, x -> starts_with(lower(x), lower(${p.add(String(one(leaf)))})))) > ` +
+        `0)`
+      );
     case 'words': {
       if (words) {
         const key = wordsKey(String(one(leaf)));
-        return key ? `(${ident(words)} IS NOT NULL AND len(list_filter(${ident(words)}, x -> contains(x, ${p.add(key)}))) > 0)` : 'FALSE';
+        return key
+          ? `(${ident(words)} IS NOT NULL AND len(list_filter(${ident(words)}, x -> contains(x, ${p.add(key)}))) > 0)`
+          : 'FALSE';
       }
       const pattern = phrasePattern(String(one(leaf)));
-      return pattern ? `(${nonEmpty} AND len(list_filter(${c}, x -> regexp_matches(x, ${p.add(pattern)}, 'i'))) > 0)` : 'FALSE';
+      return pattern
+        ? `(${nonEmpty} AND len(list_filter(${c}, x -> regexp_matches(x, ${p.add(pattern)}, 'i'))) > 0)`
+        : 'FALSE';
     }
     case 'gt':
     case 'gte':

@@ -1,4 +1,4 @@
-import { listValue, type DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBValue, listValue } from '@duckdb/node-api';
 
 /** Collects bound parameters; SQL text only ever holds `$n` placeholders, never client values. */
 export class Params {
@@ -9,7 +9,10 @@ export class Params {
     return `$${this.values.length}`;
   }
 
-  addList(values: ReadonlyArray<string | number | boolean>, elementType: 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN'): string {
+  addList(
+    values: ReadonlyArray<string | number | boolean>,
+    elementType: 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN',
+  ): string {
     this.values.push(listValue([...values]));
     return `$${this.values.length}::${elementType}[]`;
   }

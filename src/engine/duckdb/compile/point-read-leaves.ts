@@ -1,5 +1,5 @@
-import { findColumn, type Entity } from '../../../domain/catalog/index.js';
-import { isLeaf, leafValues, type IRNode, type Leaf } from '../../../domain/query/ir.js';
+import { type Entity, findColumn } from '../../../domain/catalog/index.js';
+import { type IRNode, isLeaf, type Leaf, leafValues } from '../../../domain/query/ir.js';
 
 /**
  * The leaves of a point read: an OR of `in` / `eq` leaves (or one such leaf) on the catalog's lookup
@@ -21,6 +21,11 @@ function lookupBranches(entity: Entity, where: IRNode): Leaf[] | null {
 }
 
 /** The point-read leaves of a page: only a first page (no cursor, no offset) is a point read. */
-export function pointReadLeaves(entity: Entity, where: IRNode, afterSortKey: number | null, offset: number): Leaf[] | null {
+export function pointReadLeaves(
+  entity: Entity,
+  where: IRNode,
+  afterSortKey: number | null,
+  offset: number,
+): Leaf[] | null {
   return afterSortKey === null && offset === 0 ? lookupBranches(entity, where) : null;
 }

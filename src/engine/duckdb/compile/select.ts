@@ -1,10 +1,10 @@
+import type { DuckDBValue } from '@duckdb/node-api';
 import type { Entity } from '../../../domain/catalog/index.js';
 import type { IRNode, Leaf } from '../../../domain/query/ir.js';
 import { ident, TABLE } from '../schema.js';
 import { compileWhere } from './compile-where.js';
-import { pointReadLeaves } from './point-read-leaves.js';
 import { Params } from './params.js';
-import type { DuckDBValue } from '@duckdb/node-api';
+import { pointReadLeaves } from './point-read-leaves.js';
 
 export interface CompiledQuery {
   sql: string;
@@ -24,7 +24,14 @@ export function countQuery(entity: Entity, where: IRNode): CompiledQuery {
  * `ORDER BY … LIMIT` with a top-N that pushes its running bound into the scan, and the tables are written
  * in sort_key order, so row groups past the page are skipped by their zone maps.
  */
-export function pageQuery(entity: Entity, where: IRNode, columns: readonly string[], afterSortKey: number | null, limit: number, offset = 0): CompiledQuery {
+export function pageQuery(
+  entity: Entity,
+  where: IRNode,
+  columns: readonly string[],
+  afterSortKey: number | null,
+  limit: number,
+  offset = 0,
+): CompiledQuery {
   const lookups = pointReadLeaves(entity, where, afterSortKey, offset);
   if (lookups) return unionPage(entity, lookups, columns, limit);
   const p = new Params();
@@ -32,14 +39,24 @@ export function pageQuery(entity: Entity, where: IRNode, columns: readonly strin
   const after = afterSortKey === null ? '' : ` AND sort_key > ${p.add(afterSortKey)}`;
   const cols = [...new Set([...columns, 'sort_key'])].map(ident).join(', ');
   const skip = offset > 0 ? ` OFFSET ${p.add(offset)}` : '';
-  return { sql: `SELECT ${cols} FROM ${ident(TABLE[entity])} WHERE ${pred}${after} ORDER BY sort_key LIMIT ${p.add(limit)}${skip}`, params: p.values };
+  return {
+    sql:
+      `SELECT ${cols} FROM ${ident(TABLE[entity])} WHERE ${pred}${after} ORDER BY sort_key LIMIT ` +
+      `${p.add(limit)}${skip}`,
+    params: p.values,
+  };
 }
 
 /**
  * A point read (point-read-leaves.ts) as a UNION ALL of one branch per leaf, each answered by its column's
  * ART index, instead of one OR that scans the whole table.
  */
-function unionPage(entity: Entity, branches: readonly Leaf[], columns: readonly string[], limit: number): CompiledQuery {
+function unionPage(
+  entity: Entity,
+  branches: readonly Leaf[],
+  columns: readonly string[],
+  limit: number,
+): CompiledQuery {
   const p = new Params();
   const cols = [...new Set([...columns, 'sort_key'])].map(ident).join(', ');
   const table = ident(TABLE[entity]);
@@ -47,6 +64,10 @@ function unionPage(entity: Entity, branches: readonly Leaf[], columns: readonly 
   // A row reached by two branches (an email and a phone of one person) is kept once. The window also
   // keeps DuckDB from pushing the ORDER BY … LIMIT down as a sort_key filter, which replaces the index
   // lookups with a table scan (measured: 8 ms → 700 ms at 1 M contacts with a plain UNION).
-  return { sql: `SELECT * FROM (${parts.join(' UNION ALL ')}) QUALIFY row_number() OVER (PARTITION BY sort_key) = 1 ORDER BY sort_key LIMIT ${p.add(limit)}`, params: p.values };
+  return {
+    sql:
+      `SELECT * FROM (${parts.join(' UNION ALL ')}) QUALIFY row_number() OVER (PARTITION BY sort_key) = 1 ORDER BY ` +
+      `sort_key LIMIT ${p.add(limit)}`,
+    params: p.values,
+  };
 }
-

@@ -11,7 +11,12 @@ export function parseCardLayout(value: unknown): readonly string[] | null {
   if (typeof value !== 'string') return null;
   try {
     const layout: unknown = JSON.parse(value);
-    return Array.isArray(layout) && layout.length > 0 && layout.every((c) => typeof c === 'string') && layout.includes('sort_key') ? (layout as string[]) : null;
+    return Array.isArray(layout) &&
+      layout.length > 0 &&
+      layout.every((c) => typeof c === 'string') &&
+      layout.includes('sort_key')
+      ? (layout as string[])
+      : null;
   } catch {
     return null;
   }
@@ -23,7 +28,11 @@ export function cardCovers(layout: readonly string[] | null, columns: readonly s
 }
 
 /** Card texts decoded into the requested columns plus sort_key (as a page query answers). */
-export function decodeCards(cards: readonly string[], layout: readonly string[], columns: readonly string[]): Record<string, unknown>[] {
+export function decodeCards(
+  cards: readonly string[],
+  layout: readonly string[],
+  columns: readonly string[],
+): Record<string, unknown>[] {
   const wanted = [...new Set([...columns, 'sort_key'])].map((name) => [name, layout.indexOf(name)] as const);
   return cards.map((text) => {
     const values = JSON.parse(text) as unknown[];

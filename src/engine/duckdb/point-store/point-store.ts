@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { leafValues, type Leaf } from '../../../domain/query/ir.js';
+import { type Leaf, leafValues } from '../../../domain/query/ir.js';
 import { ident } from '../schema.js';
 import { decodeCards, parseCardLayout } from './layout.js';
 import { CARDS_TABLE, keyTable, POINT_KEY_COLUMNS, POINT_META, POINT_META_TABLE } from './schema.js';
@@ -37,16 +37,25 @@ export class PointStore {
       // a lookup then reads one leaf page of each.
       db.pragma('cache_size = -32768');
       const meta = new Map(db.prepare(`SELECT key, value FROM ${POINT_META_TABLE}`).raw().all() as [string, string][]);
-      if (meta.get(POINT_META.releaseId) !== release.id) throw new Error(`it belongs to release ${meta.get(POINT_META.releaseId) ?? 'unknown'}`);
+      if (meta.get(POINT_META.releaseId) !== release.id)
+        throw new Error(`it belongs to release ${meta.get(POINT_META.releaseId) ?? 'unknown'}`);
       // sort_key is the dense rank of ids (1..contacts): the last card tells whether every contact has one.
       const last = db.prepare(`SELECT max(sort_key) FROM ${CARDS_TABLE}`).pluck().get() as number | null;
-      if (last !== release.contacts) throw new Error(`it holds cards up to ${last ?? 0} of ${release.contacts} contacts`);
+      if (last !== release.contacts)
+        throw new Error(`it holds cards up to ${last ?? 0} of ${release.contacts} contacts`);
       const layout = parseCardLayout(meta.get(POINT_META.cardColumns));
       if (!layout) throw new Error('its card layout is unreadable');
       const keyReads = new Map(
-        POINT_KEY_COLUMNS.map((c) => [c, db.prepare(`SELECT sort_key FROM ${ident(keyTable(c))} WHERE value IN (SELECT value FROM json_each(?))`).pluck() as Database.Statement<[string], number>]),
+        POINT_KEY_COLUMNS.map((c) => [
+          c,
+          db
+            .prepare(`SELECT sort_key FROM ${ident(keyTable(c))} WHERE value IN (SELECT value FROM json_each(?))`)
+            .pluck() as Database.Statement<[string], number>,
+        ]),
       );
-      const cardReads = db.prepare(`SELECT sort_key, card FROM ${CARDS_TABLE} WHERE sort_key IN (SELECT value FROM json_each(?))`) as Database.Statement<[string], CardRow>;
+      const cardReads = db.prepare(
+        `SELECT sort_key, card FROM ${CARDS_TABLE} WHERE sort_key IN (SELECT value FROM json_each(?))`,
+      ) as Database.Statement<[string], CardRow>;
       return { store: new PointStore(db, layout, keyReads, cardReads) };
     } catch (e) {
       db.close();
@@ -59,7 +68,10 @@ export class PointStore {
     return [...this.keyReads.keys()];
   }
 
-  /** The cards of every contact matching any leaf (point-read-leaves.ts), each once, in no order. Throws on a storage error. */
+  /**
+   * The cards of every contact matching any leaf (point-read-leaves.ts), each once, in no order. Throws on a storage
+   * error.
+   */
   read(leaves: readonly Leaf[]): CardRow[] {
     const keys = new Set<number>();
     for (const leaf of leaves) {
@@ -80,9 +92,18 @@ export class PointStore {
  * Lookups answered in parts (one per reader) as one page: each contact once, in ascending sort_key, at
  * most `limit`, decoded to `columns` plus sort_key. What the DuckDB UNION ALL page answers (compile/select.ts).
  */
-export function cardsPage(parts: readonly (readonly CardRow[])[], layout: readonly string[], columns: readonly string[], limit: number): Record<string, unknown>[] {
+export function cardsPage(
+  parts: readonly (readonly CardRow[])[],
+  layout: readonly string[],
+  columns: readonly string[],
+  limit: number,
+): Record<string, unknown>[] {
   const bySortKey = new Map<number, string>();
   for (const part of parts) for (const r of part) bySortKey.set(r.sort_key, r.card);
   const picked = [...bySortKey.keys()].sort((a, b) => a - b).slice(0, limit);
-  return decodeCards(picked.map((k) => bySortKey.get(k)!), layout, columns);
+  return decodeCards(
+    picked.map((k) => bySortKey.get(k)!),
+    layout,
+    columns,
+  );
 }

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { leafValues, type Leaf } from '../../../domain/query/ir.js';
+import { type Leaf, leafValues } from '../../../domain/query/ir.js';
 import { cardCovers } from './layout.js';
-import { cardsPage, PointStore, type CardRow } from './point-store.js';
+import { type CardRow, cardsPage, PointStore } from './point-store.js';
 
 export interface ReaderInit {
   file: string;
@@ -12,7 +12,11 @@ export interface ReaderRequest {
   leaves: Leaf[];
 }
 export type ReaderMessage = ReaderRequest | { close: true };
-export type ReaderReply = { ready: true } | { ready: false; reason: string } | { id: number; rows: CardRow[] } | { id: number; error: string };
+export type ReaderReply =
+  | { ready: true }
+  | { ready: false; reason: string }
+  | { id: number; rows: CardRow[] }
+  | { id: number; error: string };
 
 export type PointReadersOpening = { readers: PointReaders; reason?: undefined } | { readers: null; reason: string };
 
@@ -43,7 +47,11 @@ export class PointReaders {
   ) {}
 
   /** Starts `count` readers on the store of a release; null with the reason when it cannot be used. Never throws. */
-  static async open(file: string, release: { id: string; contacts: number }, count: number): Promise<PointReadersOpening> {
+  static async open(
+    file: string,
+    release: { id: string; contacts: number },
+    count: number,
+  ): Promise<PointReadersOpening> {
     // Checked here first, so a missing or foreign store costs no thread.
     const probe = PointStore.open(file, release);
     if (!probe.store) return { readers: null, reason: probe.reason };
@@ -55,8 +63,14 @@ export class PointReaders {
     try {
       const started = await Promise.all(
         Array.from({ length: count }, () => {
-          const worker = new Worker(new URL('./reader-worker.js', import.meta.url), { workerData: { file, release } satisfies ReaderInit });
-          readers.push({ worker, pending: new Map(), exited: new Promise((resolve) => worker.once('exit', () => resolve())) });
+          const worker = new Worker(new URL('./reader-worker.js', import.meta.url), {
+            workerData: { file, release } satisfies ReaderInit,
+          });
+          readers.push({
+            worker,
+            pending: new Map(),
+            exited: new Promise((resolve) => worker.once('exit', () => resolve())),
+          });
           return new Promise<string | null>((resolve) => {
             worker.once('message', (m: ReaderReply) => resolve('ready' in m && !m.ready ? m.reason : null));
             worker.once('error', (e) => resolve(`point reader failed: ${e.message}`));
@@ -88,11 +102,15 @@ export class PointReaders {
   async read(leaves: readonly Leaf[], columns: readonly string[], limit: number): Promise<Record<string, unknown>[]> {
     const n = this.readers.length;
     const shares = this.readers.map((_, k) =>
-      leaves.map((l) => ({ field: l.field, op: 'in' as const, value: leafValues(l).filter((_, i) => i % n === k) })).filter((l) => l.value.length > 0),
+      leaves
+        .map((l) => ({ field: l.field, op: 'in' as const, value: leafValues(l).filter((_, i) => i % n === k) }))
+        .filter((l) => l.value.length > 0),
     );
     // Every part settles before a failure is reported: no reader of this read is still busy when the
     // caller closes the readers.
-    const parts = await Promise.allSettled(shares.map((share, k) => (share.length > 0 ? this.ask(this.readers[k]!, share) : Promise.resolve([]))));
+    const parts = await Promise.allSettled(
+      shares.map((share, k) => (share.length > 0 ? this.ask(this.readers[k]!, share) : Promise.resolve([]))),
+    );
     const failed = parts.find((p) => p.status === 'rejected');
     if (failed) throw failed.reason;
     return cardsPage(
@@ -114,7 +132,10 @@ export class PointReaders {
   }
 
   private listen(reader: Reader): void {
-    const settle = (id: number, fn: (p: { resolve: (rows: CardRow[]) => void; reject: (e: Error) => void }) => void): void => {
+    const settle = (
+      id: number,
+      fn: (p: { resolve: (rows: CardRow[]) => void; reject: (e: Error) => void }) => void,
+    ): void => {
       const p = reader.pending.get(id);
       if (!p) return;
       reader.pending.delete(id);

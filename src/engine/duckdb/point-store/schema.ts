@@ -1,4 +1,4 @@
-import { columnsOf, CONTACT_CARD_COLUMNS } from '../../../domain/catalog/index.js';
+import { CONTACT_CARD_COLUMNS, columnsOf } from '../../../domain/catalog/index.js';
 import { ident, TABLE } from '../schema.js';
 
 /**
@@ -33,16 +33,26 @@ export function pointStoreDdl(): string[] {
   return [
     `CREATE TABLE ${POINT_META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
     `CREATE TABLE ${CARDS_TABLE} (sort_key INTEGER PRIMARY KEY, card TEXT NOT NULL)`,
-    ...POINT_KEY_COLUMNS.map((c) => `CREATE TABLE ${ident(keyTable(c))} (value TEXT NOT NULL, sort_key INTEGER NOT NULL, PRIMARY KEY (value, sort_key)) WITHOUT ROWID`),
+    ...POINT_KEY_COLUMNS.map(
+      (c) =>
+        `CREATE TABLE ${ident(keyTable(c))} (value TEXT NOT NULL, sort_key INTEGER NOT NULL, PRIMARY KEY (value, ` +
+        `sort_key)) WITHOUT ROWID`,
+    ),
   ];
 }
 
 /** DuckDB SQL reading the cards of the release's contacts, in storage (sort_key) order. */
 export function cardsSourceSql(): string {
-  return `SELECT sort_key, json_array(${CONTACT_CARD_COLUMNS.map(ident).join(', ')})::VARCHAR AS card FROM ${ident(TABLE.contact)}`;
+  return (
+    `SELECT sort_key, json_array(${CONTACT_CARD_COLUMNS.map(ident).join(', ')})::VARCHAR AS card FROM ` +
+    `${ident(TABLE.contact)}`
+  );
 }
 
 /** DuckDB SQL reading one key table's rows, sorted so SQLite appends to its B-tree. */
 export function keysSourceSql(column: string): string {
-  return `SELECT ${ident(column)} AS value, sort_key FROM ${ident(TABLE.contact)} WHERE ${ident(column)} IS NOT NULL ORDER BY value, sort_key`;
+  return (
+    `SELECT ${ident(column)} AS value, sort_key FROM ${ident(TABLE.contact)} WHERE ${ident(column)} IS NOT NULL ` +
+    `ORDER BY value, sort_key`
+  );
 }

@@ -2,8 +2,17 @@ import { closeSync, fsyncSync, openSync, rmSync } from 'node:fs';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
 import { CONTACT_CARD_COLUMNS } from '../../../domain/catalog/index.js';
+import {
+  CARDS_TABLE,
+  cardsSourceSql,
+  keysSourceSql,
+  keyTable,
+  POINT_KEY_COLUMNS,
+  POINT_META,
+  POINT_META_TABLE,
+  pointStoreDdl,
+} from '../point-store/schema.js';
 import { ident } from '../schema.js';
-import { cardsSourceSql, CARDS_TABLE, keysSourceSql, keyTable, POINT_KEY_COLUMNS, POINT_META, POINT_META_TABLE, pointStoreDdl } from '../point-store/schema.js';
 
 /** Rows bound per INSERT statement: one statement call per row costs more than the row itself. */
 const ROWS_PER_INSERT = 100;
@@ -59,7 +68,13 @@ export async function writePointStore(
 }
 
 /** Streams a DuckDB query into a SQLite table of two columns; BIGINT values become numbers. */
-async function copyRows(conn: DuckDBConnection, sql: string, db: Database.Database, table: string, columns: readonly [string, string]): Promise<number> {
+async function copyRows(
+  conn: DuckDBConnection,
+  sql: string,
+  db: Database.Database,
+  table: string,
+  columns: readonly [string, string],
+): Promise<number> {
   const into = `INSERT INTO ${ident(table)} (${columns.map(ident).join(', ')}) VALUES `;
   const many = db.prepare(into + Array(ROWS_PER_INSERT).fill('(?, ?)').join(', '));
   const one = db.prepare(`${into}(?, ?)`);

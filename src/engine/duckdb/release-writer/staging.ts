@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { StagedRows } from '../../release-writer.js';
 import type { ColumnDef, StorageType } from '../../../domain/catalog/index.js';
+import type { StagedRows } from '../../release-writer.js';
 import { ident } from '../schema.js';
 
 /**
@@ -34,7 +34,9 @@ export function stageColumns(cols: readonly ColumnDef[], extra: StageColumn[] = 
 }
 
 export function stagingDdl(table: string, cols: readonly StageColumn[]): string {
-  const body = cols.map((c) => `${ident(c.name)} ${c.storage === 'JSON' ? 'VARCHAR' : STAGE_TYPE[c.storage]}`).join(', ');
+  const body = cols
+    .map((c) => `${ident(c.name)} ${c.storage === 'JSON' ? 'VARCHAR' : STAGE_TYPE[c.storage]}`)
+    .join(', ');
   return `CREATE TEMP TABLE ${table} (${body})`;
 }
 
@@ -66,7 +68,8 @@ export class StagingTable implements StagedRows {
 
   private async insert(file: string): Promise<void> {
     await this.conn.run(
-      `INSERT INTO ${this.table} SELECT * FROM read_json('${file.replace(/'/g, "''")}', format = 'newline_delimited', columns = ${this.columnsSpec}, maximum_object_size = 67108864)`,
+      `INSERT INTO ${this.table} SELECT * FROM read_json('${file.replace(/'/g, "''")}', format = ` +
+        `'newline_delimited', columns = ${this.columnsSpec}, maximum_object_size = 67108864)`,
     );
     await rm(file, { force: true });
   }

@@ -1,25 +1,26 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { availableParallelism, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { COMPANY_ROW_COLUMNS, EMPLOYER_COLUMNS, PERSON_COLUMNS } from '../../../domain/catalog/employer-columns.js';
 import { COMPANY_COLUMNS, CONTACT_COLUMNS } from '../../../domain/catalog/index.js';
 import type { Duplicate, ReleaseSource, ReleaseWriter, StepFn } from '../../release-writer.js';
 import { pointStoreFile } from '../point-store/schema.js';
 import {
   nextReleaseId,
-  publishCurrent,
   pruneReleases,
+  publishCurrent,
   rejectsFile,
   releaseFile,
   releasesDir,
 } from '../release-store.js';
 import { ident, lookupColumnIndexDdl, META_TABLE, releaseDdl, TABLE } from '../schema.js';
 import { writePointStore } from './point-store-writer.js';
-import { stageColumns, stagingDdl, StagingTable } from './staging.js';
+import { StagingTable, stageColumns, stagingDdl } from './staging.js';
 
 /**
- * The embedded engine's ReleaseWriter: builds one release database file. Rows are staged into TEMP tables (never part of the release file;
+ * The embedded engine's ReleaseWriter: builds one release database file. Rows are staged into TEMP tables (never part
+ * of the release file;
  * uncompressed, so inserting is cheap: 1M staged people took 6.7 s there against 17.5 s in an attached
  * in-memory database and 25 s in the file itself; past the memory limit they spill to the staging
  * folder). Then two INSERT … SELECT statements write the final tables: companies with their contact
@@ -53,7 +54,11 @@ export async function openDuckDBReleaseWriter(dataDir: string): Promise<ReleaseW
   const releaseId = await nextReleaseId(dataDir);
   const stagingDir = join(releasesDir(dataDir), `${releaseId}.staging`);
   await mkdir(stagingDir, { recursive: true });
-  const files = { dataDir, final: releaseFile(dataDir, releaseId), points: pointStoreFile(releaseFile(dataDir, releaseId)) };
+  const files = {
+    dataDir,
+    final: releaseFile(dataDir, releaseId),
+    points: pointStoreFile(releaseFile(dataDir, releaseId)),
+  };
   try {
     return await DuckDBReleaseWriter.create(releaseId, stagingDir, files);
   } catch (e) {
@@ -137,7 +142,10 @@ class DuckDBReleaseWriter implements ReleaseWriter {
   async build(onStep: StepFn = () => undefined): Promise<{ contacts: number; companies: number }> {
     await this.conn.run(`SET threads = ${this.threads}`);
     onStep(0, 3);
-    await this.conn.run(`CREATE TEMP TABLE stage_company_order AS SELECT id, row_number() OVER (ORDER BY id) AS sort_key FROM ${COMPANIES}`);
+    await this.conn.run(
+      `CREATE TEMP TABLE stage_company_order AS SELECT id, row_number() OVER (ORDER BY id) AS sort_key FROM ` +
+        `${COMPANIES}`,
+    );
     const companySelect = COMPANY_COLUMNS.map((c) => {
       if (c.name === 'contact_count') return 'coalesce(n.cnt, 0)';
       if (c.name === 'sort_key') return 'o.sort_key';
@@ -152,7 +160,9 @@ class DuckDBReleaseWriter implements ReleaseWriter {
        ORDER BY o.sort_key`,
     );
     onStep(1, 3);
-    await this.conn.run(`CREATE TEMP TABLE stage_person_order AS SELECT seq, row_number() OVER (ORDER BY id) AS sort_key FROM ${PEOPLE}`);
+    await this.conn.run(
+      `CREATE TEMP TABLE stage_person_order AS SELECT seq, row_number() OVER (ORDER BY id) AS sort_key FROM ${PEOPLE}`,
+    );
     const source = (name: string): string => {
       if (name === 'sort_key') return 'o.sort_key';
       const fromEmployer = EMPLOYER_COLUMNS.get(name);
@@ -167,7 +177,10 @@ class DuckDBReleaseWriter implements ReleaseWriter {
        ORDER BY o.sort_key`,
     );
     onStep(2, 3);
-    const counts = await this.conn.runAndReadAll(`SELECT (SELECT count(*) FROM ${TABLE.contact}) AS contacts, (SELECT count(*) FROM ${TABLE.company}) AS companies`);
+    const counts = await this.conn.runAndReadAll(
+      `SELECT (SELECT count(*) FROM ${TABLE.contact}) AS contacts, (SELECT count(*) FROM ${TABLE.company}) AS ` +
+        `companies`,
+    );
     const [contacts, companies] = counts.getRows()[0]!.map(Number) as [number, number];
     this.counts = { contacts, companies };
     return this.counts;
@@ -189,7 +202,8 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       source: JSON.stringify(source),
     });
     const points = await this.writePointReadIndexes(`${this.files.points}.tmp`, this.releaseId, onStep);
-    if (points.cards !== counts.contacts) throw new Error(`point store holds ${points.cards} cards for ${counts.contacts} contacts`);
+    if (points.cards !== counts.contacts)
+      throw new Error(`point store holds ${points.cards} cards for ${counts.contacts} contacts`);
     await this.finish();
     await rename(`${this.files.final}.tmp`, this.files.final);
     await rename(`${this.files.points}.tmp`, this.files.points);
@@ -221,13 +235,20 @@ class DuckDBReleaseWriter implements ReleaseWriter {
    * built by DuckDB's threads while the point store is copied on this one (1 M contacts: 10.5 s together,
    * 13.5 s one after the other). Both settle before an error is reported, so nothing runs on a closed file.
    */
-  private async writePointReadIndexes(pointsFile: string, releaseId: string, onTable?: (done: number, total: number) => void): Promise<{ cards: number; keys: number }> {
+  private async writePointReadIndexes(
+    pointsFile: string,
+    releaseId: string,
+    onTable?: (done: number, total: number) => void,
+  ): Promise<{ cards: number; keys: number }> {
     const reader = await this.instance.connect();
     try {
       const indexes = (async () => {
         for (const sql of lookupColumnIndexDdl()) await this.conn.run(sql);
       })();
-      const [built, points] = await Promise.allSettled([indexes, writePointStore(reader, pointsFile, releaseId, onTable)]);
+      const [built, points] = await Promise.allSettled([
+        indexes,
+        writePointStore(reader, pointsFile, releaseId, onTable),
+      ]);
       if (built.status === 'rejected') throw built.reason;
       if (points.status === 'rejected') throw points.reason;
       return points.value;

@@ -27,7 +27,10 @@ const HINT = "Send one condition over contact columns, such as title ILIKE '%sal
 export async function parseWhereSql(sql: string, run: RunSql): Promise<IRNode> {
   if (typeof sql !== 'string') throw refuse('where_sql must be a string.', HINT);
   if (sql.length > WHERE_SQL_MAX_CHARS && [...sql].length > WHERE_SQL_MAX_CHARS) {
-    throw refuse(`where_sql is longer than ${WHERE_SQL_MAX_CHARS} characters.`, 'Shorten the predicate, or move list conditions into the flat filters (domains, job_titles, …).');
+    throw refuse(
+      `where_sql is longer than ${WHERE_SQL_MAX_CHARS} characters.`,
+      'Shorten the predicate, or move list conditions into the flat filters (domains, job_titles, …).',
+    );
   }
   if (sql.trim() === '') throw refuse('where_sql is blank.', HINT);
   const rows = await run(SERIALIZE, [PREFIX + sql]);
@@ -38,7 +41,8 @@ export async function parseWhereSql(sql: string, run: RunSql): Promise<IRNode> {
   if (!Array.isArray(statements) || statements.length !== 1) {
     throw refuse('where_sql holds more than one statement.', `Remove the semicolon and what follows. ${HINT}`);
   }
-  if (hasComment(sql)) throw refuse('where_sql holds a comment (-- or /* */), which is not accepted.', `Remove the comment. ${HINT}`);
+  if (hasComment(sql))
+    throw refuse('where_sql holds a comment (-- or /* */), which is not accepted.', `Remove the comment. ${HINT}`);
   const statement = statements[0] as { node?: { where_clause?: unknown } };
   const where = statement.node?.where_clause;
   const ir = isAstNode(where) ? walkPredicate(where) : undefined;
@@ -60,11 +64,17 @@ function parserRefusal(parsed: Record<string, unknown>) {
   const message = typeof parsed.error_message === 'string' ? parsed.error_message : 'unknown error';
   if (parsed.error_type === 'parser') {
     const position = Number(parsed.position);
-    const at = Number.isInteger(position) && position >= PREFIX.length ? ` (at character ${position - PREFIX.length + 1})` : '';
+    const at =
+      Number.isInteger(position) && position >= PREFIX.length ? ` (at character ${position - PREFIX.length + 1})` : '';
     return refuse(`where_sql is not a valid SQL condition: ${message}${at}.`, HINT);
   }
-  // DuckDB only serializes SELECT statements: a second statement of another kind (DROP, COPY, ATTACH, PRAGMA, ...) lands here.
-  if (/only select statements/i.test(message)) return refuse('where_sql holds more than one statement, or a statement that is not a condition.', `Remove the semicolon and what follows. ${HINT}`);
+  // DuckDB only serializes SELECT statements: a second statement of another kind (DROP, COPY, ATTACH, PRAGMA, ...)
+  // lands here.
+  if (/only select statements/i.test(message))
+    return refuse(
+      'where_sql holds more than one statement, or a statement that is not a condition.',
+      `Remove the semicolon and what follows. ${HINT}`,
+    );
   return refuse(`where_sql could not be parsed: ${message}.`, HINT);
 }
 

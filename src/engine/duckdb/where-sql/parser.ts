@@ -1,6 +1,6 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { IRNode } from '../../../domain/query/ir.js';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { WhereSqlParser } from '../../../domain/family-b/where-sql.js';
+import type { IRNode } from '../../../domain/query/ir.js';
 import { plainRows } from '../rows.js';
 import { parseWhereSql } from './parse-where-sql.js';
 
@@ -15,7 +15,11 @@ export class DuckDBWhereSqlParser implements WhereSqlParser {
 
   private connection(): Promise<DuckDBConnection> {
     this.conn ??= (async () => {
-      const inst = await DuckDBInstance.create(':memory:', { threads: '1', enable_external_access: 'false', lock_configuration: 'true' });
+      const inst = await DuckDBInstance.create(':memory:', {
+        threads: '1',
+        enable_external_access: 'false',
+        lock_configuration: 'true',
+      });
       return inst.connect();
     })();
     return this.conn;

@@ -1,10 +1,10 @@
-import { findColumn, publicColumns, type ColumnDef } from '../../../domain/catalog/index.js';
-import { and, not, or, type IRNode, type LeafOp, type Scalar } from '../../../domain/query/ir.js';
+import { type ColumnDef, findColumn, publicColumns } from '../../../domain/catalog/index.js';
+import { and, type IRNode, type LeafOp, not, or, type Scalar } from '../../../domain/query/ir.js';
 import { isIsoDate, isYearMonth, quote, unique } from '../../../domain/query/shape.js';
 import { closest } from '../../../domain/query/suggest.js';
 import { foldOrThrow } from '../../../domain/query/values.js';
 import { opsOf } from '../../../domain/query/where-operators.js';
-import { describe, isAstNode, literal, type AstNode, type Literal } from './literals.js';
+import { type AstNode, describe, isAstNode, type Literal, literal } from './literals.js';
 import { FIELD, refuse } from './refuse.js';
 
 /** Nesting of AND / OR / NOT a where_sql predicate may have; deeper trees are refused. */
@@ -17,8 +17,9 @@ export const WHERE_SQL_MAX_DEPTH = 32;
  * and values must fit the column kind (family A rules). Everything else is refused with a 400.
  */
 export function walkPredicate(n: unknown, depth = 0): IRNode {
-  if (!isAstNode(n)) throw refuse('where_sql could not be read.', 'Send one condition such as title ILIKE \'%sales%\'.');
-  if (depth > WHERE_SQL_MAX_DEPTH) throw refuse(`where_sql is nested deeper than ${WHERE_SQL_MAX_DEPTH} levels.`, 'Flatten the condition.');
+  if (!isAstNode(n)) throw refuse('where_sql could not be read.', "Send one condition such as title ILIKE '%sales%'.");
+  if (depth > WHERE_SQL_MAX_DEPTH)
+    throw refuse(`where_sql is nested deeper than ${WHERE_SQL_MAX_DEPTH} levels.`, 'Flatten the condition.');
   switch (n.class) {
     case 'CONJUNCTION': {
       const children = nodes(n.children).map((c) => walkPredicate(c, depth + 1));
@@ -42,13 +43,17 @@ export function walkPredicate(n: unknown, depth = 0): IRNode {
     }
   }
   if (n.class === 'CONSTANT' || (n.class === 'CAST' && isAstNode(n.child) && n.child.class === 'CONSTANT')) {
-    throw refuse('A where_sql condition must name a contact column; a constant alone is not a condition.', ALLOWED_HINT);
+    throw refuse(
+      'A where_sql condition must name a contact column; a constant alone is not a condition.',
+      ALLOWED_HINT,
+    );
   }
   throw refuse(`where_sql does not accept ${describe(n)}.`, ALLOWED_HINT);
 }
 
 const ALLOWED_HINT =
-  "where_sql takes conditions on contact columns joined by AND, OR, NOT: =, <>, <, <=, >, >=, IN (…), NOT IN (…), BETWEEN, IS [NOT] NULL, LIKE / ILIKE '%x%' or 'x%', list_contains(col, 'x').";
+  'where_sql takes conditions on contact columns joined by AND, OR, NOT: =, <>, <, <=, >, >=, IN (…), NOT IN (…), ' +
+  "BETWEEN, IS [NOT] NULL, LIKE / ILIKE '%x%' or 'x%', list_contains(col, 'x').";
 
 function nodes(v: unknown): AstNode[] {
   if (!Array.isArray(v) || !v.every(isAstNode)) throw refuse('where_sql could not be read.', ALLOWED_HINT);
@@ -90,16 +95,24 @@ const MIRROR: Readonly<Partial<Record<LeafOp, LeafOp>>> = { lt: 'gt', lte: 'gte'
 
 function comparison(n: AstNode): IRNode {
   let op = COMPARE[n.type];
-  if (op === undefined) throw refuse(`where_sql does not accept the comparison ${n.type.replace(/^COMPARE_/, '').replace(/_/g, ' ')}.`, ALLOWED_HINT);
+  if (op === undefined)
+    throw refuse(
+      `where_sql does not accept the comparison ${n.type.replace(/^COMPARE_/, '').replace(/_/g, ' ')}.`,
+      ALLOWED_HINT,
+    );
   const [left, right] = [n.left, n.right];
   if (!isAstNode(left) || !isAstNode(right)) throw refuse('where_sql could not be read.', ALLOWED_HINT);
   refuseLower(left);
   refuseLower(right);
   const leftIsColumn = left.class === 'COLUMN_REF';
   const rightIsColumn = right.class === 'COLUMN_REF';
-  if (leftIsColumn && rightIsColumn) throw refuse('where_sql compares two columns, which is not accepted.', 'Compare a column with a constant.');
+  if (leftIsColumn && rightIsColumn)
+    throw refuse('where_sql compares two columns, which is not accepted.', 'Compare a column with a constant.');
   if (!leftIsColumn && !rightIsColumn) {
-    const found = left.class === 'CONSTANT' && right.class === 'CONSTANT' ? 'it compares two constants' : `found ${describe(left)} and ${describe(right)}`;
+    const found =
+      left.class === 'CONSTANT' && right.class === 'CONSTANT'
+        ? 'it compares two constants'
+        : `found ${describe(left)} and ${describe(right)}`;
     throw refuse(`A where_sql comparison must name a contact column; ${found}.`, ALLOWED_HINT);
   }
   const [colNode, valueNode] = leftIsColumn ? [left, right] : [right, left];
@@ -109,10 +122,15 @@ function comparison(n: AstNode): IRNode {
 }
 
 function between(n: AstNode): IRNode {
-  if (!isAstNode(n.input) || !isAstNode(n.lower) || !isAstNode(n.upper)) throw refuse('where_sql could not be read.', ALLOWED_HINT);
-  if (n.input.class !== 'COLUMN_REF') throw refuse(`BETWEEN in where_sql needs a column on its left; found ${describe(n.input)}.`, ALLOWED_HINT);
+  if (!isAstNode(n.input) || !isAstNode(n.lower) || !isAstNode(n.upper))
+    throw refuse('where_sql could not be read.', ALLOWED_HINT);
+  if (n.input.class !== 'COLUMN_REF')
+    throw refuse(`BETWEEN in where_sql needs a column on its left; found ${describe(n.input)}.`, ALLOWED_HINT);
   const col = column(n.input);
-  return and(leafFor(col, 'gte', scalar(col, 'gte', literal(n.lower))), leafFor(col, 'lte', scalar(col, 'lte', literal(n.upper))));
+  return and(
+    leafFor(col, 'gte', scalar(col, 'gte', literal(n.lower))),
+    leafFor(col, 'lte', scalar(col, 'lte', literal(n.upper))),
+  );
 }
 
 const LIKE: Readonly<Record<string, { negated: boolean; insensitive: boolean; sql: string }>> = {
@@ -125,7 +143,8 @@ const LIST_CONTAINS = new Set(['list_contains', 'array_contains', 'list_has', 'a
 
 function functionCall(n: AstNode): IRNode {
   const name = typeof n.function_name === 'string' ? n.function_name.toLowerCase() : '';
-  const plain = n.schema === '' && n.catalog === '' && n.filter === null && n.distinct === false && n.export_state === false;
+  const plain =
+    n.schema === '' && n.catalog === '' && n.filter === null && n.distinct === false && n.export_state === false;
   const orders = (n.order_bys as { orders?: unknown[] } | undefined)?.orders;
   const like = LIKE[name];
   if (plain && Array.isArray(orders) && orders.length === 0 && (like !== undefined || LIST_CONTAINS.has(name))) {
@@ -137,7 +156,11 @@ function functionCall(n: AstNode): IRNode {
       if (col.kind !== 'list') throw refuse(`${name}() takes a list column; ${col.name} is not one.`, `${takes(col)}.`);
       return leafFor(col, 'eq', scalar(col, 'eq', value));
     }
-    throw refuse(`${like?.sql ?? `${name}()`} in where_sql needs a column and a constant, such as ${like ? `title ${like.sql} '%sales%'` : `${name}(skills, 'python')`}.`, ALLOWED_HINT);
+    throw refuse(
+      `${like?.sql ?? `${name}()`} in where_sql needs a column and a constant, such as ` +
+        `${like ? `title ${like.sql} '%sales%'` : `${name}(skills, 'python')`}.`,
+      ALLOWED_HINT,
+    );
   }
   if (name === 'lower' || name === 'upper' || name === 'lcase' || name === 'ucase') throw lowerRefusal();
   throw refuse(`where_sql does not accept ${describe(n)}.`, ALLOWED_HINT);
@@ -147,18 +170,43 @@ function functionCall(n: AstNode): IRNode {
  * LIKE patterns the IR can say: '%x%' -> contains, 'x%' -> prefix (both case-insensitive in the IR),
  * and for LIKE (not ILIKE) an exact 'x' -> eq. `_`, a leading-only % and an inner % are refused.
  */
-function likeLeaf(col: ColumnDef, like: { negated: boolean; insensitive: boolean; sql: string }, value: Literal): IRNode {
-  if (value.kind !== 'string') throw refuse(`${like.sql} takes a text pattern, not ${value.kind === 'number' ? 'a number' : `a ${value.kind}`}.`, `${takes(col)}.`);
+function likeLeaf(
+  col: ColumnDef,
+  like: { negated: boolean; insensitive: boolean; sql: string },
+  value: Literal,
+): IRNode {
+  if (value.kind !== 'string')
+    throw refuse(
+      `${like.sql} takes a text pattern, not ${value.kind === 'number' ? 'a number' : `a ${value.kind}`}.`,
+      `${takes(col)}.`,
+    );
   const pattern = value.value;
   const shapes = "Patterns: '%text%' (contains) or 'text%' (starts with).";
-  if (pattern.includes('_')) throw refuse(`The ${like.sql} pattern ${quote(pattern)} uses the _ wildcard, which where_sql does not take.`, `${shapes} Compare with = or IN for exact values.`);
+  if (pattern.includes('_'))
+    throw refuse(
+      `The ${like.sql} pattern ${quote(pattern)} uses the _ wildcard, which where_sql does not take.`,
+      `${shapes} Compare with = or IN for exact values.`,
+    );
   const m = /^(%*)([^%]*)(%*)$/.exec(pattern);
-  if (m === null) throw refuse(`The ${like.sql} pattern ${quote(pattern)} has a % inside the text, which where_sql does not take.`, shapes);
+  if (m === null)
+    throw refuse(
+      `The ${like.sql} pattern ${quote(pattern)} has a % inside the text, which where_sql does not take.`,
+      shapes,
+    );
   const [, lead, core, trail] = m as unknown as [string, string, string, string];
-  if (core === '') throw refuse(`The ${like.sql} pattern ${quote(pattern)} has no text.`, 'Use col IS NOT NULL to find rows with a value.');
+  if (core === '')
+    throw refuse(
+      `The ${like.sql} pattern ${quote(pattern)} has no text.`,
+      'Use col IS NOT NULL to find rows with a value.',
+    );
   let op: LeafOp;
   if (lead !== '' && trail !== '') op = 'contains';
-  else if (lead !== '') throw refuse(`The ${like.sql} pattern ${quote(pattern)} has a leading wildcard only (ends with), which where_sql does not take.`, shapes);
+  else if (lead !== '')
+    throw refuse(
+      `The ${like.sql} pattern ${quote(pattern)} has a leading wildcard only (ends with), which where_sql does not ` +
+        `take.`,
+      shapes,
+    );
   else if (trail !== '') op = 'prefix';
   else if (!like.insensitive) op = 'eq';
   else throw lowerRefusal();
@@ -170,24 +218,37 @@ function likeLeaf(col: ColumnDef, like: { negated: boolean; insensitive: boolean
 function lowerRefusal() {
   return refuse(
     'Case-insensitive equality (lower(col) = …, ILIKE without %) is not accepted in where_sql.',
-    "Stored values are normalized (slugs, lowercase emails and domains): compare with = 'value', or use ILIKE '%text%' for a case-insensitive substring.",
+    "Stored values are normalized (slugs, lowercase emails and domains): compare with = 'value', or use ILIKE " +
+      "'%text%' for a case-insensitive substring.",
   );
 }
 
 function refuseLower(n: AstNode): void {
-  if (n.class === 'FUNCTION' && typeof n.function_name === 'string' && ['lower', 'upper', 'lcase', 'ucase'].includes(n.function_name.toLowerCase())) throw lowerRefusal();
+  if (
+    n.class === 'FUNCTION' &&
+    typeof n.function_name === 'string' &&
+    ['lower', 'upper', 'lcase', 'ucase'].includes(n.function_name.toLowerCase())
+  )
+    throw lowerRefusal();
 }
 
 function column(n: AstNode): ColumnDef {
   if (n.class !== 'COLUMN_REF') throw refuse(`where_sql expects a column here; found ${describe(n)}.`, ALLOWED_HINT);
   const names = n.column_names;
   if (!Array.isArray(names) || names.length !== 1 || typeof names[0] !== 'string') {
-    throw refuse(`where_sql column names are written alone, without a table or schema: ${quote(Array.isArray(names) ? names.join('.') : '?')}.`, 'Write the column name only, such as title.');
+    throw refuse(
+      `where_sql column names are written alone, without a table or schema: ` +
+        `${quote(Array.isArray(names) ? names.join('.') : '?')}.`,
+      'Write the column name only, such as title.',
+    );
   }
   const col = findColumn('contact', names[0]);
   if (col === undefined) {
     const guess = closest(names[0], PUBLIC_NAMES);
-    throw refuse(`${quote(names[0])} is not a contact column.`, `${guess ? `Did you mean ${guess}? ` : ''}GET /v1/contacts/schema lists the column names.`);
+    throw refuse(
+      `${quote(names[0])} is not a contact column.`,
+      `${guess ? `Did you mean ${guess}? ` : ''}GET /v1/contacts/schema lists the column names.`,
+    );
   }
   return col;
 }
@@ -237,13 +298,20 @@ const VALUES_BY_KIND: Readonly<Record<ColumnDef['kind'], string>> = {
 /** What a column takes, in SQL words: "role_since takes =, <>, … with 'YYYY-MM-DD' dates". */
 function takes(col: ColumnDef): string {
   const values = col.type === 'month' ? "'YYYY-MM' months" : VALUES_BY_KIND[col.kind];
-  return `${col.name} takes ${allowedOps(col).map((o) => SQL_OP[o]).join(', ')} with ${values}`;
+  return `${col.name} takes ${allowedOps(col)
+    .map((o) => SQL_OP[o])
+    .join(', ')} with ${values}`;
 }
 
 /** The IR value of a constant compared with `col`: its kind must fit the column; closed-list values fold to slugs. */
 function scalar(col: ColumnDef, op: LeafOp, lit: Literal): Scalar {
   const refuseKind = (): never => {
-    throw refuse(`${col.name} is compared with ${lit.kind === 'string' ? `the text ${quote(lit.value)}` : `${lit.kind === 'number' ? 'the number' : lit.kind === 'boolean' ? 'the boolean' : 'the date'} ${String(lit.value)}`}, which it does not take.`, `${takes(col)}.`);
+    throw refuse(
+      `${col.name} is compared with ` +
+        `${lit.kind === 'string' ? `the text ${quote(lit.value)}` : `${lit.kind === 'number' ? 'the number' : lit.kind === 'boolean' ? 'the boolean' : 'the date'} ${String(lit.value)}`},` +
+        ` which it does not take.`,
+      `${takes(col)}.`,
+    );
   };
   switch (col.kind) {
     case 'number':
@@ -269,6 +337,7 @@ function scalar(col: ColumnDef, op: LeafOp, lit: Literal): Scalar {
 /** Text values are trimmed; a blank one is refused (IS NULL finds empty columns). */
 function textValue(col: ColumnDef, raw: string): string {
   const value = raw.trim();
-  if (value === '') throw refuse(`${col.name} is compared with a blank text.`, 'Use col IS NULL to find rows without a value.');
+  if (value === '')
+    throw refuse(`${col.name} is compared with a blank text.`, 'Use col IS NULL to find rows without a value.');
   return value;
 }
