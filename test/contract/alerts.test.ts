@@ -2,6 +2,7 @@ import type { SignalKind } from '../../src/network-signals/port.js';
 import { SimulatedNetwork } from '../../src/network-signals/simulated/simulated-network.js';
 import { parseSignalTarget } from '../../src/network-signals/target.js';
 import { tickAlerts } from '../../src/operations/network-signals/alert-runs.js';
+import { expectError } from '../helpers/errors.js';
 import { allSignals, type SignalsApp, startSignalsApp, waitAlertRun } from './signals-support.js';
 
 const T0 = '2026-11-10T12:00:00.000Z';
@@ -59,8 +60,7 @@ describe('POST /v1/signals/alerts', () => {
       kind: 'network_profile',
       target: 'https://network.com/in/someone',
     });
-    expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('plan.required');
+    expectError(res, 403, 'plan.required');
   });
 
   it('creates an alert (201) with its schedule; the first run is due at once', async () => {
@@ -109,8 +109,7 @@ describe('POST /v1/signals/alerts', () => {
     ).toMatchObject({ code: 'request.invalid', field: 'max_followers' });
     const small = await findTarget('network_company', 'company', (n) => n < 100);
     const res = await create(apiKey, { kind: 'network_company', target: small });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('signals.below_minimum');
+    expectError(res, 400, 'signals.below_minimum');
     const big = await findTarget('network_company', 'company', (n) => n >= 100);
     const ok = await create(apiKey, { kind: 'network_company', target: big });
     expect(ok.status).toBe(201);
@@ -126,8 +125,7 @@ describe('POST /v1/signals/alerts', () => {
       ids.push(res.body.data.id);
     }
     const over = await create(apiKey, { kind: 'network_post', target: 'https://network.com/posts/limit-x' });
-    expect(over.status).toBe(403);
-    expect(over.body.error.code).toBe('alerts.limit_reached');
+    expectError(over, 403, 'alerts.limit_reached');
     expect(
       (await app.request('PATCH', `/v1/signals/alerts/${ids[0]}`, { key: apiKey, body: { active: false } })).body.data,
     ).toMatchObject({ active: false, next_run_at: null });
@@ -137,8 +135,7 @@ describe('POST /v1/signals/alerts', () => {
       key: apiKey,
       body: { active: true },
     });
-    expect(reactivate.status).toBe(403);
-    expect(reactivate.body.error.code).toBe('alerts.limit_reached');
+    expectError(reactivate, 403, 'alerts.limit_reached');
     expect((await app.request('GET', '/v1/signals/alerts', { key: apiKey })).body.data).toHaveLength(101);
     // Clean up so the scheduler of later tests does not run these.
     for (const id of [...ids, again.body.data.id])
@@ -233,8 +230,7 @@ describe('poll, busy, delete, other accounts', () => {
       expect(poll.body.data.job).toMatchObject({ alert_id: alert.id, status: 'queued', target });
       expect(poll.body.data.job.hold).toBeGreaterThan(0);
       const busy = await app.request('POST', `/v1/signals/alerts/${alert.id}/poll`, { key: apiKey });
-      expect(busy.status).toBe(409);
-      expect(busy.body.error.code).toBe('alert.busy');
+      expectError(busy, 409, 'alert.busy');
       // The schedule meets the busy alert too: skipped, with the reason.
       await tick();
       expect(
@@ -268,8 +264,7 @@ describe('poll, busy, delete, other accounts', () => {
         ['POST', `/v1/signals/alerts/${id}/poll`, undefined],
       ] as const) {
         const res = await app.request(method, path, { key: b, ...(body ? { body } : {}) });
-        expect(res.status).toBe(404);
-        expect(res.body.error.code).toBe('alert.not_found');
+        expectError(res, 404, 'alert.not_found');
       }
     }
     expect((await app.request('GET', '/v1/signals/alerts', { key: b })).body.data).toEqual([]);

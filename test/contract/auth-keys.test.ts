@@ -1,3 +1,4 @@
+import { expectError } from '../helpers/errors.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
@@ -9,16 +10,14 @@ afterAll(async () => app.close());
 describe('authentication', () => {
   it('a missing key answers 401 auth.invalid_key without a quota block', async () => {
     const res = await app.request('GET', '/v1/account');
-    expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe('auth.invalid_key');
+    expectError(res, 401, 'auth.invalid_key');
     expect(res.body.quota).toBeUndefined();
     expect(res.body.error.hint).toMatch(/Bearer/);
   });
 
   it('an unknown key answers 401 without a quota block', async () => {
     const res = await app.request('GET', '/v1/account', { key: `cds_${'x'.repeat(40)}` });
-    expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe('auth.invalid_key');
+    expectError(res, 401, 'auth.invalid_key');
     expect(res.body.quota).toBeUndefined();
   });
 
@@ -36,8 +35,7 @@ describe('authentication', () => {
     expect(del.status).toBe(200);
     expect(del.body.data.active).toBe(false);
     const after = await app.request('GET', '/v1/account', { key: apiKey });
-    expect(after.status).toBe(401);
-    expect(after.body.error.code).toBe('auth.invalid_key');
+    expectError(after, 401, 'auth.invalid_key');
   });
 });
 
@@ -56,8 +54,7 @@ describe('keys routes', () => {
   it('a second active key answers 409 key.limit_reached with a hint', async () => {
     const { apiKey } = app.createAccount('pro');
     const res = await app.request('POST', '/v1/keys', { key: apiKey, body: { name: 'second' } });
-    expect(res.status).toBe(409);
-    expect(res.body.error.code).toBe('key.limit_reached');
+    expectError(res, 409, 'key.limit_reached');
     expect(res.body.error.hint).toBeTruthy();
     expect(res.body.quota.plan).toBe('pro');
   });
@@ -67,12 +64,10 @@ describe('keys routes', () => {
     const b = app.createAccount('pro');
     const bKeyId = (await app.request('GET', '/v1/keys', { key: b.apiKey })).body.data[0].id;
     const other = await app.request('DELETE', `/v1/keys/${bKeyId}`, { key: a.apiKey });
-    expect(other.status).toBe(404);
-    expect(other.body.error.code).toBe('key.not_found');
+    expectError(other, 404, 'key.not_found');
     expect((await app.request('GET', '/v1/account', { key: b.apiKey })).status).toBe(200);
     const unknown = await app.request('DELETE', '/v1/keys/key_doesnotexist', { key: a.apiKey });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error.code).toBe('key.not_found');
+    expectError(unknown, 404, 'key.not_found');
   });
 
   it('after revoking, a new key can be created for the account and works', async () => {
@@ -92,8 +87,7 @@ describe('operator routes and auth.oauth_required', () => {
   it('an API key on an operator route answers 403 auth.oauth_required', async () => {
     const { apiKey } = app.createAccount('pro');
     const res = await app.request('POST', '/v1/admin/accounts', { key: apiKey, body: { plan: 'pro' } });
-    expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('auth.oauth_required');
+    expectError(res, 403, 'auth.oauth_required');
   });
 
   it('the operator creates an account whose key works, suspends and resumes it', async () => {

@@ -1,3 +1,4 @@
+import { expectError } from '../helpers/errors.js';
 import { allRows, has, list, type Row, wordsMatch } from '../helpers/rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -229,8 +230,7 @@ describe('POST /v1/contacts/count against an independent computation', () => {
 
   it('filter is required for count', async () => {
     const res = await app.request('POST', '/v1/contacts/count', { key, body: {} });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('request.invalid');
+    expectError(res, 400, 'request.invalid');
   });
 });
 
@@ -340,8 +340,7 @@ describe('POST /v1/contacts/search', () => {
       key,
       body: { filter: {}, limit: 2, cursor: tampered },
     });
-    expect(t.status).toBe(400);
-    expect(t.body.error.code).toBe('request.invalid');
+    expectError(t, 400, 'request.invalid');
     const other = await app.request('POST', '/v1/contacts/search', {
       key,
       body: { filter: { countries: ['us'] }, limit: 2, cursor: c },
@@ -368,8 +367,7 @@ describe('POST /v1/contacts/search', () => {
     expect(cut.body.page.next_cursor).toBeTruthy();
     expect(cut.body.quota.month_remaining).toBe(0);
     const none = await app.request('POST', '/v1/contacts/search', { key: apiKey, body: { filter: {}, limit: 20 } });
-    expect(none.status).toBe(402);
-    expect(none.body.error.code).toBe('contact_credits.exhausted');
+    expectError(none, 402, 'contact_credits.exhausted');
     expect(none.body.error.details).toEqual({ binding: 'month', resets_at: '9999-12-31T23:59:59.000Z' });
     expect(none.body.quota.month_remaining).toBe(0);
   });
@@ -378,8 +376,7 @@ describe('POST /v1/contacts/search', () => {
     const { accountId, apiKey } = app.createAccount('pro');
     app.services.state.setAccountStatus(accountId, 'suspended');
     const s = await app.request('POST', '/v1/contacts/search', { key: apiKey, body: { filter: {} } });
-    expect(s.status).toBe(403);
-    expect(s.body.error.code).toBe('account.suspended');
+    expectError(s, 403, 'account.suspended');
     expect((await app.request('POST', '/v1/contacts/count', { key: apiKey, body: { filter: {} } })).status).toBe(200);
   });
 

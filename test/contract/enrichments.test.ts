@@ -1,3 +1,4 @@
+import { expectError } from '../helpers/errors.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -179,8 +180,7 @@ describe('POST /v1/enrichments', () => {
     app.services.state.commit(h.id, 99, app.clock.now());
     const [a, b] = uniqueBy('work_email');
     const res = await enrich(apiKey, { inputs: [a!.work_email, b!.work_email] });
-    expect(res.status).toBe(402);
-    expect(res.body.error.code).toBe('contact_credits.exhausted');
+    expectError(res, 402, 'contact_credits.exhausted');
     expect(res.body.quota.month_remaining).toBe(1);
   });
 });

@@ -1,3 +1,4 @@
+import { expectError } from '../helpers/errors.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
@@ -43,8 +44,7 @@ describe('envelopes, errors and versions over real HTTP', () => {
     ['a non-JSON content type', 'message=hi', 'application/x-www-form-urlencoded'],
   ])('%s answers 400 request.invalid, not a 500', async (_name, raw, type) => {
     const res = await app.request('POST', '/v1/feedback', { key, rawBody: raw, headers: { 'Content-Type': type } });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('request.invalid');
+    expectError(res, 400, 'request.invalid');
     expect(res.body.quota.plan).toBe('pro');
   });
 
@@ -59,8 +59,7 @@ describe('envelopes, errors and versions over real HTTP', () => {
 
   it('wrong types answer 400 request.invalid with the field', async () => {
     const res = await app.request('POST', '/v1/feedback', { key, body: { message: 42 } });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('request.invalid');
+    expectError(res, 400, 'request.invalid');
     expect(res.body.error.field).toBe('message');
   });
 
@@ -69,8 +68,7 @@ describe('envelopes, errors and versions over real HTTP', () => {
       key,
       body: { message: 'x'.repeat(app.config.maxBodyBytes + 10) },
     });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('request.invalid');
+    expectError(res, 400, 'request.invalid');
     expect(res.body.error.message).toMatch(/larger than/);
   });
 
@@ -78,8 +76,7 @@ describe('envelopes, errors and versions over real HTTP', () => {
     'Service-Version %s answers 400 request.invalid',
     async (v) => {
       const res = await app.request('GET', '/v1/account', { key, headers: { 'Service-Version': v } });
-      expect(res.status).toBe(400);
-      expect(res.body.error.code).toBe('request.invalid');
+      expectError(res, 400, 'request.invalid');
       expect(res.body.error.field).toBe('header.Service-Version');
     },
   );

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import type { UsageCategory } from '../../src/domain/credits.js';
 import { exportFile } from '../../src/jobs/export/links.js';
 import { parseCsv } from '../helpers/csv.js';
+import { expectError } from '../helpers/errors.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -309,8 +310,7 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
   it('a filter matching nothing answers 400 export.no_matches, free, with no job', async () => {
     const { accountId, apiKey: key } = app.createAccount('pro');
     const res = await start(key, { filter: { domains: ['no-such-company.example'] } });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('export.no_matches');
+    expectError(res, 400, 'export.no_matches');
     expect(res.body.error.hint).toContain('domains');
     expect(res.body.quota.contact_credits_used).toBe(0);
     expect((await credits(key)).contact.day).toMatchObject({ used: 0, held: 0 });
@@ -323,8 +323,7 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     const first = await start(key, { filter: {}, max_rows: 10 });
     expect(first.status).toBe(202);
     const second = await start(key, { filter: {}, max_rows: 10 });
-    expect(second.status).toBe(409);
-    expect(second.body.error.code).toBe('export.running');
+    expectError(second, 409, 'export.running');
     expect((await credits(key)).contact.day.held).toBe(10);
     expect((await start(other, { filter: {}, max_rows: 10 })).status).toBe(202);
     await runJobs(key, first.body.data.export_id);
@@ -401,8 +400,7 @@ describe('signed links', () => {
         key: other,
         keyHeader: 'x-api-key',
       });
-      expect(b.status).toBe(404);
-      expect(b.body.error.code).toBe('export.not_found');
+      expectError(b, 404, 'export.not_found');
       // the file route takes no key: without a valid signature nothing is served
       const guessed = await download(`${app.url}/files/exports/${exportId}.csv?expires=99999999999&sig=forged`);
       expect(guessed.status).toBe(403);
@@ -415,11 +413,9 @@ describe('signed links', () => {
     expect((await app.request('GET', `/v1/exports/${exportId}`, { key })).status).toBe(200);
     app.clock.set(Date.parse(NOW) + 7 * DAY_MS + 1000);
     const poll = await app.request('GET', `/v1/exports/${exportId}`, { key });
-    expect(poll.status).toBe(410);
-    expect(poll.body.error.code).toBe('export.expired');
+    expectError(poll, 410, 'export.expired');
     const file = await download(url);
-    expect(file.status).toBe(410);
-    expect(file.body.error.code).toBe('export.expired');
+    expectError(file, 410, 'export.expired');
   });
 
   it('a deleted file answers 410 export.expired from GET and from its link', async () => {
@@ -429,8 +425,7 @@ describe('signed links', () => {
     rmSync(exportFile(app.dataDir, id));
     expect((await app.request('GET', `/v1/exports/${id}`, { key })).body.error.code).toBe('export.expired');
     const file = await download(link);
-    expect(file.status).toBe(410);
-    expect(file.body.error.code).toBe('export.expired');
+    expectError(file, 410, 'export.expired');
   });
 });
 

@@ -1,3 +1,4 @@
+import { expectError } from '../helpers/errors.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -161,8 +162,7 @@ describe('family B lookups', () => {
       company_domain: largest,
       limit: 5001,
     });
-    expect(over.status).toBe(400);
-    expect(over.body.error.code).toBe('request.invalid');
+    expectError(over, 400, 'request.invalid');
     expect((await app.request('GET', '/v1/credits', { key: apiKey })).body.data).toEqual(before);
   });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { seedRelease } from '../../loaders/seed.js';
 import { ensureSecret, loadConfig } from '../../src/config.js';
 import { openSqliteStore } from '../../src/state/sqlite/index.js';
+import { expectError } from '../helpers/errors.js';
 import { startTestApp } from '../helpers/test-app.js';
 
 describe('query budgets', () => {
@@ -28,8 +29,7 @@ describe('query budgets', () => {
         key: apiKey,
         body: { filter: heavy, limit: 1000, columns: ['*'] },
       });
-      expect(s.status).toBe(504);
-      expect(s.body.error.code).toBe('query.timeout');
+      expectError(s, 504, 'query.timeout');
       expect(s.body.quota.contact_credits_used).toBe(0);
       const c = await app.request('POST', '/v1/contacts/count', { key: apiKey, body: { filter: heavy } });
       expect(c.status).toBe(200);
@@ -62,8 +62,7 @@ describe('query budgets', () => {
       expect(fromStore.body.quota.contact_credits_used).toBe(100);
       // Every column: read from the release, which stops the lookup at its budget.
       const wide = await app.request('POST', '/v1/enrichments', { key: apiKey, body: { inputs, columns: ['*'] } });
-      expect(wide.status).toBe(504);
-      expect(wide.body.error.code).toBe('query.timeout');
+      expectError(wide, 504, 'query.timeout');
       expect(wide.body.quota.contact_credits_used).toBe(0);
       expect(wide.body.quota.month_remaining).toBe(fromStore.body.quota.month_remaining);
     } finally {
@@ -92,11 +91,9 @@ describe('unreadable files', () => {
       expect(h.body.data.status).toBe('degraded');
       expect(h.body.data.engine.ok).toBe(false);
       const c = await app.request('POST', '/v1/contacts/count', { key: apiKey, body: { filter: {} } });
-      expect(c.status).toBe(503);
-      expect(c.body.error.code).toBe('data.unavailable');
+      expectError(c, 503, 'data.unavailable');
       const e = await app.request('POST', '/v1/enrichments', { key: apiKey, body: { inputs: ['jane.doe@acme.com'] } });
-      expect(e.status).toBe(503);
-      expect(e.body.error.code).toBe('data.unavailable');
+      expectError(e, 503, 'data.unavailable');
       expect(e.body.quota.contact_credits_used).toBe(0);
       expect((await app.request('GET', '/v1/account', { key: apiKey })).status).toBe(200);
     } finally {
@@ -112,8 +109,7 @@ describe('unreadable files', () => {
       expect(h.body.data.state.ok).toBe(false);
       expect(h.body.data.status).toBe('degraded');
       const r = await app.request('GET', '/v1/account', { key: `cds_${'x'.repeat(40)}` });
-      expect(r.status).toBe(503);
-      expect(r.body.error.code).toBe('data.unavailable');
+      expectError(r, 503, 'data.unavailable');
       expect((await app.request('GET', '/api/health')).status).toBe(200);
     } finally {
       await app.close();

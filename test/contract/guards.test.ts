@@ -1,3 +1,4 @@
+import { expectError } from '../helpers/errors.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
@@ -28,8 +29,7 @@ describe('Idempotency-Key on spending POSTs', () => {
     const { apiKey } = app.createAccount('pro');
     await search(apiKey, { filter: {}, limit: 1 }, { 'Idempotency-Key': 'k' });
     const res = await search(apiKey, { filter: {}, limit: 2 }, { 'Idempotency-Key': 'k' });
-    expect(res.status).toBe(409);
-    expect(res.body.error.code).toBe('idempotency.mismatch');
+    expectError(res, 409, 'idempotency.mismatch');
   });
 
   it('a failed call is not stored: its retry runs again', async () => {
@@ -53,8 +53,7 @@ describe('rate limits', () => {
     expect(last!.headers.get('ratelimit-policy')).toBe('"default";q=20;w=60');
     expect(last!.headers.get('ratelimit')).toMatch(/^"default";r=0;t=\d+$/);
     const refused = await app.request('GET', '/v1/account', { key: apiKey });
-    expect(refused.status).toBe(429);
-    expect(refused.body.error.code).toBe('rate.limited');
+    expectError(refused, 429, 'rate.limited');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.body.quota.plan).toBe('pro');
     // Another key of another account is not affected.

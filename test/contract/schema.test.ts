@@ -1,4 +1,5 @@
 import { CONTACT_FILTER_KEYS, publicColumns } from '../../src/domain/catalog/index.js';
+import { expectError } from '../helpers/errors.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
@@ -129,8 +130,7 @@ describe('GET /v1/contacts/schema/{column}/values', () => {
   it('an unknown column, or one without values, answers 404 column.not_found', async () => {
     for (const col of ['nope', 'title']) {
       const res = await app.request('GET', `/v1/contacts/schema/${col}/values`, { key });
-      expect(res.status).toBe(404);
-      expect(res.body.error.code).toBe('column.not_found');
+      expectError(res, 404, 'column.not_found');
       expect(res.body.error.hint).toMatch(/industries/);
     }
   });

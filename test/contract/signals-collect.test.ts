@@ -1,6 +1,7 @@
 import type { SignalKind } from '../../src/network-signals/port.js';
 import { SimulatedNetwork } from '../../src/network-signals/simulated/simulated-network.js';
 import { parseSignalTarget } from '../../src/network-signals/target.js';
+import { expectError } from '../helpers/errors.js';
 import { allRows, type Row } from '../helpers/rows.js';
 import { allSignals, type SignalsApp, startSignalsApp, waitCollect } from './signals-support.js';
 
@@ -202,8 +203,7 @@ describe('POST /v1/signals/collect: holds, dry run, minimum, credits', () => {
     expect(all.body.data.premium_credits).toBe(small.estimate);
     // More followers asked than credits: 402 with the spec's details, nothing held.
     const short = await collect(apiKey, { kind: 'network_company', target: big.url, max_followers: 1001 });
-    expect(short.status).toBe(402);
-    expect(short.body.error.code).toBe('premium_credits.exhausted');
+    expectError(short, 402, 'premium_credits.exhausted');
     expect(short.body.error.details).toEqual({
       required: 1001,
       available: 1000,
@@ -445,8 +445,7 @@ describe('GET /v1/signals/collect/{id} and GET /v1/signals', () => {
       [a, 'exp_x'],
     ] as const) {
       const res = await app.request('GET', `/v1/signals/collect/${path}`, { key });
-      expect(res.status).toBe(404);
-      expect(res.body.error.code).toBe('collect.not_found');
+      expectError(res, 404, 'collect.not_found');
     }
     await waitCollect(app, a, id);
     // Another account reads no rows of it.

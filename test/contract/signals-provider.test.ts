@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { HttpNetworkSource } from '../../src/network-signals/http/http-provider.js';
 import { SourceError } from '../../src/network-signals/port.js';
+import { expectError } from '../helpers/errors.js';
 import { allRows } from '../helpers/rows.js';
 import { allSignals, type SignalsApp, startSignalsApp, waitCollect } from './signals-support.js';
 
@@ -179,8 +180,7 @@ describe('HTTP signals provider', () => {
     expect(missing.body.error).toMatchObject({ code: 'request.invalid', field: 'target' });
     expect(missing.body.error.message).toContain('does not know https://network.com/in/missing');
     const down = await collect(apiKey, 'estimate-down');
-    expect(down.status).toBe(503);
-    expect(down.body.error.code).toBe('data.unavailable');
+    expectError(down, 503, 'data.unavailable');
     expect(down.body.error.hint).toContain('HTTP 503 after 3 attempts');
     expect(await premium(apiKey)).toMatchObject({ held: 0, used: 0 });
   });

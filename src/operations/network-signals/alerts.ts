@@ -53,7 +53,7 @@ export const createAlert = defineOperation({
   cost: 'one premium credit per new lead, held before each run',
   output: out.alertOutput,
   errors: ['alerts.limit_reached', 'plan.required', 'signals.below_minimum', 'data.unavailable'],
-  charges: 'premium',
+  // Creating charges nothing: each run holds and charges premium credits as a collect does.
   input: v.object({
     kind: kindMember,
     target: targetMember,
