@@ -215,6 +215,15 @@ describe('refusals name what was refused (400 request.invalid on where_sql)', ()
     ['keyword guard in a date literal position', "title = 'operating-SYSTEM'", /bare word "system"/],
     ['blank literal', "title = ' '", /blank text/],
     ['huge number', 'company_revenue_usd > 123456789012345678901234567890', /too large or too precise/],
+    ['NUL, which would end the text', 'has_phone\u0000 OR TRUE', /control character U\+0000/],
+    ['another control character', "title = 'a'\u001b AND has_phone", /control character U\+001B/],
+    ['a WINDOW clause', 'has_phone WINDOW w AS ()', /WINDOW clause/],
+    ['a WINDOW clause, any case', 'has_phone window w as (partition by id)', /WINDOW clause/],
+    [
+      'more conditions than family A takes',
+      Array.from({ length: 26 }, (_, i) => `title ILIKE '%term${i}x%'`).join(' OR '),
+      /26 conditions; at most 25/,
+    ],
   ];
 
   it.each(cases)('%s', async (_label, sql, message) => {
@@ -245,6 +254,13 @@ describe('refusals name what was refused (400 request.invalid on where_sql)', ()
     const exact = `title = '${'a'.repeat(WHERE_SQL_MAX_CHARS - 10)}'`;
     expect(exact.length).toBe(WHERE_SQL_MAX_CHARS);
     expect(await parse(exact)).toEqual({ field: 'title', op: 'eq', value: 'a'.repeat(WHERE_SQL_MAX_CHARS - 10) });
+  });
+
+  it('takes 25 conditions, tabs and line breaks, and the word window inside a literal', async () => {
+    const ors = Array.from({ length: 25 }, (_, i) => `title ILIKE '%term${i}x%'`).join(' OR\n\t');
+    const ir = await parse(ors);
+    expect('or' in ir && ir.or.length).toBe(25);
+    expect(await parse("title ILIKE '%window%'")).toEqual({ field: 'title', op: 'contains', value: 'window' });
   });
 
   it('refuses nesting deeper than its limit', async () => {

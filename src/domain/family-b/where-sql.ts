@@ -2,6 +2,8 @@ import type { IRNode } from '../query/ir.js';
 
 /** Spec "Limits": where_sql length. */
 export const WHERE_SQL_MAX_CHARS = 4000;
+/** Conditions (leaves: comparisons, LIKE, IN, IS NULL, …) in one where_sql; family A's `where` stops at the same. */
+export const WHERE_SQL_MAX_CONDITIONS = 25;
 
 /**
  * The family B `where_sql` parser port: the client's condition into the Query IR, checked against an allow-list

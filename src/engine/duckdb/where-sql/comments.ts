@@ -6,28 +6,34 @@
  * Unterminated literals end the scan; the parser reports them.
  */
 export function hasComment(sql: string): boolean {
+  return /--|\/\*/.test(outsideLiterals(sql));
+}
+
+/**
+ * The SQL text with the inside of every string literal, quoted name and dollar-quoted string blanked out, so a
+ * keyword test reads only what the parser reads as code.
+ */
+export function outsideLiterals(sql: string): string {
+  let out = '';
   let i = 0;
   while (i < sql.length) {
     const c = sql[i]!;
-    const next = sql[i + 1];
-    if ((c === '-' && next === '-') || (c === '/' && next === '*')) return true;
+    let end = i + 1;
     if (c === "'") {
-      i = skipQuoted(sql, i + 1, "'", isEscapeString(sql, i));
+      end = skipQuoted(sql, i + 1, "'", isEscapeString(sql, i));
     } else if (c === '"') {
-      i = skipQuoted(sql, i + 1, '"', false);
+      end = skipQuoted(sql, i + 1, '"', false);
     } else if (c === '$') {
       const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(i))?.[0];
-      if (tag === undefined) {
-        i += 1;
-      } else {
-        const end = sql.indexOf(tag, i + tag.length);
-        i = end < 0 ? sql.length : end + tag.length;
+      if (tag !== undefined) {
+        const close = sql.indexOf(tag, i + tag.length);
+        end = close < 0 ? sql.length : close + tag.length;
       }
-    } else {
-      i += 1;
     }
+    out += end === i + 1 ? c : ' '.repeat(end - i);
+    i = end;
   }
-  return false;
+  return out;
 }
 
 /** An E'…' string: the quote follows a lone E (not the end of a longer word). */

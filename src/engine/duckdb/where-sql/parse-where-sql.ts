@@ -1,6 +1,6 @@
-import { WHERE_SQL_MAX_CHARS } from '../../../domain/family-b/where-sql.js';
-import type { IRNode } from '../../../domain/query/ir.js';
-import { hasComment } from './comments.js';
+import { WHERE_SQL_MAX_CHARS, WHERE_SQL_MAX_CONDITIONS } from '../../../domain/family-b/where-sql.js';
+import { type IRNode, leafCount } from '../../../domain/query/ir.js';
+import { hasComment, outsideLiterals } from './comments.js';
 import { isAstNode } from './literals.js';
 import { refuse } from './refuse.js';
 import { walkPredicate } from './walk.js';
@@ -33,6 +33,13 @@ export async function parseWhereSql(sql: string, run: RunSql): Promise<IRNode> {
     );
   }
   if (sql.trim() === '') throw refuse('where_sql is blank.', HINT);
+  const control = controlCharacter(sql);
+  if (control !== undefined) {
+    throw refuse(
+      `where_sql holds the control character U+${control.toString(16).toUpperCase().padStart(4, '0')}, which is not accepted.`,
+      `Remove it; only tabs and line breaks may separate words. ${HINT}`,
+    );
+  }
   const rows = await run(SERIALIZE, [PREFIX + sql]);
   const parsed = json(rows[0]?.j);
   const reference = json(rows[0]?.ref);
@@ -43,6 +50,9 @@ export async function parseWhereSql(sql: string, run: RunSql): Promise<IRNode> {
   }
   if (hasComment(sql))
     throw refuse('where_sql holds a comment (-- or /* */), which is not accepted.', `Remove the comment. ${HINT}`);
+  // DuckDB's serializer drops a WINDOW clause, so the comparison with the reference below cannot see it.
+  if (/\bwindow\b/i.test(outsideLiterals(sql)))
+    throw refuse('where_sql continues past a condition (a WINDOW clause is not accepted).', HINT);
   const statement = statements[0] as { node?: { where_clause?: unknown } };
   const where = statement.node?.where_clause;
   const ir = isAstNode(where) ? walkPredicate(where) : undefined;
@@ -51,7 +61,23 @@ export async function parseWhereSql(sql: string, run: RunSql): Promise<IRNode> {
   if (ir === undefined || canonical(statement) !== canonical(refStatement)) {
     throw refuse('where_sql continues past a condition (ORDER BY, LIMIT, GROUP BY, UNION, … are not accepted).', HINT);
   }
+  const conditions = leafCount(ir);
+  if (conditions > WHERE_SQL_MAX_CONDITIONS) {
+    throw refuse(
+      `where_sql holds ${conditions} conditions; at most ${WHERE_SQL_MAX_CONDITIONS} are accepted.`,
+      'Move lists of values into IN (…) or the flat filters (domains, job_titles, …), which count as one condition.',
+    );
+  }
   return ir;
+}
+
+/** The first control character other than tab, line feed and carriage return (NUL would end the text early). */
+function controlCharacter(sql: string): number | undefined {
+  for (let i = 0; i < sql.length; i++) {
+    const code = sql.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f) return code;
+  }
+  return undefined;
 }
 
 function json(v: unknown): Record<string, unknown> {
