@@ -3,6 +3,7 @@ import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError, isAppError } from '../domain/errors/index.js';
 import { type Quota, quotaBlock } from '../domain/quota/index.js';
 import { errorCodesOf } from './error-codes.js';
+import { refuseReservedKeys } from './reserved-keys.js';
 import { parseInput } from './schemas.js';
 import type { OpContext, Operation, OpResult, Services } from './types.js';
 
@@ -59,6 +60,7 @@ export async function invokeOperation(services: Services, op: Operation, inv: In
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new AppError('request.invalid', 'The body must be a JSON object.', { hint: 'Send one JSON object.' });
   }
+  refuseReservedKeys(op, raw);
   const input = parseInput(op.input, raw);
   const result = services.config.checkContracts
     ? await checked(op, () => op.handler(ctx, input))

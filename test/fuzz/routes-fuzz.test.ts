@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { columnsOf, FAMILY_B_PARAMS } from '../../src/domain/catalog/index.js';
 import { ERROR_CATALOG } from '../../src/domain/errors/index.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 import { repoRoot } from '../helpers/paths.js';
@@ -63,7 +64,15 @@ const SEEDS: unknown[] = [
   { plan: 'pro', name: 'x', billing_day: 3 },
   { kind: 'network_profile', target: 'https://www.network.com/in/jane', dry_run: true },
   { filter: {}, columns: ['*'], max_rows: 10, format: 'csv' },
+  // Every numeric parameter: family B's flat numbers and family A's where on every number column.
+  ...FAMILY_B_PARAMS.filter((d) => d.type === 'number').map((d) => ({ [d.name]: 1 })),
+  ...columnsOf('contact')
+    .filter((c) => c.kind === 'number')
+    .map((c) => ({ filter: { where: { field: c.name, op: 'gte', value: 1 } } })),
 ];
+
+/** Numbers at the edges: beyond 64 bits, beyond safe integers, negative zero, an underflow to zero. */
+const NUMERIC_EDGES = [1e19, -1e19, 2 ** 53, 2 ** 53 + 2, 2 ** 63, -0, 1e-400, Number.MAX_VALUE, -Number.MAX_VALUE];
 
 const hostile = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }),
@@ -86,6 +95,8 @@ const hostile = fc.oneof(
   ),
   fc.integer(),
   fc.double(),
+  fc.constantFrom(...NUMERIC_EDGES),
+  fc.constantFrom(...NUMERIC_EDGES),
   fc.constantFrom(null, true, false, [], {}, [[[]]], { where: { where: {} } }),
 );
 

@@ -1,6 +1,7 @@
 import type { FamilyBParamDef } from '../catalog/index.js';
 import { invalidValue, malformed, tooManyValues } from '../query/filter-errors.js';
 import { DEFAULT_LIST_MAX } from '../query/limits.js';
+import { FILTER_NUMBER_RANGE_TEXT, inFilterRange } from '../query/number-range.js';
 import { isIsoDate, item, quote } from '../query/shape.js';
 
 /**
@@ -46,6 +47,8 @@ export function splitCommas(def: FamilyBParamDef, text: string, field: string): 
 export function readNumber(raw: unknown, field: string): number {
   if (typeof raw !== 'number' || !Number.isFinite(raw))
     throw invalidValue(field, 'a number', raw, 'Send a number without quotes, for example 50.');
+  if (!inFilterRange(raw))
+    throw invalidValue(field, `a number ${FILTER_NUMBER_RANGE_TEXT}`, raw, 'Send a number inside that range.');
   return raw;
 }
 

@@ -25,6 +25,11 @@ export function jsonBody(maxBytes: number): Middleware {
       ctx.state.body = undefined;
       return next();
     }
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+      throw new AppError('request.invalid', `The body is nested deeper than ${MAX_JSON_DEPTH} levels.`, {
+        hint: 'Send a flatter JSON object; no request needs that depth.',
+      });
+    }
     // Any content type is read as JSON: `curl -d '{…}'` sends its form type by default, and the body decides.
     try {
       ctx.state.body = JSON.parse(text);
@@ -36,6 +41,33 @@ export function jsonBody(maxBytes: number): Middleware {
     }
     await next();
   };
+}
+
+/** Deepest JSON nesting a body may have; the deepest request (a family A where tree) needs about ten. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether JSON text opens more than `max` arrays or objects inside each other, counted outside strings in one
+ * pass before parsing, so no recursive step (parsing, hashing for idempotency, validation) meets a deep body.
+ */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
 }
 
 function tooLarge(maxBytes: number): AppError {

@@ -1,3 +1,4 @@
+import { FILTER_NUMBER_RANGE_TEXT, inFilterRange } from '../../../domain/query/number-range.js';
 import { isIsoDate, quote } from '../../../domain/query/shape.js';
 import { guardLiteral, refuse } from './refuse.js';
 
@@ -82,8 +83,10 @@ function constant(n: AstNode): Literal {
     if (typeof scale === 'number' && Number.isInteger(scale) && scale >= 0 && scale <= 22)
       return { kind: 'number', value: raw / 10 ** scale };
   }
-  if ((id === 'DOUBLE' || id === 'FLOAT') && typeof raw === 'number' && Number.isFinite(raw))
+  if ((id === 'DOUBLE' || id === 'FLOAT') && typeof raw === 'number' && inFilterRange(raw))
     return { kind: 'number', value: raw };
+  if (id === 'DOUBLE' || id === 'FLOAT')
+    throw refuse(`A number in where_sql is outside the range ${FILTER_NUMBER_RANGE_TEXT}.`, VALUE_HINT);
   if (typeof id === 'string' && (INTEGER_TYPES.has(id) || id === 'DECIMAL')) {
     throw refuse('A number in where_sql is too large or too precise.', 'Use at most 15 significant digits.');
   }
