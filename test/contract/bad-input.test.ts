@@ -45,7 +45,11 @@ describe('numbers outside the stored range answer 4xx', () => {
   });
 
   it('where_sql with a number beyond 64 bits: 400 request.invalid on where_sql', async () => {
-    for (const sql of ['company_employee_count > 1e19', 'company_total_funding_usd < -1e19']) {
+    for (const sql of [
+      'company_employee_count > 1e19',
+      'company_total_funding_usd < -1e19',
+      'company_employee_count > 1e400',
+    ]) {
       const res = await app.request('POST', '/api/v1/contacts/search/count', { key, body: { where_sql: sql } });
       expectError(res, 400, 'request.invalid');
       expect(res.body.error.field).toBe('where_sql');

@@ -71,8 +71,9 @@ const SEEDS: unknown[] = [
     .map((c) => ({ filter: { where: { field: c.name, op: 'gte', value: 1 } } })),
 ];
 
-/** Numbers at the edges: beyond 64 bits, beyond safe integers, negative zero, an underflow to zero. */
-const NUMERIC_EDGES = [1e19, -1e19, 2 ** 53, 2 ** 53 + 2, 2 ** 63, -0, 1e-400, Number.MAX_VALUE, -Number.MAX_VALUE];
+/** Numbers at the edges: beyond 64 bits, beyond safe integers, negative zero, the smallest double (JSON text such as
+ * 1e-400 and 1e400 is in the raw bodies below, since JS cannot hold it). */
+const NUMERIC_EDGES = [1e19, -1e19, 2 ** 53, 2 ** 53 + 2, 2 ** 63, -0, Number.MIN_VALUE, Number.MAX_VALUE];
 
 const hostile = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }),
@@ -142,6 +143,13 @@ const request = fc.record({
   raw: fc.oneof(
     fc.constant(undefined),
     fc.constantFrom('{', '{"a":', '[1,2', 'not json', '\u0000\u0001', '{"filter":{"countries":["us"]}}}'),
+    fc.constantFrom(
+      '{"filter":{"where":{"field":"company_employee_count","op":"gt","value":1e-400}}}',
+      '{"filter":{"where":{"field":"company_employee_count","op":"lt","value":-1e400}}}',
+      '{"revenue_min":1e400}',
+      '{"total_funding_min":-0,"total_funding_max":1e-400}',
+      '{"where_sql":"company_employee_count > 1e400"}',
+    ),
   ),
   param: fc.oneof(
     fc.constantFrom(

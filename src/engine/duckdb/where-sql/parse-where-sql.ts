@@ -1,5 +1,6 @@
 import { WHERE_SQL_MAX_CHARS, WHERE_SQL_MAX_CONDITIONS } from '../../../domain/family-b/where-sql.js';
 import { type IRNode, leafCount } from '../../../domain/query/ir.js';
+import { FILTER_NUMBER_RANGE_TEXT } from '../../../domain/query/number-range.js';
 import { hasComment, outsideLiterals } from './comments.js';
 import { isAstNode } from './literals.js';
 import { refuse } from './refuse.js';
@@ -41,7 +42,7 @@ export async function parseWhereSql(sql: string, run: RunSql): Promise<IRNode> {
     );
   }
   const rows = await run(SERIALIZE, [PREFIX + sql]);
-  const parsed = json(rows[0]?.j);
+  const parsed = serializedTree(rows[0]?.j);
   const reference = json(rows[0]?.ref);
   if (parsed.error === true) throw parserRefusal(parsed);
   const statements = parsed.statements;
@@ -78,6 +79,22 @@ function controlCharacter(sql: string): number | undefined {
     if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f) return code;
   }
   return undefined;
+}
+
+/**
+ * The client's parse tree. DuckDB writes a number literal beyond the double range (1e400) as a bare Infinity,
+ * which is not JSON: that text is refused as such a number, never a 500.
+ */
+function serializedTree(v: unknown): Record<string, unknown> {
+  try {
+    return json(v);
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    throw refuse(
+      `A number in where_sql is outside the range ${FILTER_NUMBER_RANGE_TEXT}.`,
+      'Use a number inside that range, written with at most 15 significant digits.',
+    );
+  }
 }
 
 function json(v: unknown): Record<string, unknown> {
