@@ -20,6 +20,12 @@ export interface ReserveRequest {
   now: Date;
 }
 
+/** Per-account bounds of saved domain lists. */
+export interface DomainListLimits {
+  lists: number;
+  domains: number;
+}
+
 export interface DomainList {
   id: string;
   accountId: string;
@@ -77,7 +83,15 @@ export interface StateStore extends JobStore, SignalStore {
   addFeedback(accountId: string, body: Record<string, unknown>, now: Date): Feedback;
   listFeedback(accountId: string): Feedback[];
   // saved domain lists (family B domain_list_id); every lookup is scoped to its account
-  createDomainList(accountId: string, input: { name: string; domains: string[]; now: Date }): DomainList;
+  /**
+   * Saves a list unless the account would then hold more than `limits.lists` lists or `limits.domains` domains in
+   * all (409 domain_lists.limit_reached); the check and the insert are one atomic step.
+   */
+  createDomainList(
+    accountId: string,
+    input: { name: string; domains: string[]; now: Date },
+    limits: DomainListLimits,
+  ): DomainList;
   getDomainList(accountId: string, id: string): DomainList | undefined;
   listDomainLists(accountId: string): DomainList[];
   // idempotency: claim a key for a request hash; finish stores the answer; abandon frees the key

@@ -288,11 +288,11 @@ describe('operator routes', () => {
     },
   );
 
-  it('an unknown account id answers 404 column.not_found', async () => {
+  it('an unknown account id answers 404 account.not_found', async () => {
     const res = await app.request('GET', '/v1/admin/accounts/acc_nobody', {
       headers: { Authorization: `Bearer ${OPERATOR}` },
     });
-    expectError(res, 404, 'column.not_found');
+    expectError(res, 404, 'account.not_found');
   });
 });
 

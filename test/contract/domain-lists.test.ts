@@ -1,3 +1,4 @@
+import { expectError } from '../helpers/errors.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -59,5 +60,30 @@ describe('saved domain lists and domain_list_id', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.field).toBe('domains[1]');
+  });
+});
+
+describe('saved domain lists are bounded per account', () => {
+  const save = (apiKey: string, domains: string[]) =>
+    app.request('POST', '/api/v1/domain-lists', { key: apiKey, body: { name: 'bulk', domains } });
+
+  it('at most 50 lists: the 51st answers 409 domain_lists.limit_reached, another account is unaffected', async () => {
+    const a = app.createAccount('pro');
+    for (let i = 0; i < 50; i++) expect((await save(a.apiKey, [`list${i}.example.com`])).status).toBe(201);
+    const refused = await save(a.apiKey, ['one-more.example.com']);
+    expectError(refused, 409, 'domain_lists.limit_reached');
+    expect(refused.body.error.message).toMatch(/holds 50 lists/);
+    const listed = await app.request('GET', '/api/v1/domain-lists', { key: a.apiKey });
+    expect(listed.body.domain_lists).toHaveLength(50);
+    expect((await save(app.createAccount('pro').apiKey, ['fresh.example.com'])).status).toBe(201);
+  });
+
+  it('at most 100,000 domains over all lists', async () => {
+    const a = app.createAccount('pro');
+    for (let i = 0; i < 10; i++) {
+      const domains = Array.from({ length: 10_000 }, (_, j) => `d${i}-${j}.example.com`);
+      expect((await save(a.apiKey, domains)).status).toBe(201);
+    }
+    expectError(await save(a.apiKey, ['past-the-bound.example.com']), 409, 'domain_lists.limit_reached');
   });
 });

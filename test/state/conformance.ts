@@ -5,6 +5,7 @@ import { AppError } from '../../src/domain/errors/index.js';
 import { billingMonthWindow, dayWindow, FAR_FUTURE, quotaBlock } from '../../src/domain/quota/index.js';
 import { applyPlanOverrides, DEFAULT_PLANS } from '../../src/state/plans.js';
 import type { StateStore } from '../../src/state/port.js';
+import { caught } from '../helpers/caught.js';
 
 /** How a suite gets stores: every `open` of one factory shares the same storage (two "processes"). */
 export interface StoreFactory {
@@ -646,6 +647,32 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         });
         store.addFeedback(b, { message: 'other' }, T0);
         expect(store.listFeedback(a)).toEqual([f]);
+      });
+    });
+
+    describe('saved domain lists', () => {
+      it('are scoped to their account and bounded in number and in domains, atomically', () => {
+        const a = account();
+        const b = account();
+        const limits = { lists: 2, domains: 5 };
+        const one = store.createDomainList(a, { name: 'one', domains: ['a.com', 'b.com'], now: T0 }, limits);
+        expect(store.getDomainList(a, one.id)?.domains).toEqual(['a.com', 'b.com']);
+        expect(store.getDomainList(b, one.id)).toBeUndefined();
+        const tooMany = caught(() =>
+          store.createDomainList(a, { name: 'x', domains: ['c.com', 'd.com', 'e.com', 'f.com'], now: T0 }, limits),
+        );
+        expect(tooMany.code).toBe('domain_lists.limit_reached');
+        store.createDomainList(a, { name: 'two', domains: ['c.com'], now: T0 }, limits);
+        expect(caught(() => store.createDomainList(a, { name: 'x', domains: ['z.com'], now: T0 }, limits)).code).toBe(
+          'domain_lists.limit_reached',
+        );
+        expect(
+          store
+            .listDomainLists(a)
+            .map((l) => l.name)
+            .sort(),
+        ).toEqual(['one', 'two']);
+        expect(store.createDomainList(b, { name: 'b', domains: ['a.com'], now: T0 }, limits).accountId).toBe(b);
       });
     });
 

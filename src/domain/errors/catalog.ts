@@ -37,6 +37,11 @@ export const ERROR_CATALOG = {
     message: 'The Origin of this request is not allowed to call the MCP server.',
   },
   'link.invalid': { status: 403, message: 'The download link is invalid or was altered.' },
+  'domain_lists.limit_reached': {
+    status: 409,
+    message: 'The account holds as many saved domain lists, or domains in them, as it may.',
+  },
+  'account.not_found': { status: 404, message: 'No account with this id.' },
   'internal.error': { status: 500, message: 'Unexpected error; quote the request id to support.' },
 } as const;
 
@@ -50,6 +55,8 @@ export const ADDED_ERROR_CODES: readonly ErrorCode[] = [
   'idempotency.in_progress',
   'request.origin_refused',
   'link.invalid',
+  'domain_lists.limit_reached',
+  'account.not_found',
 ];
 export const SPEC_ERROR_CODES: readonly ErrorCode[] = (Object.keys(ERROR_CATALOG) as ErrorCode[]).filter(
   (c) => !ADDED_ERROR_CODES.includes(c),

@@ -24,7 +24,7 @@ function accountView(ctx: OpContext, a: Account) {
 
 function mustGet(ctx: OpContext, id: string): Account {
   const a = ctx.services.state.getAccount(id);
-  if (!a) throw new AppError('column.not_found', `No account ${id}.`, { field: 'id' });
+  if (!a) throw new AppError('account.not_found', `No account ${id}.`, { field: 'id' });
   return a;
 }
 
@@ -77,7 +77,7 @@ export const adminGetAccount = defineOperation({
   description: 'One account with its plan.',
   cost: 'free',
   output: out.accountOutput,
-  errors: ['column.not_found'],
+  errors: ['account.not_found'],
   input: v.object({ id: text('Account id.', 100) }),
   handler: async (ctx, input) => ({ data: accountView(ctx, mustGet(ctx, input.id)) }),
 });
@@ -97,7 +97,7 @@ function statusOperation(action: 'suspend' | 'resume') {
         : 'Restores access after a suspension.',
     cost: 'free',
     output: out.accountOutput,
-    errors: ['column.not_found'],
+    errors: ['account.not_found'],
     input: v.object({ id: text('Account id.', 100) }),
     handler: async (ctx, input) => {
       mustGet(ctx, input.id);

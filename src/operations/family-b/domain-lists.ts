@@ -8,6 +8,8 @@ import { text } from '../schemas.js';
 import { defineOperation } from '../types.js';
 
 export const DOMAIN_LIST_MAX = 10_000;
+/** Per account: saved lists, and domains over all of them (the state file stays small whatever a key sends). */
+export const DOMAIN_LISTS_PER_ACCOUNT = { lists: 50, domains: 100_000 };
 
 const view = (l: DomainList) => ({
   domain_list_id: l.id,
@@ -26,10 +28,12 @@ export const createDomainList = defineOperation({
   summary: 'Save a domain list (family B)',
   description:
     `Saves up to ${DOMAIN_LIST_MAX.toLocaleString('en')} company domains (or website URLs, reduced to domains) ` +
-    `under a name; filter with domain_list_id. Lists belong to the account. Free.`,
+    `under a name; filter with domain_list_id. Lists belong to the account. Free. An account holds at most ` +
+    `${DOMAIN_LISTS_PER_ACCOUNT.lists} lists and ${DOMAIN_LISTS_PER_ACCOUNT.domains.toLocaleString('en')} domains in ` +
+    `all (409 domain_lists.limit_reached).`,
   cost: 'free',
   output: out.domainList,
-  errors: [],
+  errors: ['domain_lists.limit_reached'],
   input: v.object({
     name: text('A name for the list.', 200),
     domains: v.pipe(
@@ -48,11 +52,15 @@ export const createDomainList = defineOperation({
         });
       return n;
     });
-    const list = ctx.services.state.createDomainList(requireAccount(ctx).id, {
-      name: input.name,
-      domains: [...new Set(domains)],
-      now: ctx.now,
-    });
+    const list = ctx.services.state.createDomainList(
+      requireAccount(ctx).id,
+      {
+        name: input.name,
+        domains: [...new Set(domains)],
+        now: ctx.now,
+      },
+      DOMAIN_LISTS_PER_ACCOUNT,
+    );
     return { status: 201, body: view(list) };
   },
 });

@@ -90,7 +90,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     },
     addFeedback: (accountId, body, now) => feedback.add(accountId, body, now),
     listFeedback: (accountId) => feedback.list(accountId),
-    createDomainList: (accountId, input) => domainLists.create(accountId, input),
+    createDomainList: (accountId, input, limits) => domainLists.create(accountId, input, limits),
     getDomainList: (accountId, id) => domainLists.get(accountId, id),
     listDomainLists: (accountId) => domainLists.list(accountId),
     beginIdempotent: (accountId, key, hash, now) => idempotency.begin(accountId, key, hash, now),
