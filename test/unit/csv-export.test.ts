@@ -56,7 +56,7 @@ const PEOPLE: Person[] = [
     experience: '[{"title":"CTO","company":"Beta, Inc."}]',
   }),
   P(3, { title: '-2+3', domain: null, employees: -7 }),
-  P(4, { title: '@SUM(A1:A2)', domain: 'acme.com' }),
+  P(4, { title: '@SUM(A1:A2)', domain: 'acme.com', skills: ['ok', '=bad', ' @spaced'] }),
   P(5, { title: '\tTabbed', domain: 'acme.com' }),
   P(6, { title: '\rCarriage', domain: 'beta.io' }),
   P(7, { title: '   =spaced formula', domain: null }),
@@ -64,7 +64,7 @@ const PEOPLE: Person[] = [
   P(9, { title: 'Line one\nline two', domain: 'gamma.dev', skills: [] }),
   P(10, { title: null, domain: 'acme.com', name: 'Zoë Ångström – 東京' }),
   P(11, { title: 'VP = Sales', domain: 'gamma.dev' }),
-  P(12, { title: 'Safe', domain: null }),
+  P(12, { title: 'Safe; =cmd|calc;+1', domain: null }),
 ];
 
 async function makeRelease(dataDir: string, id: string): Promise<void> {
@@ -181,13 +181,23 @@ describe('engine CSV export (DuckDB)', () => {
     expect(title(6)).toBe("'\rCarriage");
     expect(title(7)).toBe("'   =spaced formula");
     expect(title(11)).toBe('VP = Sales'); // a trigger later in the text is harmless
-    expect(title(12)).toBe('Safe');
+    // after a `;` (a cell separator in many locales) a trigger is neutralized too
+    expect(title(12)).toBe("Safe; '=cmd|calc;'+1");
+    expect(byId.get('per_004')![4]).toBe("ok; '=bad;  '@spaced");
     // list cell: joined, then neutralized as one cell
     expect(byId.get('per_002')![4]).toBe("'=cmd|calc");
     // phones in E.164 start with + and are neutralized too
     expect(byId.get('per_001')![9]).toBe("'+14155550100");
     // numbers are not text: a negative count stays a number
     expect(byId.get('per_003')![7]).toBe('-7');
+  });
+
+  it('quotes every text, list and record cell, so a `;` never splits one; numbers and booleans stay bare', async () => {
+    const { text } = await exportRows();
+    const line = text.split('\r\n').find((l) => l.startsWith('"per_012"'))!;
+    expect(line).toContain(`"Safe; '=cmd|calc;'+1"`);
+    const first = text.split('\r\n').find((l) => l.startsWith('"per_001"'))!;
+    expect(first).toMatch(/,true,250,12\.5,"'\+14155550100"$/);
   });
 
   it('quotes commas, quotes and newlines (RFC 4180) and keeps UTF-8 text intact', async () => {

@@ -23,11 +23,12 @@ import { ident, TABLE } from './schema.js';
  * appended to the export, which gives progress, a safe point between slices and a time budget per slice.
  *
  * Cells: text as is; lists joined with `; `; records as their JSON text; booleans true/false; numbers as
- * DuckDB prints them; nulls empty (an empty string is written `""`). Text, list and record cells whose first
- * non-space character is `=`, `+`, `-` or `@`, or which start with a tab or CR, get a leading `'` so
- * spreadsheets do not run them as formulas (OWASP "CSV injection"); E.164 phones (`+1…`) are therefore
- * written as `'+1…`. Quoting is RFC 4180 (cells with `"`, `,`, CR or LF quoted, quotes doubled); UTF-8;
- * lines end in CRLF; one header row.
+ * DuckDB prints them; nulls empty. Text, list and record cells whose first non-space character is `=`, `+`, `-`
+ * or `@`, or which start with a tab or CR, get a leading `'` so spreadsheets do not run them as formulas (OWASP
+ * "CSV injection"), and so does such a character right after a `;` (spreadsheets in many locales split cells on
+ * it); E.164 phones (`+1…`) are therefore written as `'+1…`. Text, list and record cells are always quoted, so a
+ * `;` never splits one; numbers and booleans are not. Quoting is RFC 4180 (quotes doubled); UTF-8; lines end in
+ * CRLF; one header row.
  */
 
 /** First non-space character is a formula trigger, or the cell starts with a tab or CR. */
@@ -44,7 +45,15 @@ function columnOf(entity: Entity, name: string): ColumnDef {
   return col;
 }
 
-const neutralized = (v: string) => `CASE WHEN regexp_matches(${v}, ${FORMULA_START}) THEN '''' || ${v} ELSE ${v} END`;
+/** A formula trigger after a `;` and optional spaces gets the same leading `'`. */
+const afterSemicolons = (v: string) => `regexp_replace(${v}, ';(\\s*)([=+\\-@])', ';\\1''\\2', 'g')`;
+
+const neutralized = (v: string) =>
+  `CASE WHEN regexp_matches(${v}, ${FORMULA_START}) THEN '''' || ${afterSemicolons(v)} ELSE ${afterSemicolons(v)} END`;
+
+/** Whether a column's cells are text (always quoted, neutralized) rather than numbers or booleans. */
+export const isTextCell = (col: ColumnDef): boolean =>
+  col.storage === 'VARCHAR' || col.storage === 'JSON' || col.storage === 'VARCHAR[]';
 
 /** One output cell as written by COPY: text, list and record cells neutralized; the rest as stored. */
 export function cellSql(col: ColumnDef, alias: string): string {
@@ -91,6 +100,8 @@ export function slicing(
     throw new Error('a per-company cap applies to contact exports only');
   const table = ident(TABLE[entity]);
   const cells = columns.map((c, i) => cellSql(c, `c${i}`)).join(', ');
+  const quoted = columns.flatMap((c, i) => (isTextCell(c) ? [ident(`c${i}`)] : []));
+  const forceQuote = quoted.length ? `, FORCE_QUOTE (${quoted.join(', ')})` : '';
   /** Rows of the export: the matches, or with a cap the sort keys it keeps. */
   const kept = (p: Params) =>
     `SELECT sort_key FROM ${table} WHERE ${compileWhere(entity, where, p)} QUALIFY company_domain IS NULL OR ` +
@@ -116,7 +127,7 @@ export function slicing(
       return {
         sql:
           `COPY (SELECT ${cells} FROM ${table} WHERE ${rows} ORDER BY sort_key) TO ${p.add(file)} (FORMAT csv, ` +
-          `HEADER false, NEW_LINE '\\r\\n')`,
+          `HEADER false, NEW_LINE '\\r\\n'${forceQuote})`,
         params: p.values,
       };
     },

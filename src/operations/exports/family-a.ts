@@ -26,7 +26,8 @@ export const createExport = defineOperation({
     'One export holds at most 1,000,000 rows (the operator setting CDS_EXPORT_MAX_ROWS). One export at a time per ' +
     'account (409 export.running); a filter matching nothing answers 400 export.no_matches, free, no job. ' +
     'CSV: UTF-8, RFC 4180, header row of column names, rows in the stable order; lists joined with "; ", records as ' +
-    "JSON text; cells starting with = + - @ (or a tab or CR) get a leading ' against spreadsheet formulas. " +
+    'JSON text; text cells always quoted; a cell starting with = + - @ (or a tab or CR), and such a character after ' +
+    "a ;, get a leading ' against spreadsheet formulas. " +
     'Poll GET /v1/exports/{export_id} every few seconds until completed, then download its url (valid 7 days).',
   cost: 'one contact credit per exported contact, on completion',
   output: out.exportStarted,

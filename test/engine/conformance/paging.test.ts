@@ -4,6 +4,7 @@ import type { Entity } from '../../../src/domain/catalog/index.js';
 import type { IRNode } from '../../../src/domain/query/index.js';
 import { parseCompanyFilter, parseContactFilter } from '../../../src/domain/query/index.js';
 import type { SearchEngine } from '../../../src/engine/port.js';
+import { parseCsv } from '../../helpers/csv.js';
 import { type Row, wordsMatch } from '../../helpers/rows.js';
 import { ENGINES } from './engines.js';
 import { type ConformanceRelease, conformanceRelease } from './release.js';
@@ -142,7 +143,7 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))(
           batchRows: 53,
           budgetMs: 10_000,
         });
-        const lines = readFileSync(file, 'utf8').trim().split('\r\n');
+        const lines = parseCsv(readFileSync(file, 'utf8')).map((r) => r[0]);
         expect(lines[0]).toBe('id');
         expect(lines.slice(1)).toEqual(ids(c.expected()));
         expect(res.rows).toBe(c.expected().length);
@@ -172,7 +173,7 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))(
           batchRows: 41,
           budgetMs: 10_000,
         });
-        const lines = readFileSync(file, 'utf8').trim().split('\r\n');
+        const lines = parseCsv(readFileSync(file, 'utf8')).map((r) => r[0]);
         expect(lines.slice(1)).toEqual(ids(want));
         expect(res.rows).toBe(want.length);
       });
