@@ -141,6 +141,22 @@ describe('POST /v1/signals/alerts', () => {
     for (const id of [...ids, again.body.data.id])
       await app.request('DELETE', `/v1/signals/alerts/${id}`, { key: apiKey });
   });
+
+  it('a suspended account may pause and edit an alert but not switch it back on (403 account.suspended)', async () => {
+    const { apiKey, accountId } = app.createAccount('pro');
+    const made = await create(apiKey, { kind: 'network_post', target: 'https://network.com/posts/suspended-case' });
+    expect(made.status).toBe(201);
+    const id = made.body.data.id as string;
+    const patch = (body: unknown) => app.request('PATCH', `/v1/signals/alerts/${id}`, { key: apiKey, body });
+    app.services.state.setAccountStatus(accountId, 'suspended');
+    expect((await patch({ active: false })).body.data).toMatchObject({ active: false });
+    expect((await patch({ schedule: { interval_minutes: 120 } })).status).toBe(200);
+    expectError(await patch({ active: true }), 403, 'account.suspended');
+    expect((await app.request('GET', `/v1/signals/alerts/${id}`, { key: apiKey })).body.data.active).toBe(false);
+    app.services.state.setAccountStatus(accountId, 'active');
+    expect((await patch({ active: true })).body.data).toMatchObject({ active: true });
+    await app.request('DELETE', `/v1/signals/alerts/${id}`, { key: apiKey });
+  });
 });
 
 describe('alert runs on the schedule (clock set by the test)', () => {

@@ -146,10 +146,11 @@ export const updateAlert = defineOperation({
   description:
     'Changes schedule.interval_minutes (the next run moves to the new rhythm, counted from the last run), active ' +
     '(false pauses the schedule; true resumes it with a run at the next tick, 403 alerts.limit_reached past 100 ' +
-    'active alerts) or max_followers (company pages; null = what the credits allow). Free.',
+    'active alerts; 403 account.suspended while the account is suspended, since runs spend) or max_followers ' +
+    '(company pages; null = what the credits allow). Free.',
   cost: 'free',
   output: out.alertOutput,
-  errors: ['alert.not_found', 'alerts.limit_reached', 'plan.required'],
+  errors: ['alert.not_found', 'alerts.limit_reached', 'plan.required', 'account.suspended'],
   input: v.object({
     id: idMember,
     schedule: v.optional(scheduleMember),
@@ -165,6 +166,12 @@ export const updateAlert = defineOperation({
       });
     }
     checkMaxFollowers(alert.kind, input.max_followers);
+    // Switching runs back on is a spending decision: a suspended account may pause or edit, not resume.
+    if (input.active === true && !alert.active && ctx.account?.status === 'suspended') {
+      throw new AppError('account.suspended', 'The account is suspended; an alert cannot be switched back on.', {
+        hint: 'Resume the account (a payment), then switch the alert on.',
+      });
+    }
     const patch: AlertPatch = {};
     const interval = input.schedule?.interval_minutes ?? alert.intervalMinutes;
     if (input.schedule) patch.intervalMinutes = interval;
