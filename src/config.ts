@@ -171,13 +171,17 @@ export const SETTINGS: readonly Setting[] = [
     key: 'adminToken',
     env: 'CDS_ADMIN_TOKEN',
     default: '',
-    doc: 'Operator token for /v1/admin routes (the "other sign-in"); empty disables them.',
+    doc:
+      'Operator token for /v1/admin routes (the "other sign-in"); empty disables them; at least 32 characters ' +
+      'when set (shorter refuses to start). 10 failed sign-ins per minute from one address answer 429.',
   },
   {
     key: 'secret',
     env: 'CDS_SECRET',
     default: '',
-    doc: 'HMAC secret for cursors, signed links and key hashing; default: generated once into DATA/secret.',
+    doc:
+      'HMAC secret for cursors, signed links and key hashing; default: generated once into DATA/secret; at least ' +
+      '32 characters when set (shorter refuses to start).',
   },
   {
     key: 'mcpAllowedOrigins',
@@ -277,8 +281,14 @@ const ConfigSchema = v.object({
   ratePerMinute: intIn(1, 1_000_000),
   rateConcurrent: intIn(1, 10_000),
   networkHost: v.pipe(v.string(), v.regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'a host name like network.com')),
-  adminToken: v.string(),
-  secret: v.string(),
+  adminToken: v.pipe(
+    v.string(),
+    v.check((s) => s === '' || s.length >= 32, 'must be empty or at least 32 characters'),
+  ),
+  secret: v.pipe(
+    v.string(),
+    v.check((s) => s === '' || s.length >= 32, 'must be empty or at least 32 characters'),
+  ),
   demoContacts: intIn(0, 100_000_000),
   demoCompanies: intIn(1, 10_000_000),
   signalsDelayMs: intIn(0, 60_000),

@@ -6,6 +6,7 @@ import { type Clock, systemClock } from './domain/clock.js';
 import { openDuckDBEngine } from './engine/duckdb/duckdb-engine.js';
 import { DuckDBWhereSqlParser } from './engine/duckdb/where-sql/parser.js';
 import type { SearchEngine } from './engine/port.js';
+import { OperatorSignIns } from './face/operator-sign-ins.js';
 import { exportJobKind } from './jobs/export/worker.js';
 import { JobRunner } from './jobs/runner.js';
 import { openNetworkSource } from './network-signals/source.js';
@@ -84,6 +85,7 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
     rateLimiter: new MemoryRateLimiter(config.ratePerMinute, config.rateConcurrent),
     networkSource: openNetworkSource({ config, clock, engine }),
     whereSqlParser: new DuckDBWhereSqlParser(),
+    operatorSignIns: new OperatorSignIns(),
     clock,
     logger,
     secret,

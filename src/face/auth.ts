@@ -41,11 +41,14 @@ export function authenticateKey(
 }
 
 /** The operator routes accept only the operator token; an API key there answers 403 auth.oauth_required. */
-export function authenticateOperator(services: Services, ctx: Pick<Context, 'get'>): void {
+export function authenticateOperator(services: Services, ctx: Pick<Context, 'get' | 'ip'>): void {
+  const now = services.clock.now();
+  services.operatorSignIns.check(ctx.ip, now.getTime());
   const secret = credentialOf(ctx, 'B');
   const token = services.config.adminToken;
   if (secret && token && sameSecret(secret, token)) return;
-  if (secret && services.state.authenticate(secret, services.clock.now())) {
+  services.operatorSignIns.fail(ctx.ip, now.getTime());
+  if (secret && services.state.authenticate(secret, now)) {
     throw new AppError('auth.oauth_required', 'Operator routes do not accept an API key.', {
       hint: 'Sign in with the operator token (CDS_ADMIN_TOKEN), or use the `cds accounts` command.',
     });

@@ -7,6 +7,7 @@ import type { CreditKind } from '../domain/credits.js';
 import type { ErrorCode, WarningCode } from '../domain/errors/index.js';
 import type { WhereSqlParser } from '../domain/family-b/where-sql.js';
 import type { SearchEngine } from '../engine/port.js';
+import type { OperatorSignIns } from '../face/operator-sign-ins.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { NetworkSource } from '../network-signals/port.js';
 import type { StateStore } from '../state/port.js';
@@ -22,6 +23,8 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** Where network signals (engagers of posts and company pages) are read: a provider over HTTP or the simulation. */
   networkSource: NetworkSource;
+  /** Failed operator sign-ins per client address (429 past the bound). */
+  operatorSignIns: OperatorSignIns;
   /** Family B where_sql into the Query IR (never executes client text). */
   whereSqlParser: WhereSqlParser;
   clock: Clock;

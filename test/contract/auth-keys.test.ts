@@ -1,9 +1,10 @@
+import { loadConfig } from '../../src/config.js';
 import { expectError } from '../helpers/errors.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ env: { CDS_ADMIN_TOKEN: 'operator-secret-token' } });
+  app = await startTestApp({ env: { CDS_ADMIN_TOKEN: 'operator-secret-token-0123456789abcdef' } });
 });
 afterAll(async () => app.close());
 
@@ -82,7 +83,7 @@ describe('keys routes', () => {
 });
 
 describe('operator routes and auth.oauth_required', () => {
-  const op = { Authorization: 'Bearer operator-secret-token' };
+  const op = { Authorization: 'Bearer operator-secret-token-0123456789abcdef' };
 
   it('an API key on an operator route answers 403 auth.oauth_required', async () => {
     const { apiKey } = app.createAccount('pro');
@@ -136,5 +137,44 @@ describe('feedback', () => {
     const unknown = await app.request('POST', '/v1/feedback', { key: apiKey, body: { message: 'x', colour: 'red' } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.field).toBe('colour');
+  });
+});
+
+describe('operator sign-in hardening', () => {
+  it('refuses to start with an operator token or secret shorter than 32 characters', () => {
+    for (const env of [{ CDS_ADMIN_TOKEN: 'short-token' }, { CDS_SECRET: 'x'.repeat(31) }]) {
+      expect(() => loadConfig(['--data', app.dataDir], env)).toThrow(/at least 32 characters/);
+    }
+    expect(() => loadConfig(['--data', app.dataDir], { CDS_SECRET: 'x'.repeat(32) })).not.toThrow();
+  });
+
+  it('10 failed sign-ins in a minute from one address answer 429 rate.limited with Retry-After, the right token too', async () => {
+    const wrong = { Authorization: 'Bearer wrong-token-0123456789abcdef-0123456789' };
+    const right = { Authorization: 'Bearer operator-secret-token-0123456789abcdef' };
+    const limited = await startTestApp({
+      contacts: 50,
+      companies: 10,
+      env: { CDS_ADMIN_TOKEN: right.Authorization.slice(7) },
+    });
+    try {
+      for (let i = 0; i < 10; i++) {
+        expectError(
+          await limited.request('GET', '/v1/admin/accounts/acc_x', { headers: wrong }),
+          401,
+          'auth.invalid_key',
+        );
+      }
+      const refused = await limited.request('GET', '/v1/admin/accounts/acc_x', { headers: right });
+      expectError(refused, 429, 'rate.limited');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      limited.clock.advance(61_000);
+      expectError(
+        await limited.request('GET', '/v1/admin/accounts/acc_x', { headers: right }),
+        404,
+        'account.not_found',
+      );
+    } finally {
+      await limited.close();
+    }
   });
 });

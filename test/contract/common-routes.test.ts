@@ -15,7 +15,7 @@ import { type ApiResponse, startTestApp, type TestApp } from '../helpers/test-ap
  * (a valid input), or the coverage test fails.
  */
 
-const OPERATOR = 'route-table-operator';
+const OPERATOR = 'route-table-operator-0123456789abcdef';
 const BROKE = {
   name: 'Broke',
   contact: { kind: 'windows', daily: 0, monthly: 0 },

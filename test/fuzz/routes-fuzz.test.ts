@@ -20,7 +20,11 @@ beforeAll(async () => {
   app = await startTestApp({
     contacts: 1500,
     companies: 200,
-    env: { CDS_RATE_PER_MINUTE: '1000000', CDS_RATE_CONCURRENT: '1000', CDS_ADMIN_TOKEN: 'fuzz-operator' },
+    env: {
+      CDS_RATE_PER_MINUTE: '1000000',
+      CDS_RATE_CONCURRENT: '1000',
+      CDS_ADMIN_TOKEN: 'fuzz-operator-token-0123456789abcdef',
+    },
     plans: {
       fuzz: {
         name: 'Fuzz',
@@ -179,7 +183,7 @@ describe('fuzz: every route', () => {
         const path = op.path.replace(/:(\w+)/g, () => encodeURIComponent(r.param).slice(0, 400));
         const headers: Record<string, string> =
           r.auth === 'operator'
-            ? { Authorization: 'Bearer fuzz-operator' }
+            ? { Authorization: 'Bearer fuzz-operator-token-0123456789abcdef' }
             : r.auth === 'bad'
               ? { Authorization: 'Bearer cds_bad' }
               : {};
