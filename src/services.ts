@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Logger, pino } from 'pino';
 import { type Config, ensureSecret } from './config.js';
@@ -59,8 +59,23 @@ export async function openEngine(config: Config): Promise<SearchEngine> {
   });
 }
 
+/**
+ * Files the service writes (exports, the state file, the secret, job scratch) are the owner's alone: the process
+ * creates files 0600 and folders 0700 (umask 077), and a state file or files folder made by an earlier version is
+ * narrowed to those modes at start.
+ */
+function restrictFileModes(config: Config): void {
+  process.umask(0o077);
+  mkdirSync(join(config.dataDir, 'files'), { recursive: true, mode: 0o700 });
+  chmodSync(join(config.dataDir, 'files'), 0o700);
+  for (const file of [stateFile(config.dataDir), join(config.dataDir, 'secret')]) {
+    if (existsSync(file)) chmodSync(file, 0o600);
+  }
+}
+
 /** The composition root: every adapter is chosen here once and handed to the app as one Services object. */
 export async function openServices(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<Services> {
+  restrictFileModes(config);
   const secret = ensureSecret(config);
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? makeLogger(config.logLevel);

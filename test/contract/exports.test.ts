@@ -1,6 +1,8 @@
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { UsageCategory } from '../../src/domain/credits.js';
 import { exportFile } from '../../src/jobs/export/links.js';
+import { stateFile } from '../../src/services.js';
 import { parseCsv } from '../helpers/csv.js';
 import { expectError } from '../helpers/errors.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
@@ -518,5 +520,20 @@ describe('family B export routes', () => {
       'export.running',
     );
     expect((await start(key, { filter: {} })).body.error.code).toBe('export.running');
+  });
+});
+
+describe('files are the owner’s alone', () => {
+  it('export files, the state file and the secret are 0600, the files folder 0700', async () => {
+    const { apiKey: key } = app.createAccount('pro');
+    const res = await start(key, { filter: { countries: ['US'] }, columns: ['name'] });
+    expect(res.status).toBe(202);
+    const done = await runJobs(key, res.body.data.export_id);
+    expect(done.body.data.status).toBe('completed');
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    expect(mode(exportFile(app.dataDir, res.body.data.export_id))).toBe(0o600);
+    expect(mode(join(app.dataDir, 'files'))).toBe(0o700);
+    expect(mode(stateFile(app.dataDir))).toBe(0o600);
+    expect(mode(join(app.dataDir, 'secret'))).toBe(0o600);
   });
 });
