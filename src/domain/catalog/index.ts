@@ -17,6 +17,7 @@ import { JOB_FUNCTIONS } from './lists/job-functions.js';
 import { SENIORITY } from './lists/seniority.js';
 import type { ClosedList, ColumnDef, Entity, FilterKeyDef, ListValue } from './types.js';
 
+export { CONTACT_POINT_COLUMNS, isContactPoint } from './contact-points.js';
 export {
   FAMILY_B_EMAIL_STATUSES,
   FAMILY_B_MATCH_SEMANTICS,

@@ -1,4 +1,4 @@
-import type { ColumnDef, ColumnKind } from '../catalog/index.js';
+import { type ColumnDef, type ColumnKind, isContactPoint } from '../catalog/index.js';
 
 /** The frozen `op` enum of a where leaf (spec "Where tree"). */
 export const WHERE_OPS = ['eq', 'neq', 'in', 'not_in', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists'] as const;
@@ -27,8 +27,11 @@ const VALUES_BY_KIND: Readonly<Record<ColumnKind, string>> = {
   record: 'text',
 };
 
+/** A contact point (work email, phones) takes presence and exact-set membership only (catalog contact-points.ts). */
+const CONTACT_POINT_OPS: readonly WhereOp[] = ['eq', 'in', 'exists'];
+
 export function opsOf(col: ColumnDef): readonly WhereOp[] {
-  return OPS_BY_KIND[col.kind];
+  return isContactPoint(col) ? CONTACT_POINT_OPS : OPS_BY_KIND[col.kind];
 }
 
 /** What a column takes, for 422 messages and hints: "role_since takes eq, neq, ... with YYYY-MM-DD dates". */

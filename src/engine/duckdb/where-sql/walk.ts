@@ -1,4 +1,4 @@
-import { type ColumnDef, findColumn, publicColumns } from '../../../domain/catalog/index.js';
+import { type ColumnDef, findColumn, isContactPoint, publicColumns } from '../../../domain/catalog/index.js';
 import { and, type IRNode, type LeafOp, not, or, type Scalar } from '../../../domain/query/ir.js';
 import { isIsoDate, isYearMonth, quote, unique } from '../../../domain/query/shape.js';
 import { closest } from '../../../domain/query/suggest.js';
@@ -258,7 +258,7 @@ const PUBLIC_NAMES = publicColumns('contact').map((c) => c.name);
 /** Operators a column takes: family A's rules by kind, plus a prefix (LIKE 'x%') on text and list columns. */
 function allowedOps(col: ColumnDef): readonly LeafOp[] {
   const ops: LeafOp[] = [...opsOf(col)];
-  if (col.kind === 'text' || col.kind === 'list') ops.push('prefix');
+  if ((col.kind === 'text' || col.kind === 'list') && !isContactPoint(col)) ops.push('prefix');
   return ops;
 }
 
