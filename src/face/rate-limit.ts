@@ -6,15 +6,17 @@ import type { RateDecision, RateLimiter } from '../state/rate-limiter.js';
  * Applies the per-key limits to one HTTP request (REST or MCP) and sets the IETF draft headers on every
  * response that carries a key: `RateLimit-Policy: "default";q=300;w=60` and `RateLimit: "default";r=R;t=T`
  * (remaining R in the window, T seconds until a slot frees). A refusal is 429 rate.limited with Retry-After.
- * The in-flight slot is released when the handler ends, fails, or the client disconnects — exactly once.
+ * The in-flight slot is released when the handler ends, fails, or the client disconnects — exactly once. An MCP
+ * request counts once per JSON-RPC message it carries (`weight`).
  */
 export async function withRateLimit<T>(
   limiter: RateLimiter,
   ctx: Context,
   keyId: string,
   run: () => Promise<T>,
+  weight = 1,
 ): Promise<T> {
-  const decision = await limiter.acquire(keyId, Date.now());
+  const decision = await limiter.acquire(keyId, Date.now(), weight);
   setHeaders(ctx, limiter, decision);
   if (!decision.allowed) {
     ctx.set('Retry-After', String(decision.retryAfter));

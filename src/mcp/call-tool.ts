@@ -1,9 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Context } from 'koa';
 import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError, isAppError } from '../domain/errors/index.js';
 import { newId } from '../domain/ids.js';
-import { withRateLimit } from '../face/rate-limit.js';
 import { invokeOperation } from '../operations/invoke.js';
 import type { Services } from '../operations/types.js';
 import { columnName, labelPayload } from './labels.js';
@@ -16,12 +14,11 @@ export interface Caller {
 
 /**
  * Runs one tool call through the operation it was generated from, exactly as REST runs it (same
- * invokeOperation, same credits, same per-key rate limit). A failure becomes a tool result with
+ * invokeOperation, same credits; the per-key rate limit counted the message that carried it). A failure becomes a tool result with
  * `isError: true` carrying the REST error body; protocol errors stay for protocol faults.
  */
 export async function callTool(
   services: Services,
-  http: Context,
   entry: ToolEntry,
   args: Record<string, unknown>,
   caller: Caller,
@@ -31,7 +28,8 @@ export async function callTool(
     const input = toolInput(entry, args);
     const run = () =>
       invokeOperation(services, entry.op, { requestId, account: caller.account, key: caller.key, input, face: 'mcp' });
-    const { ctx, result, quota } = await withRateLimit(services.rateLimiter, http, caller.key.id, run);
+    // The per-key limits were applied to the whole /mcp request, once per JSON-RPC message (endpoint.ts).
+    const { ctx, result, quota } = await run();
     const payload: Record<string, unknown> =
       entry.op.family === 'B'
         ? { ...(result.body ?? {}) }

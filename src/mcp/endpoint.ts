@@ -1,6 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Context, Middleware } from 'koa';
 import { authenticateKey } from '../face/auth.js';
+import { withRateLimit } from '../face/rate-limit.js';
 import { buildLabel } from '../operations/invoke.js';
 import type { Operation, Services } from '../operations/types.js';
 import { callTool } from './call-tool.js';
@@ -9,6 +10,8 @@ import { createMcpServer } from './server.js';
 import { buildTools } from './tools.js';
 
 export const MCP_PATH = '/mcp';
+/** JSON-RPC messages in one batch: bounds the work and the size of one answer (a tools/list is about 100 KB). */
+export const MCP_MAX_BATCH = 10;
 
 /**
  * The MCP server at /mcp (streamable HTTP, stateless) on the app's own port. Before the MCP layer: the
@@ -30,17 +33,30 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
       });
     if (ctx.state.body === undefined)
       return jsonRpcError(ctx, 400, -32700, 'Parse error: the body must hold a JSON-RPC message.');
+    const messages = Array.isArray(ctx.state.body) ? ctx.state.body.length : 1;
+    if (messages > MCP_MAX_BATCH || messages === 0) {
+      return jsonRpcError(ctx, 400, -32600, `Invalid Request: a batch holds 1 to ${MCP_MAX_BATCH} messages.`);
+    }
 
-    const server = createMcpServer(info, tools, (entry, args) => callTool(services, ctx, entry, args, caller));
+    const server = createMcpServer(info, tools, (entry, args) => callTool(services, entry, args, caller));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.res.once('close', () => {
       void transport.close();
       void server.close();
     });
     await server.connect(transport);
-    // The transport writes the response itself; Koa stays out of it.
-    ctx.respond = false;
-    await transport.handleRequest(ctx.req, ctx.res, ctx.state.body);
+    // Every JSON-RPC message counts against the key's limits, and the answer carries the RateLimit headers.
+    await withRateLimit(
+      services.rateLimiter,
+      ctx,
+      caller.key.id,
+      async () => {
+        // The transport writes the response itself; Koa stays out of it.
+        ctx.respond = false;
+        await transport.handleRequest(ctx.req, ctx.res, ctx.state.body);
+      },
+      messages,
+    );
   };
 }
 

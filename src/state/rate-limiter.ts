@@ -19,8 +19,11 @@ export interface RateDecision {
 export interface RateLimiter {
   readonly perMinute: number;
   readonly concurrent: number;
-  /** Admits a request (counting it in the window and as in flight) or refuses it. */
-  acquire(key: string, nowMs: number): Promise<RateDecision>;
+  /**
+   * Admits a request (counting it `weight` times in the window, default once, and once as in flight) or refuses
+   * it. An MCP batch of N JSON-RPC messages weighs N.
+   */
+  acquire(key: string, nowMs: number, weight?: number): Promise<RateDecision>;
   /** Ends an admitted request's in-flight slot; called exactly once per admitted request. */
   releaseSlot(key: string): Promise<void>;
 }

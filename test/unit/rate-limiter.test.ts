@@ -13,6 +13,15 @@ function maxInAnyMinute(times: number[]): number {
 }
 
 describe('MemoryRateLimiter (sliding window, concurrency)', () => {
+  it('a weighted request (an MCP batch) counts its weight in the window and one slot in flight', async () => {
+    const l = new MemoryRateLimiter(10, 2);
+    expect(await l.acquire('k', 0, 7)).toMatchObject({ allowed: true, remaining: 3 });
+    expect(await l.acquire('k', 1, 4)).toMatchObject({ allowed: false, reason: 'rate' });
+    await l.releaseSlot('k');
+    expect(await l.acquire('k', 2, 3)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await l.acquire('k', 60_001, 7)).toMatchObject({ allowed: true, remaining: 0 });
+  });
+
   it('admits 300 in a minute, refuses the 301st, and frees a slot 60 s after the oldest', async () => {
     const rl = new MemoryRateLimiter(300, 1000);
     for (let i = 0; i < 300; i++) expect((await rl.acquire('k', 1000 + i)).allowed).toBe(true);

@@ -20,12 +20,12 @@ export class MemoryRateLimiter implements RateLimiter {
     readonly concurrent = 2,
   ) {}
 
-  async acquire(key: string, nowMs: number): Promise<RateDecision> {
+  async acquire(key: string, nowMs: number, weight = 1): Promise<RateDecision> {
     const s = this.keys.get(key) ?? { times: [], inFlight: 0 };
     this.keys.set(key, s);
     while (s.times.length > 0 && s.times[0]! <= nowMs - WINDOW_MS) s.times.shift();
     const resetSeconds = s.times.length > 0 ? Math.max(1, Math.ceil((s.times[0]! + WINDOW_MS - nowMs) / 1000)) : 60;
-    if (s.times.length >= this.perMinute) {
+    if (s.times.length + weight > this.perMinute) {
       return {
         allowed: false,
         reason: 'rate',
@@ -45,7 +45,7 @@ export class MemoryRateLimiter implements RateLimiter {
         retryAfter: 1,
       };
     }
-    s.times.push(nowMs);
+    for (let i = 0; i < weight; i++) s.times.push(nowMs);
     s.inFlight++;
     return {
       allowed: true,
