@@ -135,6 +135,12 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'Testing only: pause after each export batch, to make an export slow enough to interrupt.',
   },
   {
+    key: 'testAnswerDelayMs',
+    env: 'CDS_TEST_ANSWER_DELAY_MS',
+    default: '0',
+    doc: 'Testing only: pause before a REST answer is written, so a test client can disconnect first.',
+  },
+  {
     key: 'searchTotalsCache',
     env: 'CDS_SEARCH_TOTALS_CACHE',
     default: '1',
@@ -269,6 +275,7 @@ const ConfigSchema = v.object({
   exportBatchRows: intIn(1, 10_000_000),
   exportBatchBudgetMs: intIn(100, 3_600_000),
   exportBatchDelayMs: intIn(0, 600_000),
+  testAnswerDelayMs: intIn(0, 60_000),
   searchTotalsCache: v.pipe(
     v.picklist(['0', '1'], 'must be 0 or 1'),
     v.transform((x) => x === '1'),

@@ -4,6 +4,7 @@ import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { authenticateKey, authenticateOperator, credentialOf } from '../face/auth.js';
 import { withRateLimit } from '../face/rate-limit.js';
 import { buildLabel, invokeOperation } from '../operations/invoke.js';
+import { type Settlement, settleWithResponse } from '../operations/settlement.js';
 import type { Operation, Services } from '../operations/types.js';
 import { successEnvelope } from './envelope.js';
 import { type Rendered, withIdempotency } from './idempotency.js';
@@ -34,12 +35,20 @@ async function runRest(services: Services, op: Operation, ctx: Context): Promise
     source && typeof source === 'object' && !Array.isArray(source)
       ? { ...(source as Record<string, unknown>), ...ctx.params }
       : source;
+  const settlements: Settlement[] = [];
   const render = async (): Promise<Rendered> => {
     const {
       ctx: opCtx,
       result,
       quota,
-    } = await invokeOperation(services, op, { requestId: ctx.state.requestId as string, account, key, input });
+    } = await invokeOperation(services, op, {
+      requestId: ctx.state.requestId as string,
+      account,
+      key,
+      input,
+      deferSettlement: true,
+    });
+    settlements.push(opCtx.settlement);
     ctx.state.spent = opCtx.spent;
     if (op.family === 'B')
       return {
@@ -65,6 +74,14 @@ async function runRest(services: Services, op: Operation, ctx: Context): Promise
           withIdempotency(services, ctx, op, account!.id, input, render),
         )
       : await render();
+  // Charged when the answer is written out; a client gone before that pays nothing, and its Idempotency-Key is
+  // forgotten so that a retry runs (and pays) again rather than replaying an answer nobody paid for.
+  const idempotencyKey = ctx.get('Idempotency-Key');
+  settleWithResponse(ctx.res, settlements, () => {
+    if (account && idempotencyKey && !ctx.response.get('Idempotent-Replayed'))
+      services.state.abandonIdempotent(account.id, idempotencyKey);
+  });
+  if (services.config.testAnswerDelayMs > 0) await new Promise((r) => setTimeout(r, services.config.testAnswerDelayMs));
   ctx.status = out.status;
   ctx.body = out.body;
 }

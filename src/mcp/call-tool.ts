@@ -3,6 +3,7 @@ import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError, isAppError } from '../domain/errors/index.js';
 import { newId } from '../domain/ids.js';
 import { invokeOperation } from '../operations/invoke.js';
+import type { Settlement } from '../operations/settlement.js';
 import type { Services } from '../operations/types.js';
 import { columnName, labelPayload } from './labels.js';
 import type { ToolEntry } from './tools.js';
@@ -22,14 +23,22 @@ export async function callTool(
   entry: ToolEntry,
   args: Record<string, unknown>,
   caller: Caller,
+  settlements: Settlement[],
 ): Promise<CallToolResult> {
   const requestId = newId('request');
   try {
     const input = toolInput(entry, args);
-    const run = () =>
-      invokeOperation(services, entry.op, { requestId, account: caller.account, key: caller.key, input, face: 'mcp' });
-    // The per-key limits were applied to the whole /mcp request, once per JSON-RPC message (endpoint.ts).
-    const { ctx, result, quota } = await run();
+    // The per-key limits were applied to the whole /mcp request, once per JSON-RPC message (endpoint.ts); the
+    // charges are settled with that request's response.
+    const { ctx, result, quota } = await invokeOperation(services, entry.op, {
+      requestId,
+      account: caller.account,
+      key: caller.key,
+      input,
+      face: 'mcp',
+      deferSettlement: true,
+    });
+    settlements.push(ctx.settlement);
     const payload: Record<string, unknown> =
       entry.op.family === 'B'
         ? { ...(result.body ?? {}) }

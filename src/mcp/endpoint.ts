@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa';
 import { authenticateKey } from '../face/auth.js';
 import { withRateLimit } from '../face/rate-limit.js';
 import { buildLabel } from '../operations/invoke.js';
+import { type Settlement, settleWithResponse } from '../operations/settlement.js';
 import type { Operation, Services } from '../operations/types.js';
 import { callTool } from './call-tool.js';
 import { checkOrigin } from './origin.js';
@@ -38,7 +39,10 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
       return jsonRpcError(ctx, 400, -32600, `Invalid Request: a batch holds 1 to ${MCP_MAX_BATCH} messages.`);
     }
 
-    const server = createMcpServer(info, tools, (entry, args) => callTool(services, entry, args, caller));
+    // Tool calls charge when this response is written out; a client gone before that pays nothing.
+    const settlements: Settlement[] = [];
+    settleWithResponse(ctx.res, settlements);
+    const server = createMcpServer(info, tools, (entry, args) => callTool(services, entry, args, caller, settlements));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.res.once('close', () => {
       void transport.close();

@@ -5,7 +5,7 @@ import type { OpContext } from './types.js';
 /**
  * The one place operations move contact credits (ARCHITECTURE rules 3 and 5): hold what may be delivered,
  * deliver, then charge exactly what was delivered and return the rest. Any failure in between releases the
- * hold, so a failed request is never charged.
+ * hold, so a failed request is never charged; the charge itself waits for the answer to reach the client.
  */
 export async function withContactCredits<T>(
   ctx: OpContext,
@@ -26,9 +26,15 @@ export async function withContactCredits<T>(
   let settled = false;
   try {
     const { result, delivered } = await deliver(hold.amount);
-    state.commit(hold.id, Math.min(delivered, hold.amount), ctx.now);
+    const charge = Math.min(delivered, hold.amount);
+    // Charged once the answer is written out; released if the client is gone before (the face settles).
+    ctx.settlement.add({
+      charge: { category, held: hold.amount, charge },
+      delivered: () => state.commit(hold.id, charge, ctx.now),
+      undelivered: () => state.releaseHold(hold.id, ctx.now),
+    });
     settled = true;
-    ctx.spent += Math.min(delivered, hold.amount);
+    ctx.spent += charge;
     return result;
   } finally {
     if (!settled) state.releaseHold(hold.id, ctx.now);

@@ -1,10 +1,11 @@
 import * as v from 'valibot';
 import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError, isAppError } from '../domain/errors/index.js';
-import { type Quota, quotaBlock } from '../domain/quota/index.js';
+import { asSettled, type Quota, quotaBlock } from '../domain/quota/index.js';
 import { errorCodesOf } from './error-codes.js';
 import { refuseReservedKeys } from './reserved-keys.js';
 import { parseInput } from './schemas.js';
+import { Settlement } from './settlement.js';
 import type { OpContext, Operation, OpResult, Services } from './types.js';
 
 /**
@@ -22,6 +23,11 @@ export interface Invocation {
   /** Raw input: merged path params and query string or body (REST), or tool arguments (MCP). */
   input: unknown;
   face?: 'rest' | 'mcp';
+  /**
+   * The face settles the charges once its answer is written (settleWithResponse); without it they are settled as
+   * delivered when the operation returns.
+   */
+  deferSettlement?: boolean;
 }
 
 export interface InvocationResult {
@@ -44,6 +50,7 @@ export async function invokeOperation(services: Services, op: Operation, inv: In
     buildLabel: buildLabel(services),
     spent: 0,
     face: inv.face ?? 'rest',
+    settlement: new Settlement(),
   };
   if (inv.account) ctx.account = inv.account;
   if (inv.key) ctx.key = inv.key;
@@ -62,10 +69,19 @@ export async function invokeOperation(services: Services, op: Operation, inv: In
   }
   refuseReservedKeys(op, raw);
   const input = parseInput(op.input, raw);
-  const result = services.config.checkContracts
-    ? await checked(op, () => op.handler(ctx, input))
-    : await op.handler(ctx, input);
-  const quota = inv.account ? quotaBlock(services.state.snapshot(inv.account.id, now), now, ctx.spent) : undefined;
+  let result: OpResult;
+  try {
+    result = services.config.checkContracts
+      ? await checked(op, () => op.handler(ctx, input))
+      : await op.handler(ctx, input);
+  } catch (e) {
+    ctx.settlement.undelivered();
+    throw e;
+  }
+  if (!inv.deferSettlement) ctx.settlement.delivered();
+  const quota = inv.account
+    ? quotaBlock(asSettled(services.state.snapshot(inv.account.id, now), ctx.settlement.charges()), now, ctx.spent)
+    : undefined;
   return { ctx, result, ...(quota ? { quota } : {}) };
 }
 

@@ -12,6 +12,7 @@ import type { JobRunner } from '../jobs/runner.js';
 import type { NetworkSource } from '../network-signals/port.js';
 import type { StateStore } from '../state/port.js';
 import type { RateLimiter } from '../state/rate-limiter.js';
+import type { Settlement } from './settlement.js';
 
 /** Everything an operation may use, chosen once in the composition root (src/services.ts). */
 export interface Services {
@@ -62,6 +63,8 @@ export interface OpContext {
   buildLabel: string;
   /** Contact credits this request spent; the quota block reports it. */
   spent: number;
+  /** Charges the answer owes, settled by the face when it knows the answer reached the client. */
+  settlement: Settlement;
   /** Which face called: MCP answers are bounded for an agent's context (e.g. 100 rows per search). */
   face: 'rest' | 'mcp';
 }

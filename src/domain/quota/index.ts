@@ -1,3 +1,4 @@
+export { asSettled, type PendingCharge } from './as-settled.js';
 export { type Binding, bindingWindow, type PacedWindow, timeToRunOut } from './binding.js';
 export { type Budget, type BudgetScope, budgetsFor, USAGE_CATEGORIES, type WindowKind } from './budgets.js';
 export { type CreditsView, creditsView, type WindowView } from './credits-view.js';

@@ -1,11 +1,11 @@
-import { quotaBlock } from '../../domain/quota/index.js';
+import { asSettled, quotaBlock } from '../../domain/quota/index.js';
 import type { OpContext } from '../types.js';
 
 /** Family B `creditsRemaining`: contact credits spendable now (the tighter window); null on unlimited plans. */
 export function creditsRemaining(ctx: OpContext): number | null {
   const account = ctx.account;
   if (!account) return null;
-  const snap = ctx.services.state.snapshot(account.id, ctx.services.clock.now());
+  const snap = asSettled(ctx.services.state.snapshot(account.id, ctx.services.clock.now()), ctx.settlement.charges());
   if (snap.plan.contact.kind === 'unlimited') return null;
   return quotaBlock(snap, ctx.services.clock.now(), 0).today_remaining;
 }

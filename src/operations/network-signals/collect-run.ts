@@ -10,6 +10,7 @@ import {
   SourceError,
 } from '../../network-signals/port.js';
 import { withContactCredits } from '../credits.js';
+import { Settlement } from '../settlement.js';
 import type { OpContext, Services } from '../types.js';
 import type { CollectJob } from './collect-job.js';
 import { contactsBySlug, personKey } from './match-contacts.js';
@@ -217,6 +218,7 @@ async function writeBatch(
     buildLabel: '',
     spent: 0,
     face: 'rest',
+    settlement: new Settlement(),
     ...(account ? { account } : {}),
   };
   try {
@@ -237,6 +239,8 @@ async function writeBatch(
       },
       'up_to',
     );
+    // The rows are stored with their contacts: delivered.
+    ctx.settlement.delivered();
     return { ...added, skipped: skippedOf(added) };
   } catch (e) {
     if (!isAppError(e) || e.code !== 'contact_credits.exhausted') throw e;
