@@ -52,7 +52,10 @@ export function settleWithResponse(res: ServerResponse, settlements: Settlement[
     for (const s of settlements) delivered ? s.delivered() : s.undelivered();
     if (!delivered) onUndelivered?.();
   };
-  if (res.writableFinished) return settle(true);
+  if (res.writableFinished) {
+    settle(true);
+    return;
+  }
   res.once('finish', () => settle(true));
   res.once('close', () => settle(res.writableFinished));
 }
