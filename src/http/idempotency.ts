@@ -4,6 +4,21 @@ import { canonicalJson } from '../domain/cursor.js';
 import { AppError } from '../domain/errors/index.js';
 import type { Operation, Services } from '../operations/types.js';
 
+/**
+ * How long a running Idempotency-Key record holds its key: well past the longest a request may run (three search
+ * budgets, at least a minute), so only a record whose process died is ever taken over.
+ */
+export function idempotencyLeaseMs(services: Services): number {
+  return Math.max(60_000, 3 * services.config.searchBudgetMs, 3 * services.config.countBudgetMs);
+}
+
+/** What a retry must repeat exactly to be the same request: the operation and its input, canonical JSON. */
+export function requestHash(op: Operation, input: unknown): string {
+  return createHash('sha256')
+    .update(`${op.name}:${canonicalJson(input)}`)
+    .digest('hex');
+}
+
 export interface Rendered {
   status: number;
   body: Record<string, unknown>;
@@ -33,11 +48,9 @@ export async function withIdempotency(
       hint: 'Send a UUID, for example.',
     });
   }
-  const hash = createHash('sha256')
-    .update(`${op.name}:${canonicalJson(input)}`)
-    .digest('hex');
+  const hash = requestHash(op, input);
   const state = services.state;
-  const begun = state.beginIdempotent(accountId, key, hash, services.clock.now());
+  const begun = state.beginIdempotent(accountId, key, hash, services.clock.now(), idempotencyLeaseMs(services));
   if (begun.state === 'mismatch') {
     throw new AppError('idempotency.mismatch', 'This Idempotency-Key was already used with another request body.', {
       field: 'header.Idempotency-Key',

@@ -94,8 +94,10 @@ export interface StateStore extends JobStore, SignalStore {
   ): DomainList;
   getDomainList(accountId: string, id: string): DomainList | undefined;
   listDomainLists(accountId: string): DomainList[];
-  // idempotency: claim a key for a request hash; finish stores the answer; abandon frees the key
-  beginIdempotent(accountId: string, key: string, requestHash: string, now: Date): IdempotencyBegin;
+  // idempotency: claim a key for a request hash; finish stores the answer; abandon frees the key. A running
+  // record holds the key for `leaseMs` from its start: past it (its process died mid-request) the key is
+  // claimed again as new, so a retry is not refused for 24 hours.
+  beginIdempotent(accountId: string, key: string, requestHash: string, now: Date, leaseMs: number): IdempotencyBegin;
   finishIdempotent(accountId: string, key: string, status: number, body: unknown): void;
   abandonIdempotent(accountId: string, key: string): void;
   // health

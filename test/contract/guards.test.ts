@@ -1,3 +1,5 @@
+import { idempotencyLeaseMs, requestHash } from '../../src/http/idempotency.js';
+import { OPERATIONS } from '../../src/operations/index.js';
 import { expectError } from '../helpers/errors.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -30,6 +32,25 @@ describe('Idempotency-Key on spending POSTs', () => {
     await search(apiKey, { filter: {}, limit: 1 }, { 'Idempotency-Key': 'k' });
     const res = await search(apiKey, { filter: {}, limit: 2 }, { 'Idempotency-Key': 'k' });
     expectError(res, 409, 'idempotency.mismatch');
+  });
+
+  it('a key left running by a process that died is free again once its lease passes', async () => {
+    const { apiKey, accountId } = app.createAccount('pro');
+    const body = { filter: {}, limit: 3 };
+    const op = OPERATIONS.find((o) => o.name === 'contacts.search')!;
+    const lease = idempotencyLeaseMs(app.services);
+    // The dead process claimed the key and never finished.
+    const start = app.clock.now();
+    app.services.state.beginIdempotent(accountId, 'orphan', requestHash(op, body), start, lease);
+    app.clock.advance(lease - 1000);
+    expectError(await search(apiKey, body, { 'Idempotency-Key': 'orphan' }), 409, 'idempotency.in_progress');
+    app.clock.advance(2000);
+    const retry = await search(apiKey, body, { 'Idempotency-Key': 'orphan' });
+    expect(retry.status).toBe(200);
+    expect(retry.body.quota.contact_credits_used).toBe(3);
+    expect((await search(apiKey, body, { 'Idempotency-Key': 'orphan' })).headers.get('idempotent-replayed')).toBe(
+      'true',
+    );
   });
 
   it('a failed call is not stored: its retry runs again', async () => {

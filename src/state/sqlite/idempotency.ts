@@ -21,7 +21,13 @@ export class SqliteIdempotency {
   private readonly del: Statement<[string, string]>;
   private readonly done: Statement<[number, string, string, string]>;
   private readonly purge: Statement<[string]>;
-  private readonly beginTx: (accountId: string, key: string, hash: string, now: Date) => IdempotencyBegin;
+  private readonly beginTx: (
+    accountId: string,
+    key: string,
+    hash: string,
+    now: Date,
+    leaseMs: number,
+  ) => IdempotencyBegin;
 
   constructor(db: Database) {
     this.get = db.prepare(
@@ -36,24 +42,29 @@ export class SqliteIdempotency {
       "UPDATE idempotency SET state = 'done', status = ?, body = ? WHERE account_id = ? AND key = ?",
     );
     this.purge = db.prepare('DELETE FROM idempotency WHERE created_at < ?');
-    const tx = db.transaction((accountId: string, key: string, hash: string, now: Date): IdempotencyBegin => {
-      const cutoff = new Date(now.getTime() - TTL_MS).toISOString();
-      const row = this.get.get(accountId, key);
-      if (row && row.created_at >= cutoff) {
-        if (row.request_hash !== hash) return { state: 'mismatch' };
-        if (row.state === 'running') return { state: 'running' };
-        return { state: 'replay', status: row.status ?? 200, body: row.body === null ? null : JSON.parse(row.body) };
-      }
-      this.put.run(accountId, key, hash, now.toISOString());
-      return { state: 'new' };
-    });
-    this.beginTx = (a, k, h, n) => tx.immediate(a, k, h, n);
+    const tx = db.transaction(
+      (accountId: string, key: string, hash: string, now: Date, leaseMs: number): IdempotencyBegin => {
+        const cutoff = new Date(now.getTime() - TTL_MS).toISOString();
+        const leaseCutoff = new Date(now.getTime() - leaseMs).toISOString();
+        const row = this.get.get(accountId, key);
+        // A running record past its lease belongs to a process that died mid-request: the key is free again.
+        const stale = row?.state === 'running' && row.created_at < leaseCutoff;
+        if (row && row.created_at >= cutoff && !stale) {
+          if (row.request_hash !== hash) return { state: 'mismatch' };
+          if (row.state === 'running') return { state: 'running' };
+          return { state: 'replay', status: row.status ?? 200, body: row.body === null ? null : JSON.parse(row.body) };
+        }
+        this.put.run(accountId, key, hash, now.toISOString());
+        return { state: 'new' };
+      },
+    );
+    this.beginTx = (a, k, h, n, l) => tx.immediate(a, k, h, n, l);
   }
 
-  begin(accountId: string, key: string, hash: string, now: Date): IdempotencyBegin {
+  begin(accountId: string, key: string, hash: string, now: Date, leaseMs: number): IdempotencyBegin {
     // Old records are dropped now and then on the way, keeping the table small.
     if (Math.random() < 0.01) this.purge.run(new Date(now.getTime() - TTL_MS).toISOString());
-    return this.beginTx(accountId, key, hash, now);
+    return this.beginTx(accountId, key, hash, now, leaseMs);
   }
 
   finish(accountId: string, key: string, status: number, body: unknown): void {

@@ -93,7 +93,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     createDomainList: (accountId, input, limits) => domainLists.create(accountId, input, limits),
     getDomainList: (accountId, id) => domainLists.get(accountId, id),
     listDomainLists: (accountId) => domainLists.list(accountId),
-    beginIdempotent: (accountId, key, hash, now) => idempotency.begin(accountId, key, hash, now),
+    beginIdempotent: (accountId, key, hash, now, leaseMs) => idempotency.begin(accountId, key, hash, now, leaseMs),
     finishIdempotent: (accountId, key, status, body) => idempotency.finish(accountId, key, status, body),
     abandonIdempotent: (accountId, key) => idempotency.abandon(accountId, key),
     createJob: (job) => jobs.create(job),
