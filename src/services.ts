@@ -10,6 +10,7 @@ import { OperatorSignIns } from './face/operator-sign-ins.js';
 import { exportJobKind } from './jobs/export/worker.js';
 import { JobRunner } from './jobs/runner.js';
 import { openNetworkSource } from './network-signals/source.js';
+import { HoldLeases } from './operations/hold-leases.js';
 import { alertScheduler, collectJobKinds } from './operations/network-signals/index.js';
 import type { Services } from './operations/types.js';
 import { MemoryRateLimiter } from './state/memory/rate-limiter.js';
@@ -80,7 +81,8 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? makeLogger(config.logLevel);
   const state = openStateForServer(config, secret, logger);
-  // Holds of requests that were in flight when a previous process died go back to their accounts.
+  // Holds of requests whose process died (their lease expired) go back to their accounts; live requests of
+  // another process serving this data dir keep theirs.
   const orphans = state.releaseOrphanHolds(clock.now());
   if (orphans > 0) logger.warn({ orphans }, 'released credit holds left by a stopped process');
   const engine = await openEngine(config);
@@ -101,12 +103,19 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
     networkSource: openNetworkSource({ config, clock, engine }),
     whereSqlParser: new DuckDBWhereSqlParser(),
     operatorSignIns: new OperatorSignIns(),
+    holdLeases: new HoldLeases(
+      state,
+      clock,
+      (released) => logger.warn({ released }, 'released credit holds of a process that stopped'),
+      (err) => logger.error({ err }, 'renewing credit hold leases failed'),
+    ),
     clock,
     logger,
     secret,
     build: { version: BUILD_VERSION },
   };
   registerWorkers(services);
+  services.holdLeases.start();
   // CDS_WORKERS=0: this process only queues jobs; another process on the same data dir runs them.
   if (config.workers > 0) jobs.start();
   return services;
@@ -134,6 +143,7 @@ function registerWorkers(services: Services): void {
 
 /** Stops the job runner first (running jobs reach a safe point or go back to the queue), then the adapters. */
 export async function closeServices(services: Services): Promise<void> {
+  services.holdLeases.stop();
   await services.jobs.stop();
   await services.engine.close();
   await services.whereSqlParser.close();

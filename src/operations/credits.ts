@@ -17,10 +17,26 @@ export async function withContactCredits<T>(
   const account = ctx.account;
   if (!account) throw new AppError('auth.invalid_key');
   const state = ctx.services.state;
-  // exact: all or nothing (the store raises 402 itself); up_to: the store grants what is left.
-  const hold = state.reserve({ accountId: account.id, kind: 'contact', category, amount: wanted, mode, now: ctx.now });
+  const leases = ctx.services.holdLeases;
+  // exact: all or nothing (the store raises 402 itself); up_to: the store grants what is left. The hold carries
+  // this process's lease until it settles, so no other process takes it for an orphan.
+  const hold = state.reserve({
+    accountId: account.id,
+    kind: 'contact',
+    category,
+    amount: wanted,
+    mode,
+    now: ctx.now,
+    leaseUntil: leases.leaseUntil(),
+  });
+  leases.track(hold.id);
+  const settle = (charge: number | null) => {
+    leases.untrack(hold.id);
+    if (charge === null) state.releaseHold(hold.id, ctx.now);
+    else state.commit(hold.id, charge, ctx.now);
+  };
   if (hold.amount === 0 && wanted > 0) {
-    state.releaseHold(hold.id, ctx.now);
+    settle(null);
     throw exhaustedError(ctx, category);
   }
   let settled = false;
@@ -30,14 +46,14 @@ export async function withContactCredits<T>(
     // Charged once the answer is written out; released if the client is gone before (the face settles).
     ctx.settlement.add({
       charge: { category, held: hold.amount, charge },
-      delivered: () => state.commit(hold.id, charge, ctx.now),
-      undelivered: () => state.releaseHold(hold.id, ctx.now),
+      delivered: () => settle(charge),
+      undelivered: () => settle(null),
     });
     settled = true;
     ctx.spent += charge;
     return result;
   } finally {
-    if (!settled) state.releaseHold(hold.id, ctx.now);
+    if (!settled) settle(null);
   }
 }
 

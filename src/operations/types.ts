@@ -12,6 +12,7 @@ import type { JobRunner } from '../jobs/runner.js';
 import type { NetworkSource } from '../network-signals/port.js';
 import type { StateStore } from '../state/port.js';
 import type { RateLimiter } from '../state/rate-limiter.js';
+import type { HoldLeases } from './hold-leases.js';
 import type { Settlement } from './settlement.js';
 
 /** Everything an operation may use, chosen once in the composition root (src/services.ts). */
@@ -24,6 +25,8 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** Where network signals (engagers of posts and company pages) are read: a provider over HTTP or the simulation. */
   networkSource: NetworkSource;
+  /** The leases of this process's live request holds (renewed while they live; dead processes' swept). */
+  holdLeases: HoldLeases;
   /** Failed operator sign-ins per client address (429 past the bound). */
   operatorSignIns: OperatorSignIns;
   /** Family B where_sql into the Query IR (never executes client text). */

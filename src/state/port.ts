@@ -18,6 +18,11 @@ export interface ReserveRequest {
   /** exact: all or nothing (throws the matching *.exhausted AppError); up_to: grant what is left (may be 0). */
   mode: 'exact' | 'up_to';
   now: Date;
+  /**
+   * A request's hold: held until this time unless renewed (renewHoldLeases). A hold without a lease belongs to a
+   * job, whose runner settles it.
+   */
+  leaseUntil?: Date;
 }
 
 /** Per-account bounds of saved domain lists. */
@@ -78,7 +83,13 @@ export interface StateStore extends JobStore, SignalStore {
    * Releases holds no queued or running job owns: request-scoped holds of a process that died mid-request.
    * Called once at start-up, before the server accepts requests. Returns how many were released.
    */
+  /**
+   * Releases the holds of requests whose process died: a lease that expired before `now`, or (state written by an
+   * earlier version) no lease and no live job. Live requests of other processes keep theirs. Returns the count.
+   */
   releaseOrphanHolds(now: Date): number;
+  /** Extends the leases of these held holds (a process renews its live requests' holds). */
+  renewHoldLeases(holdIds: readonly string[], until: Date): void;
   // feedback
   addFeedback(accountId: string, body: Record<string, unknown>, now: Date): Feedback;
   listFeedback(accountId: string): Feedback[];

@@ -650,6 +650,35 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
       });
     });
 
+    describe('hold leases', () => {
+      it('releases only holds whose lease expired (or legacy holds without a lease and without a live job)', () => {
+        const a = account('t_windows', null);
+        const later = (ms: number) => new Date(T0.getTime() + ms);
+        const leased = store.reserve({
+          accountId: a,
+          kind: 'contact',
+          category: 'search',
+          amount: 4,
+          mode: 'exact',
+          now: T0,
+          leaseUntil: later(60_000),
+        });
+        const legacy = contact(a, 3);
+        expect(store.releaseOrphanHolds(later(30_000))).toBe(1);
+        expect(store.getHold(legacy.id)?.status).toBe('released');
+        expect(store.getHold(leased.id)?.status).toBe('held');
+        store.renewHoldLeases([leased.id], later(120_000));
+        expect(store.releaseOrphanHolds(later(90_000))).toBe(0);
+        expect(store.getHold(leased.id)?.status).toBe('held');
+        expect(store.releaseOrphanHolds(later(120_001))).toBe(1);
+        expect(store.getHold(leased.id)?.status).toBe('released');
+        expect(windows(a, later(120_001)).day).toMatchObject({ used: 0, held: 0 });
+        // renewing a settled hold changes nothing
+        store.renewHoldLeases([leased.id], later(999_999));
+        expect(store.getHold(leased.id)?.status).toBe('released');
+      });
+    });
+
     describe('saved domain lists', () => {
       it('are scoped to their account and bounded in number and in domains, atomically', () => {
         const a = account();

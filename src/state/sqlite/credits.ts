@@ -25,6 +25,7 @@ interface HoldRow {
   status: Hold['status'];
   created_at: string;
   settled_at: string | null;
+  lease_until: string | null;
 }
 
 const toHold = (r: HoldRow): Hold => ({
@@ -66,8 +67,9 @@ export class SqliteCredits {
   ) {
     this.usage = new UsageCounters(db);
     this.insertHold = db.prepare(
-      'INSERT INTO holds (id, account_id, kind, category, amount, charged, status, created_at, settled_at) VALUES ' +
-        '(@id, @account_id, @kind, @category, @amount, @charged, @status, @created_at, @settled_at)',
+      'INSERT INTO holds (id, account_id, kind, category, amount, charged, status, created_at, settled_at, ' +
+        'lease_until) VALUES (@id, @account_id, @kind, @category, @amount, @charged, @status, @created_at, ' +
+        '@settled_at, @lease_until)',
     );
     this.insertWindow = db.prepare(
       'INSERT INTO hold_windows (hold_id, window_kind, window_start) VALUES (@hold_id, @window_kind, @window_start)',
@@ -153,6 +155,7 @@ export class SqliteCredits {
       status: 'held',
       created_at: req.now.toISOString(),
       settled_at: null,
+      lease_until: req.leaseUntil ? req.leaseUntil.toISOString() : null,
     };
     this.insertHold.run(row);
     for (const b of budgets) this.insertWindow.run({ hold_id: row.id, window_kind: b.window, window_start: b.start });

@@ -172,6 +172,12 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX domain_lists_by_account ON domain_lists(account_id, created_at);
   `,
+  `
+  -- A request's hold carries a lease its process renews while the request lives; only a hold whose lease
+  -- expired (its process died) is released by another process. Job holds have none (the job runner owns them).
+  ALTER TABLE holds ADD COLUMN lease_until TEXT;
+  CREATE INDEX holds_by_lease ON holds(lease_until) WHERE status = 'held';
+  `,
 ];
 
 /** Brings the file to the latest version; safe when several processes open it at once (immediate lock). */

@@ -78,15 +78,21 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     getHold: (holdId) => credits.getHold(holdId),
     releaseOrphanHolds: (now) => {
       const orphans = db
-        .prepare<[], { id: string }>(
-          "SELECT h.id FROM holds h WHERE h.status = 'held' AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.hold_id = " +
-            "h.id AND j.status IN ('queued', 'running'))",
+        .prepare<[string], { id: string }>(
+          "SELECT h.id FROM holds h WHERE h.status = 'held' AND (h.lease_until < ? OR (h.lease_until IS NULL AND " +
+            "NOT EXISTS (SELECT 1 FROM jobs j WHERE j.hold_id = h.id AND j.status IN ('queued', 'running'))))",
         )
-        .all();
+        .all(now.toISOString());
       db.transaction(() => {
         for (const o of orphans) credits.releaseHold(o.id, now);
       })();
       return orphans.length;
+    },
+    renewHoldLeases: (holdIds, until) => {
+      const renew = db.prepare("UPDATE holds SET lease_until = ? WHERE id = ? AND status = 'held'");
+      db.transaction(() => {
+        for (const id of holdIds) renew.run(until.toISOString(), id);
+      })();
     },
     addFeedback: (accountId, body, now) => feedback.add(accountId, body, now),
     listFeedback: (accountId) => feedback.list(accountId),
