@@ -44,6 +44,8 @@ export interface ValueCount {
 }
 
 export interface QueryRequest {
+  /** Who asks (an account id): the engine shares itself fairly between tenants, so none takes it all. */
+  tenant?: string;
   /** Count the matches within this budget (ms); past it `count` is null. Omit to skip counting. */
   countBudgetMs?: number;
   /** Fetch a page in the stable order (sort_key ascending) after `afterSortKey`. */
@@ -111,7 +113,7 @@ export interface SearchEngine {
   exportCount(
     entity: Entity,
     where: IRNode,
-    req: { maxPerCompany: number | null; budgetMs: number },
+    req: { maxPerCompany: number | null; budgetMs: number; tenant?: string },
   ): Promise<ExportCount>;
   /**
    * Writes the matching rows to a CSV file in bulk, on one pinned release. Text, list and record cells are

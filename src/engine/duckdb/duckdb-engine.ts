@@ -124,7 +124,7 @@ export class DuckDBEngine implements SearchEngine {
   exportCount(
     entity: Entity,
     where: IRNode,
-    req: { maxPerCompany: number | null; budgetMs: number },
+    req: { maxPerCompany: number | null; budgetMs: number; tenant?: string },
   ): Promise<ExportCount> {
     return this.withRelease((s) => exportCount(s, entity, where, req));
   }

@@ -138,7 +138,7 @@ export async function exportCount(
   session: ReleaseSession,
   entity: Entity,
   where: IRNode,
-  req: { maxPerCompany: number | null; budgetMs: number },
+  req: { maxPerCompany: number | null; budgetMs: number; tenant?: string },
 ): Promise<ExportCount> {
   const p = new Params();
   const table = ident(TABLE[entity]);
@@ -154,7 +154,10 @@ export async function exportCount(
       `company_domain, row_number() OVER (PARTITION BY company_domain ORDER BY sort_key) AS rn FROM ${table} WHERE ` +
       `${pred})`;
   }
-  const rows = await session.run(sql, p.values, { budgetMs: req.budgetMs });
+  const rows = await session.run(sql, p.values, {
+    budgetMs: req.budgetMs,
+    ...(req.tenant ? { tenant: req.tenant } : {}),
+  });
   return { releaseId: session.info.id, matches: Number(rows[0]!.n), capped: Number(rows[0]!.capped) };
 }
 

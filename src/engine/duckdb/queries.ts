@@ -20,7 +20,10 @@ export async function runQuery(
   const count = async (): Promise<{ count: number | null; timedOut: boolean }> => {
     const q = countQuery(entity, where);
     try {
-      const rows = await session.run(q.sql, q.params, { budgetMs: req.countBudgetMs });
+      const rows = await session.run(q.sql, q.params, {
+        budgetMs: req.countBudgetMs,
+        ...(req.tenant ? { tenant: req.tenant } : {}),
+      });
       return { count: Number(rows[0]!.n), timedOut: false };
     } catch (e) {
       if (isAppError(e) && e.code === 'query.timeout') return { count: null, timedOut: true };
@@ -33,7 +36,7 @@ export async function runQuery(
     const points = leaves ? await session.pointRead(leaves, columns, limit) : null;
     if (points) return points;
     const q = pageQuery(entity, where, columns, afterSortKey, limit, offset ?? 0);
-    return session.run(q.sql, q.params, { budgetMs });
+    return session.run(q.sql, q.params, { budgetMs, ...(req.tenant ? { tenant: req.tenant } : {}) });
   };
   if (!req.page) {
     const c = req.countBudgetMs === undefined ? { count: null, timedOut: false } : await count();

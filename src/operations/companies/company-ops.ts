@@ -3,6 +3,7 @@ import { parseCompanyFilter } from '../../domain/query/index.js';
 import { resolveColumns } from '../contacts/columns.js';
 import { columnsMember, cursorMember, filterMember, limitMember, SEARCH_LIMIT_DEFAULT } from '../contacts/inputs.js';
 import { searchPage } from '../contacts/search-page.js';
+import { engineFor } from '../engine-for.js';
 import * as out from '../outputs.js';
 import { defineOperation, type Warning } from '../types.js';
 import { countUnavailableWarning, noRowsWarning } from '../warnings.js';
@@ -28,7 +29,7 @@ export const countCompanies = defineOperation({
   },
   handler: async (ctx, input) => {
     const { ir, keysApplied } = parseCompanyFilter(input);
-    const res = await ctx.services.engine.query('company', ir, { countBudgetMs: ctx.services.config.countBudgetMs });
+    const res = await engineFor(ctx).query('company', ir, { countBudgetMs: ctx.services.config.countBudgetMs });
     const warnings: Warning[] = [];
     if (res.countTimedOut) warnings.push(countUnavailableWarning(ctx.services.config.countBudgetMs));
     if (res.count === 0) warnings.push(noRowsWarning(keysApplied));

@@ -4,6 +4,7 @@ import { type IRNode, or } from '../../domain/query/ir.js';
 import { resolveColumns, shapeRow } from '../contacts/columns.js';
 import { columnsMember } from '../contacts/inputs.js';
 import { withContactCredits } from '../credits.js';
+import { engineFor } from '../engine-for.js';
 import * as out from '../outputs.js';
 import { defineOperation } from '../types.js';
 
@@ -65,7 +66,7 @@ export const lookupCompanies = defineOperation({
     const fetch = [...new Set([...columns.map((c) => c.name), 'domain', 'network_slug', 'name_norm', 'contact_count'])];
     const rows = leaves.length
       ? (
-          await ctx.services.engine.query('company', or(...leaves), {
+          await engineFor(ctx).query('company', or(...leaves), {
             page: { columns: fetch, afterSortKey: null, limit: 10_000, budgetMs: ctx.services.config.searchBudgetMs },
           })
         ).rows

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { parseContactFilter } from '../../domain/query/index.js';
+import { engineFor } from '../engine-for.js';
 import * as out from '../outputs.js';
 import { defineOperation, type Warning } from '../types.js';
 import { countUnavailableWarning, noRowsWarning } from '../warnings.js';
@@ -26,7 +27,7 @@ export const countContacts = defineOperation({
   },
   handler: async (ctx, input) => {
     const { ir, keysApplied } = parseContactFilter(input);
-    const res = await ctx.services.engine.query('contact', ir, { countBudgetMs: ctx.services.config.countBudgetMs });
+    const res = await engineFor(ctx).query('contact', ir, { countBudgetMs: ctx.services.config.countBudgetMs });
     const warnings: Warning[] = [];
     if (res.countTimedOut) warnings.push(countUnavailableWarning(ctx.services.config.countBudgetMs));
     if (res.count === 0) warnings.push(noRowsWarning(keysApplied));

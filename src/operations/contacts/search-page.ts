@@ -2,6 +2,7 @@ import type { ColumnDef, Entity } from '../../domain/catalog/index.js';
 import { canonicalJson, decodeCursor, encodeCursor, queryHash } from '../../domain/cursor.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import { withContactCredits } from '../credits.js';
+import { engineFor } from '../engine-for.js';
 import { buildLabel } from '../invoke.js';
 import { rowsPerCall } from '../limits.js';
 import type { OpContext, OpResult, Page, Warning } from '../types.js';
@@ -65,7 +66,7 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
     const known = services.config.searchTotalsCache ? totals.get(totalKey) : undefined;
     for (let round = 0; round < MAX_SCAN_ROUNDS; round++) {
       const batch = p.maxPerCompany === undefined ? want + 1 : Math.max(2 * (want - kept.length) + 1, 100);
-      const res = await services.engine.query(p.entity, p.ir, {
+      const res = await engineFor(ctx).query(p.entity, p.ir, {
         ...(round === 0 && known === undefined ? { countBudgetMs: services.config.countBudgetMs } : {}),
         page: { columns: fetchCols, afterSortKey: cursorKey, limit: batch, budgetMs: services.config.searchBudgetMs },
       });

@@ -1,6 +1,7 @@
 import type { Candidate } from '../../domain/enrichment/match.js';
 import type { EnrichInput } from '../../domain/normalize/index.js';
 import { type IRNode, or } from '../../domain/query/ir.js';
+import { engineFor } from '../engine-for.js';
 import type { OpContext } from '../types.js';
 
 export const MATCH_COLUMNS = [
@@ -36,7 +37,7 @@ export async function lookupCandidates(
       { field: 'direct_phone', op: 'in', value: [...phones] },
     );
   if (leaves.length === 0) return [];
-  const res = await ctx.services.engine.query('contact', or(...leaves), {
+  const res = await engineFor(ctx).query('contact', or(...leaves), {
     page: {
       columns: [...new Set([...MATCH_COLUMNS, ...columns])],
       afterSortKey: null,

@@ -13,6 +13,7 @@ import {
 } from '../../jobs/export/payload.js';
 import type { Job } from '../../jobs/port.js';
 import { requireAccount } from '../account/get-account.js';
+import { engineFor } from '../engine-for.js';
 import type { OpContext, Warning } from '../types.js';
 
 export interface StartExportInput {
@@ -56,7 +57,7 @@ export async function startExport(ctx: OpContext, input: StartExportInput): Prom
     throw exportRunning();
 
   const maxPerCompany = input.maxPerCompany ?? null;
-  const count = await services.engine.exportCount('contact', input.ir, {
+  const count = await engineFor(ctx).exportCount('contact', input.ir, {
     maxPerCompany,
     budgetMs: services.config.searchBudgetMs,
   });

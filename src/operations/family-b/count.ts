@@ -1,3 +1,4 @@
+import { engineFor } from '../engine-for.js';
 import * as out from '../outputs.js';
 import { defineOperation, type Warning } from '../types.js';
 import { countUnavailableWarning, noRowsWarning } from '../warnings.js';
@@ -25,7 +26,7 @@ export const countContactsB = defineOperation({
   },
   handler: async (ctx, input) => {
     const { ir, keysApplied } = await familyBQuery(ctx, input);
-    const res = await ctx.services.engine.query('contact', ir, { countBudgetMs: ctx.services.config.countBudgetMs });
+    const res = await engineFor(ctx).query('contact', ir, { countBudgetMs: ctx.services.config.countBudgetMs });
     const warnings: Warning[] = [];
     if (res.countTimedOut) warnings.push(countUnavailableWarning(ctx.services.config.countBudgetMs));
     if (res.count === 0) warnings.push(noRowsWarning(keysApplied));

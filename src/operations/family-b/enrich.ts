@@ -10,6 +10,7 @@ import {
 } from '../../domain/normalize/index.js';
 import { type IRNode, or } from '../../domain/query/ir.js';
 import { withContactCredits } from '../credits.js';
+import { engineFor } from '../engine-for.js';
 import { lookupCandidates } from '../enrichment/lookup-candidates.js';
 import { BATCH_MAX } from '../limits.js';
 import * as out from '../outputs.js';
@@ -267,7 +268,7 @@ export const enrichFromPerson = defineOperation({
     if (names.length) leaves.push({ field: 'company_name_norm', op: 'in', value: names });
     const rows = leaves.length
       ? ((
-          await ctx.services.engine.query('contact', or(...leaves), {
+          await engineFor(ctx).query('contact', or(...leaves), {
             page: {
               columns: ['id', 'last_updated', 'company_name_norm', ...PERSON_FIELDS],
               afterSortKey: null,

@@ -11,6 +11,7 @@ import {
 import { and, type IRNode } from '../../domain/query/ir.js';
 import { resolveColumns, shapeRow } from '../contacts/columns.js';
 import { withContactCredits } from '../credits.js';
+import { engineFor } from '../engine-for.js';
 import { lookupCandidates } from '../enrichment/lookup-candidates.js';
 import { BATCH_MAX, rowsPerCall } from '../limits.js';
 import * as out from '../outputs.js';
@@ -123,7 +124,7 @@ export const lookupPhonesBatch = defineOperation({
 async function listPage(ctx: OpContext, where: IRNode, limit: number, offset: number) {
   const cols = columns();
   return withContactCredits(ctx, 'search', limit, async (granted) => {
-    const res = await ctx.services.engine.query('contact', where, {
+    const res = await engineFor(ctx).query('contact', where, {
       countBudgetMs: ctx.services.config.countBudgetMs,
       page: {
         columns: cols.map((c) => c.name),

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { AppError } from '../../domain/errors/index.js';
 import { shapeRow } from '../contacts/columns.js';
 import { withContactCredits } from '../credits.js';
+import { engineFor } from '../engine-for.js';
 import { rowsPerCall } from '../limits.js';
 import * as out from '../outputs.js';
 import { intParam } from '../schemas.js';
@@ -74,7 +75,7 @@ export async function familyBSearch(ctx: OpContext, input: BSearchInput, opts: B
   const fetchCols = maxPer !== undefined && !names.includes('company_domain') ? [...names, 'company_domain'] : names;
 
   return withContactCredits(ctx, 'search', window, async (granted) => {
-    const res = await ctx.services.engine.query('contact', ir, {
+    const res = await engineFor(ctx).query('contact', ir, {
       page: {
         columns: fetchCols,
         afterSortKey: null,
