@@ -4,6 +4,7 @@ import { type Logger, pino } from 'pino';
 import { type Config, ensureSecret } from './config.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { openDuckDBEngine } from './engine/duckdb/duckdb-engine.js';
+import { sweepKilledLoads } from './engine/duckdb/release-store.js';
 import { DuckDBWhereSqlParser } from './engine/duckdb/where-sql/parser.js';
 import type { SearchEngine } from './engine/port.js';
 import { OperatorSignIns } from './face/operator-sign-ins.js';
@@ -86,6 +87,9 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
   const orphans = state.releaseOrphanHolds(clock.now());
   if (orphans > 0) logger.warn({ orphans }, 'released credit holds left by a stopped process');
   const engine = await openEngine(config);
+  // Temp files of loads killed earlier go (a load still running keeps its own: its marker names a live process).
+  const swept = await sweepKilledLoads(config.dataDir);
+  if (swept.length > 0) logger.warn({ swept }, 'removed what a killed load left behind');
   const jobs = new JobRunner({
     store: state,
     clock,

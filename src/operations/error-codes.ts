@@ -22,7 +22,7 @@ export function errorCodesOf(op: Operation): ErrorCode[] {
 }
 
 /** The top-level members of an operation's input object schema. */
-function inputMembers(op: Operation): Set<string> {
+export function inputMembers(op: Operation): Set<string> {
   const entries = (op.input as { entries?: Record<string, unknown> }).entries;
   return new Set(entries ? Object.keys(entries) : []);
 }

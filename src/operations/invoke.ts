@@ -3,7 +3,7 @@ import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError, isAppError } from '../domain/errors/index.js';
 import { asSettled, type Quota, quotaBlock } from '../domain/quota/index.js';
 import { errorCodesOf } from './error-codes.js';
-import { refuseReservedKeys } from './reserved-keys.js';
+import { refuseReservedKeys, refuseUnknownMembers } from './reserved-keys.js';
 import { parseInput } from './schemas.js';
 import { Settlement } from './settlement.js';
 import type { OpContext, Operation, OpResult, Services } from './types.js';
@@ -68,6 +68,7 @@ export async function invokeOperation(services: Services, op: Operation, inv: In
     throw new AppError('request.invalid', 'The body must be a JSON object.', { hint: 'Send one JSON object.' });
   }
   refuseReservedKeys(op, raw);
+  refuseUnknownMembers(op, raw);
   const input = parseInput(op.input, raw);
   let result: OpResult;
   try {

@@ -1,5 +1,5 @@
 import { AppError } from '../domain/errors/index.js';
-import { errorCodesOf } from './error-codes.js';
+import { errorCodesOf, inputMembers } from './error-codes.js';
 import type { Operation } from './types.js';
 
 /**
@@ -47,5 +47,23 @@ export function refuseReservedKeys(op: Operation, raw: object): void {
   throw new AppError('request.invalid', `"${name}" is not an accepted member name.`, {
     field,
     hint: 'Remove it from the body.',
+  });
+}
+
+/**
+ * Family A bodies (and query strings) take only the members their operation names: a misspelt `limt` or a
+ * `dry_run` the route does not take would otherwise be dropped silently and the call run as if it were absent.
+ * 400 `request.invalid` names the member and the accepted ones. Family B keeps its own rule (unknown names
+ * reach the filter parser, which answers filter.unknown_key).
+ */
+export function refuseUnknownMembers(op: Operation, raw: object): void {
+  if (op.family !== 'A') return;
+  const accepted = inputMembers(op);
+  if (accepted.size === 0 && !(op.input as { entries?: unknown }).entries) return;
+  const unknown = Object.keys(raw).find((k) => !accepted.has(k));
+  if (unknown === undefined) return;
+  throw new AppError('request.invalid', `"${unknown}" is not a member of this request.`, {
+    field: unknown,
+    hint: accepted.size ? `Accepted: ${[...accepted].join(', ')}.` : 'This request takes no members.',
   });
 }

@@ -79,14 +79,15 @@ describe('JSON nesting is bounded when the body is read', () => {
     expect((await app.request('GET', '/v1/health')).status).toBe(200);
   });
 
-  it('64 levels are read', async () => {
-    const ok = `{"filter":{},"limit":1,"x":${'['.repeat(62)}${']'.repeat(62)}}`;
+  it('64 levels are read (the answer is about the member, not the depth)', async () => {
+    const ok = `{"filter":{},"x":${'['.repeat(63)}${']'.repeat(63)}}`;
     const res = await app.request('POST', '/v1/contacts/count', {
       key,
       rawBody: ok,
       headers: { 'Content-Type': 'application/json' },
     });
-    expect(res.status).toBe(200);
+    expectError(res, 400, 'request.invalid');
+    expect(res.body.error.field).toBe('x');
   });
 });
 
@@ -109,5 +110,28 @@ describe('prototype-named keys are refused, not dropped', () => {
       });
       expectError(res, 400, 'filter.unknown_key');
     }
+  });
+});
+
+describe('family A requests take only the members their operation names', () => {
+  it.each([
+    ['POST', '/v1/contacts/search', { filter: {}, limt: 5 }, 'limt'],
+    ['POST', '/v1/contacts/search', { filter: {}, dry_run: true }, 'dry_run'],
+    ['POST', '/v1/contacts/count', { filter: {}, colour: 'red' }, 'colour'],
+    ['POST', '/v1/exports', { filter: {}, max_row: 5 }, 'max_row'],
+    ['GET', '/v1/account?verbose=1', undefined, 'verbose'],
+  ])('%s %s with an unknown member answers 400 request.invalid naming it', async (method, path, body, member) => {
+    const res = await app.request(method, path, { key, ...(body ? { body } : {}) });
+    expectError(res, 400, 'request.invalid');
+    expect(res.body.error.field).toBe(member);
+    expect(res.body.error.message).toContain(`"${member}"`);
+    if (path === '/v1/contacts/search') expect(res.body.error.hint).toMatch(/Accepted: .*filter.*limit/);
+  });
+
+  it('nothing is charged for a refused search', async () => {
+    const { apiKey } = app.createAccount('pro');
+    await app.request('POST', '/v1/contacts/search', { key: apiKey, body: { filter: {}, dry_run: true } });
+    const credits = await app.request('GET', '/v1/credits', { key: apiKey });
+    expect(credits.body.data.contact.day).toMatchObject({ used: 0, held: 0 });
   });
 });

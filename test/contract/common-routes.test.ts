@@ -333,3 +333,37 @@ describe('the same rules over MCP', () => {
     }
   });
 });
+
+describe('family A operations refuse members they do not name', () => {
+  const familyA = OPERATIONS.filter((op) => op.family === 'A' && op.auth === 'key');
+
+  it.each(familyA.map((op) => [op.name, op] as const))(
+    '%s over REST: 400 request.invalid naming it',
+    async (_n, op) => {
+      const { apiKey } = app.createAccount('pro');
+      const res = await call(op, { ...EXAMPLES[op.name]!({}), zz_unknown: 1 }, apiKey);
+      expectError(res, 400, 'request.invalid');
+      expect(res.body.error.field).toBe('zz_unknown');
+    },
+  );
+
+  it('and over MCP, every family A tool', async () => {
+    const { apiKey } = app.createAccount('pro');
+    const c = new Client({ name: 'route-table', version: '1.0.0' });
+    const headers = { 'X-API-Key': apiKey };
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers } }));
+    try {
+      const tools = familyA.filter((op) => op.mcp);
+      expect(tools.length).toBeGreaterThan(5);
+      for (const op of tools) {
+        const result = await c.callTool({
+          name: op.mcp!.tool,
+          arguments: { ...EXAMPLES[op.name]!({}), zz_unknown: 1 },
+        });
+        expectToolError(result as { isError?: boolean; structuredContent?: any }, 'request.invalid');
+      }
+    } finally {
+      await c.close();
+    }
+  });
+});

@@ -69,7 +69,15 @@ describe('GET /v1/contacts/schema', () => {
     const keys = res.body.data.filter_keys as Array<Record<string, unknown>>;
     expect(keys.map((k) => k.key)).toEqual(CONTACT_FILTER_KEYS.map((k) => k.key));
     for (const k of keys) expect(KEY_TYPES).toContain(k.type);
-    expect(keys.find((k) => k.key === 'exclude_countries')).toMatchObject({ excludes: 'countries', column: 'country' });
+    // excludes names the exclude_* twin of an include key; the exclude keys have none
+    expect(keys.find((k) => k.key === 'countries')).toMatchObject({ excludes: 'exclude_countries', column: 'country' });
+    expect(keys.find((k) => k.key === 'exclude_countries')).toMatchObject({ excludes: null, column: 'country' });
+    for (const k of keys.filter((x) => x.excludes !== null)) {
+      expect(keys.find((x) => x.key === k.excludes)?.key).toBe(`exclude_${k.key}`);
+    }
+    expect(keys.filter((x) => x.excludes !== null).length).toBe(
+      keys.filter((x) => /^exclude_/.test(String(x.key))).length,
+    );
     expect(keys.find((k) => k.key === 'industries')).toMatchObject({
       values_route: '/v1/contacts/schema/industries/values',
     });

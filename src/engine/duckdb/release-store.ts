@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomToken } from '../../domain/ids.js';
 import { pointStoreFile } from './point-store/schema.js';
@@ -183,4 +184,50 @@ export async function currentStamp(dataDir: string): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/** Marks a load in progress: `<id>.loading` beside its temp files, holding `<host> <pid>` of the loading process. */
+export function loadingMarker(dataDir: string, id: string): string {
+  return join(releasesDir(dataDir), `${id}.loading`);
+}
+
+const LEFTOVER = /^(r\d{8}T\d{6}-[0-9A-Za-z]+)\.(duckdb\.tmp|duckdb\.tmp\.wal|points\.sqlite\.tmp|staging|loading)$/;
+
+/** Whether the process a marker names is alive: on this host, a pid that answers signal 0. */
+function markerAlive(text: string): boolean {
+  const [host, pid] = text.trim().split(' ');
+  if (host !== hostname()) return true; // another machine's load on a shared data dir: not ours to judge
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes what killed loads left behind (`<id>.duckdb.tmp`, its WAL, `<id>.points.sqlite.tmp`, the staging folder,
+ * the marker),
+ * sparing a load whose process still runs. Returns the names removed. Called at each load and at server start.
+ */
+export async function sweepKilledLoads(dataDir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(releasesDir(dataDir));
+  } catch {
+    return [];
+  }
+  const byId = new Map<string, string[]>();
+  for (const n of names) {
+    const m = LEFTOVER.exec(n);
+    if (m) byId.set(m[1]!, [...(byId.get(m[1]!) ?? []), n]);
+  }
+  const removed: string[] = [];
+  for (const [id, files] of byId) {
+    const marker = await readFile(loadingMarker(dataDir, id), 'utf8').catch(() => null);
+    if (marker !== null && markerAlive(marker)) continue;
+    for (const f of files) await rm(join(releasesDir(dataDir), f), { recursive: true, force: true });
+    removed.push(...files);
+  }
+  return removed.sort();
 }

@@ -45,7 +45,8 @@ export function describeFilterKey(entity: Entity, key: FilterKeyDef) {
     type: key.type,
     description: key.description,
     column: key.column !== null && publicColumns(entity).some((c) => c.name === key.column) ? key.column : null,
-    excludes: key.excludes,
+    // The spec's `excludes`: the exclude_* twin of an include key (null on the exclude keys themselves).
+    excludes: filterKeysOf(entity).find((k) => k.excludes === key.key)?.key ?? null,
     values_route: keyValuesRoute(entity, key),
     aliases: [...key.aliases],
   };

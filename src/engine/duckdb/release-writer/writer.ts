@@ -1,5 +1,5 @@
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { availableParallelism, totalmem } from 'node:os';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, hostname, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { COMPANY_ROW_COLUMNS, EMPLOYER_COLUMNS, PERSON_COLUMNS } from '../../../domain/catalog/employer-columns.js';
@@ -7,12 +7,14 @@ import { COMPANY_COLUMNS, CONTACT_COLUMNS } from '../../../domain/catalog/index.
 import type { Duplicate, ReleaseSource, ReleaseWriter, StepFn } from '../../release-writer.js';
 import { pointStoreFile } from '../point-store/schema.js';
 import {
+  loadingMarker,
   nextReleaseId,
   pruneReleases,
   publishCurrent,
   rejectsFile,
   releaseFile,
   releasesDir,
+  sweepKilledLoads,
 } from '../release-store.js';
 import { ident, lookupColumnIndexDdl, META_TABLE, releaseDdl, TABLE } from '../schema.js';
 import { writePointStore } from './point-store-writer.js';
@@ -51,7 +53,11 @@ const PEOPLE_STAGE = stageColumns(PERSON_COLUMNS, [
 /** Opens a writer for the next release of a data dir. */
 export async function openDuckDBReleaseWriter(dataDir: string): Promise<ReleaseWriter> {
   await mkdir(releasesDir(dataDir), { recursive: true });
+  const swept = await sweepKilledLoads(dataDir);
+  if (swept.length) process.stderr.write(`removed what a killed load left: ${swept.join(', ')}\n`);
   const releaseId = await nextReleaseId(dataDir);
+  // Marks this load as live, so a sweep by another process spares its temp files.
+  await writeFile(loadingMarker(dataDir, releaseId), `${hostname()} ${process.pid}`);
   const stagingDir = join(releasesDir(dataDir), `${releaseId}.staging`);
   await mkdir(stagingDir, { recursive: true });
   const files = {
@@ -63,6 +69,7 @@ export async function openDuckDBReleaseWriter(dataDir: string): Promise<ReleaseW
     return await DuckDBReleaseWriter.create(releaseId, stagingDir, files);
   } catch (e) {
     await rm(stagingDir, { recursive: true, force: true });
+    await rm(loadingMarker(dataDir, releaseId), { force: true });
     throw e;
   }
 }
@@ -211,6 +218,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     const file = `${this.releaseId}.duckdb`;
     await publishCurrent(dataDir, { id: this.releaseId, file, createdAt, ...counts, source: { ...source } });
     await rm(this.stagingDir, { recursive: true, force: true });
+    await rm(loadingMarker(dataDir, this.releaseId), { force: true });
     // Published: a failed prune only leaves older files behind (the next load prunes them), so it must not
     // report this load as failed.
     await pruneReleases(dataDir).catch(() => undefined);
@@ -227,6 +235,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     const leftovers = [`${final}.tmp`, `${final}.tmp.wal`, `${points}.tmp`, points];
     await Promise.all(leftovers.map((f) => rm(f, { force: true })));
     await rm(this.stagingDir, { recursive: true, force: true });
+    await rm(loadingMarker(this.files.dataDir, this.releaseId), { force: true });
   }
 
   /**
