@@ -3,7 +3,7 @@ import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError, isAppError } from '../domain/errors/index.js';
 import { asSettled, type Quota, quotaBlock } from '../domain/quota/index.js';
 import { errorCodesOf } from './error-codes.js';
-import { refuseReservedKeys, refuseUnknownMembers } from './reserved-keys.js';
+import { refuseReservedKeys, refuseUnknownMembers } from './input-members.js';
 import { parseInput } from './schemas.js';
 import { Settlement } from './settlement.js';
 import type { OpContext, Operation, OpResult, Services } from './types.js';

@@ -1,3 +1,5 @@
+// Input members an operation refuses before its schema reads the input: reserved names and, in family A,
+// unknown ones.
 import { AppError } from '../domain/errors/index.js';
 import { errorCodesOf, inputMembers } from './error-codes.js';
 import type { Operation } from './types.js';
