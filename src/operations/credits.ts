@@ -1,5 +1,6 @@
 import type { Hold, UsageCategory } from '../domain/credits.js';
 import { AppError } from '../domain/errors/index.js';
+import { addQuote, contactAvailable, contactQuote, QuoteReady } from './dry-run.js';
 import type { OpContext } from './types.js';
 
 /**
@@ -17,6 +18,18 @@ export async function withContactCredits<T>(
   const account = ctx.account;
   if (!account) throw new AppError('auth.invalid_key');
   const state = ctx.services.state;
+  if (ctx.dryRun) {
+    // A quote: deliver what the credits left would allow, to learn the units, and move nothing.
+    const { available } = contactAvailable(ctx);
+    const granted = mode === 'exact' ? wanted : Math.min(wanted, available);
+    if ((mode === 'exact' && wanted > available) || granted === 0) {
+      addQuote(ctx, contactQuote(ctx, category, wanted, 0, mode));
+      throw new QuoteReady();
+    }
+    const { result, delivered } = await deliver(granted);
+    addQuote(ctx, contactQuote(ctx, category, wanted, Math.min(delivered, granted), mode));
+    return result;
+  }
   const leases = ctx.services.holdLeases;
   // exact: all or nothing (the store raises 402 itself); up_to: the store grants what is left. The hold carries
   // this process's lease until it settles, so no other process takes it for an orphan.

@@ -5,6 +5,7 @@ import { countCompanies, searchCompanies } from './companies/company-ops.js';
 import { lookupCompanies } from './companies/lookup-companies.js';
 import { countContacts } from './contacts/count-contacts.js';
 import { searchContacts } from './contacts/search-contacts.js';
+import { withDryRun } from './dry-run.js';
 import { enrichContacts } from './enrichment/enrich-contacts.js';
 import { createExport, getExport } from './exports/family-a.js';
 import { createExportB, getExportB } from './exports/family-b.js';
@@ -34,58 +35,63 @@ import { getCompaniesSchema, getContactsSchema } from './schema/get-schema.js';
 import { getApiHealth, getHealth } from './system/health.js';
 import type { Operation } from './types.js';
 
-/** The operation table (ARCHITECTURE rule 3): REST routes, MCP tools and OpenAPI are generated from it. */
-export const OPERATIONS: readonly Operation[] = [
-  getHealth,
-  getApiHealth,
-  getAccount,
-  getCredits,
-  getContactsSchema,
-  getContactValues,
-  getCompaniesSchema,
-  getCompanyValues,
-  countContacts,
-  searchContacts,
-  countCompanies,
-  searchCompanies,
-  lookupCompanies,
-  enrichContacts,
-  createExport,
-  getExport,
-  collectSignals,
-  getCollect,
-  listSignals,
-  createAlert,
-  listAlerts,
-  getAlert,
-  updateAlert,
-  deleteAlert,
-  pollAlert,
-  searchContactsB,
-  countContactsB,
-  createExportB,
-  getExportB,
-  filterValuesB,
-  contactsHealthB,
-  fairUseB,
-  enrichFromNetwork,
-  enrichFromEmail,
-  enrichFromPerson,
-  lookupPhone,
-  lookupPhonesBatch,
-  lookupColleagues,
-  lookupDecisionMakers,
-  createDomainList,
-  listDomainLists,
-  listKeys,
-  createKey,
-  revokeKey,
-  sendFeedback,
-  adminCreateAccount,
-  adminGetAccount,
-  adminSuspendAccount,
-  adminResumeAccount,
-] as Operation[];
+/**
+ * The operation table (ARCHITECTURE rule 3): REST routes, MCP tools and OpenAPI are generated from it. Every
+ * spending operation takes `dry_run` (a quote; dry-run.ts).
+ */
+export const OPERATIONS: readonly Operation[] = (
+  [
+    getHealth,
+    getApiHealth,
+    getAccount,
+    getCredits,
+    getContactsSchema,
+    getContactValues,
+    getCompaniesSchema,
+    getCompanyValues,
+    countContacts,
+    searchContacts,
+    countCompanies,
+    searchCompanies,
+    lookupCompanies,
+    enrichContacts,
+    createExport,
+    getExport,
+    collectSignals,
+    getCollect,
+    listSignals,
+    createAlert,
+    listAlerts,
+    getAlert,
+    updateAlert,
+    deleteAlert,
+    pollAlert,
+    searchContactsB,
+    countContactsB,
+    createExportB,
+    getExportB,
+    filterValuesB,
+    contactsHealthB,
+    fairUseB,
+    enrichFromNetwork,
+    enrichFromEmail,
+    enrichFromPerson,
+    lookupPhone,
+    lookupPhonesBatch,
+    lookupColleagues,
+    lookupDecisionMakers,
+    createDomainList,
+    listDomainLists,
+    listKeys,
+    createKey,
+    revokeKey,
+    sendFeedback,
+    adminCreateAccount,
+    adminGetAccount,
+    adminSuspendAccount,
+    adminResumeAccount,
+  ] as Operation[]
+).map(withDryRun);
 
 /** Tools that exist only over MCP (spec "MCP tools"): no REST route, no OpenAPI path. */
 export const MCP_ONLY_OPERATIONS: readonly Operation[] = [getAvailableColumns] as Operation[];

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError, isAppError } from '../domain/errors/index.js';
 import { asSettled, type Quota, quotaBlock } from '../domain/quota/index.js';
+import { contactQuote, QuoteReady, quoteBody, quoteOutput } from './dry-run.js';
 import { errorCodesOf } from './error-codes.js';
 import { refuseReservedKeys, refuseUnknownMembers } from './input-members.js';
 import { parseInput } from './schemas.js';
@@ -51,6 +52,7 @@ export async function invokeOperation(services: Services, op: Operation, inv: In
     spent: 0,
     face: inv.face ?? 'rest',
     settlement: new Settlement(),
+    dryRun: false,
   };
   if (inv.account) ctx.account = inv.account;
   if (inv.key) ctx.key = inv.key;
@@ -70,11 +72,11 @@ export async function invokeOperation(services: Services, op: Operation, inv: In
   refuseReservedKeys(op, raw);
   refuseUnknownMembers(op, raw);
   const input = parseInput(op.input, raw);
+  ctx.dryRun = op.spends && (input as { dry_run?: unknown }).dry_run === true;
+  const run = () => (ctx.dryRun ? quoted(ctx, op, input) : op.handler(ctx, input));
   let result: OpResult;
   try {
-    result = services.config.checkContracts
-      ? await checked(op, () => op.handler(ctx, input))
-      : await op.handler(ctx, input);
+    result = services.config.checkContracts ? await checked(op, run, ctx.dryRun) : await run();
   } catch (e) {
     ctx.settlement.undelivered();
     throw e;
@@ -90,7 +92,21 @@ export async function invokeOperation(services: Services, op: Operation, inv: In
  * CDS_CHECK_CONTRACTS=1 (the test suite): an operation's answer must match its declared `output`, and an error
  * it raises must be one errorCodesOf lists. A mismatch is a programming error: it fails loudly (500).
  */
-async function checked(op: Operation, run: () => Promise<OpResult>): Promise<OpResult> {
+/** A dry run: the handler runs until it would move credits, and the answer is the quote it recorded. */
+async function quoted(ctx: OpContext, op: Operation, input: unknown): Promise<OpResult> {
+  let warnings: OpResult['warnings'];
+  try {
+    warnings = (await op.handler(ctx, input)).warnings;
+  } catch (e) {
+    if (!(e instanceof QuoteReady)) throw e;
+  }
+  // Nothing to pay (no matches, nothing found): a quote of nothing.
+  const quote = ctx.quote ?? contactQuote(ctx, 'search', 0, 0, 'up_to');
+  const body = quoteBody(quote);
+  return op.family === 'B' ? { body } : { data: body, ...(warnings ? { warnings } : {}) };
+}
+
+async function checked(op: Operation, run: () => Promise<OpResult>, dryRun = false): Promise<OpResult> {
   let result: OpResult;
   try {
     result = await run();
@@ -101,7 +117,7 @@ async function checked(op: Operation, run: () => Promise<OpResult>): Promise<OpR
     throw e;
   }
   const answer = op.family === 'B' ? result.body : result.data;
-  const parsed = v.safeParse(op.output, answer);
+  const parsed = v.safeParse(dryRun ? quoteOutput : op.output, answer);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const path = issue.path?.map((p) => String(p.key)).join('.') ?? '(root)';

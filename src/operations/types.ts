@@ -13,6 +13,7 @@ import type { NetworkSource } from '../network-signals/port.js';
 import type { StateStore } from '../state/port.js';
 import type { RateLimiter } from '../state/rate-limiter.js';
 import type { HoldLeases } from './hold-leases.js';
+import type { Quote } from './quote.js';
 import type { Settlement } from './settlement.js';
 
 /** Everything an operation may use, chosen once in the composition root (src/services.ts). */
@@ -68,6 +69,9 @@ export interface OpContext {
   spent: number;
   /** Charges the answer owes, settled by the face when it knows the answer reached the client. */
   settlement: Settlement;
+  /** `dry_run: true` on a spending operation: record what it would cost (`quote`) instead of moving credits. */
+  dryRun: boolean;
+  quote?: Quote;
   /** Which face called: MCP answers are bounded for an agent's context (e.g. 100 rows per search). */
   face: 'rest' | 'mcp';
 }

@@ -367,3 +367,91 @@ describe('family A operations refuse members they do not name', () => {
     }
   });
 });
+
+describe('every spending operation quotes with dry_run: the quote is what the real call then charges', () => {
+  const usedContact = (accountId: string) => {
+    const c = app.services.state.snapshot(accountId, app.clock.now()).contact;
+    if (c.kind !== 'windows') throw new Error('expected a windows plan');
+    return { used: c.day.used, held: c.day.held };
+  };
+  const quoteOf = (res: ApiResponse) => (res.body.data && 'dry_run' in res.body.data ? res.body.data : res.body);
+  const settle = () => new Promise((r) => setTimeout(r, 50));
+
+  it.each(spending.map((op) => [op.name, op] as const))('%s', async (_n, op) => {
+    const { apiKey, accountId } = app.createAccount('pro');
+    const ids: Record<string, string> = {};
+    if (op.name === 'signals.alerts.poll') {
+      ids.alert = app.services.state.createAlert(
+        {
+          accountId,
+          kind: 'network_profile',
+          target: 'https://www.network.com/in/quote-poll',
+          intervalMinutes: 60,
+          maxFollowers: null,
+          now: app.clock.now(),
+        },
+        100,
+      ).id;
+    }
+    const input = EXAMPLES[op.name]!(ids);
+    const before = usedContact(accountId);
+    const dry = await call(op, { ...input, dry_run: true }, apiKey);
+    expect(dry.status).toBe(200);
+    const quote = quoteOf(dry);
+    expect(quote).toMatchObject({ dry_run: true, sufficient: true });
+    await settle();
+    // The quote held, charged and started nothing.
+    expect(usedContact(accountId)).toEqual(before);
+    expect(app.services.state.listJobs(accountId, 'export', 10)).toEqual([]);
+    const real = await call(op, input, apiKey);
+    expect(real.status).toBeLessThan(300);
+    await settle();
+    if ('premium_credits' in quote) {
+      // Premium: the real call holds exactly the quote (charged per lead when the run settles).
+      const job =
+        real.body.data?.job ??
+        (await call(byName('signals.alerts.poll'), { id: real.body.data.id }, apiKey)).body.data.job;
+      expect(job.hold).toBe(quote.premium_credits);
+      return;
+    }
+    if (op.name === 'exports.create' || op.name === 'b.contacts.export') {
+      const id = real.body.data?.export_id ?? real.body.export_id;
+      await waitExport(
+        apiKey,
+        op.name === 'exports.create' ? `/v1/exports/${id}` : `/api/v1/contacts/search/export/${id}`,
+      );
+    }
+    expect(usedContact(accountId)).toEqual({ used: before.used + quote.contact_credits, held: 0 });
+    expect(quote.contact_credits).toBe(quote.units);
+  });
+
+  it('a quote past the credits left says so, with the window that cuts it', async () => {
+    const { apiKey } = app.createAccount('broke');
+    const res = await app.request('POST', '/v1/contacts/search', {
+      key: apiKey,
+      body: { filter: {}, limit: 5, dry_run: true },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      dry_run: true,
+      units: 0,
+      contact_credits: 0,
+      available: 0,
+      sufficient: false,
+    });
+    expect(res.body.data.binding).toMatch(/day|month/);
+    expect(typeof res.body.data.resets_at).toBe('string');
+  });
+});
+
+const byName = (name: string) => OPERATIONS.find((op) => op.name === name)!;
+
+async function waitExport(apiKey: string, path: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const res = await app.request('GET', path, { key: apiKey });
+    const status = res.body.data?.status ?? res.body.status ?? res.body.job_status;
+    if (status === 'completed' || status === 'failed') return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`export ${path} did not end`);
+}

@@ -160,6 +160,7 @@ describe('POST /v1/signals/collect: holds, dry run, minimum, credits', () => {
     const res = await collect(apiKey, { kind: 'network_profile', target: t.url, dry_run: true });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
+      dry_run: true,
       units: t.estimate,
       premium_credits: 2 * t.estimate,
       available: 1000,
@@ -192,10 +193,22 @@ describe('POST /v1/signals/collect: holds, dry run, minimum, credits', () => {
       max_followers: 300,
       dry_run: true,
     });
-    expect(exact.body.data).toEqual({ units: 300, premium_credits: 300, available: 1000, sufficient: true });
+    expect(exact.body.data).toEqual({
+      dry_run: true,
+      units: 300,
+      premium_credits: 300,
+      available: 1000,
+      sufficient: true,
+    });
     expect(exact.body.warnings).toEqual([]);
     const capped = await collect(apiKey, { kind: 'network_company', target: big.url, dry_run: true });
-    expect(capped.body.data).toEqual({ units: 1000, premium_credits: 1000, available: 1000, sufficient: true });
+    expect(capped.body.data).toEqual({
+      dry_run: true,
+      units: 1000,
+      premium_credits: 1000,
+      available: 1000,
+      sufficient: true,
+    });
     expect(capped.body.warnings).toEqual([
       expect.objectContaining({ code: 'max_followers_missing', hint: expect.stringContaining('max_followers') }),
     ]);
@@ -225,7 +238,13 @@ describe('POST /v1/signals/collect: holds, dry run, minimum, credits', () => {
       expect(res.body.error.details).toMatchObject({ required: 2 * t.estimate, available: 0, allowance: 0 });
       const c = await findTarget('network_company', 'company', (n) => n >= 100);
       const dry = await collect(apiKey, { kind: 'network_company', target: c.url, dry_run: true });
-      expect(dry.body.data).toEqual({ units: 100, premium_credits: 100, available: 0, sufficient: false });
+      expect(dry.body.data).toEqual({
+        dry_run: true,
+        units: 100,
+        premium_credits: 100,
+        available: 0,
+        sufficient: false,
+      });
       expect((await collect(apiKey, { kind: 'network_company', target: c.url })).body.error.details).toMatchObject({
         required: 100,
         available: 0,

@@ -569,6 +569,7 @@ export const FAMILY_B_NON_FILTER_MEMBERS: readonly string[] = [
   'where_sql',
   'format',
   'max_rows',
+  'dry_run',
 ];
 
 const byName = new Map(FAMILY_B_PARAMS.map((d) => [d.name, d]));

@@ -13,6 +13,7 @@ import {
 } from '../../jobs/export/payload.js';
 import type { Job } from '../../jobs/port.js';
 import { requireAccount } from '../account/get-account.js';
+import { addQuote, contactAvailable, QuoteReady } from '../dry-run.js';
 import { engineFor } from '../engine-for.js';
 import type { OpContext, Warning } from '../types.js';
 
@@ -83,6 +84,20 @@ export async function startExport(ctx: OpContext, input: StartExportInput): Prom
   const wanted = Math.min(count.matches, ...caps.map((c) => c.rows));
   const cut = wanted < count.matches ? caps.find((c) => c.rows === wanted)!.reason : null;
 
+  if (ctx.dryRun) {
+    // The quote: the rows the credits left would let it export (charged on completion), no job.
+    const { available, binding, resets_at } = contactAvailable(ctx);
+    const rows = Math.min(wanted, available);
+    addQuote(ctx, {
+      units: rows,
+      kind: 'contact',
+      credits: rows,
+      available,
+      sufficient: rows === wanted,
+      ...(rows < wanted ? { cut: { binding, resets_at } } : {}),
+    });
+    throw new QuoteReady();
+  }
   const { job } = services.jobs.enqueue({
     id: newId('export'),
     accountId: account.id,

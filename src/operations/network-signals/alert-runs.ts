@@ -4,14 +4,20 @@ import { planCollect } from '../../network-signals/plan.js';
 import type { AlertRecord } from '../../network-signals/port.js';
 import { nextSlot } from '../../network-signals/schedule.js';
 import { parseSignalTarget } from '../../network-signals/target.js';
-import type { Services } from '../types.js';
+import { addQuote, QuoteReady } from '../dry-run.js';
+import type { OpContext, Services } from '../types.js';
 import { type CollectJob, createCollectJob, estimateTarget, premiumAvailable } from './collect-job.js';
 
 /**
  * Starts one run of an alert now: sizes the target, holds premium credits (exact; 402 when short) and
  * queues an `alert_run` job (409 alert.busy while another run of the alert is queued or running).
  */
-export async function startAlertRun(services: Services, alert: AlertRecord, now: Date): Promise<CollectJob> {
+export async function startAlertRun(
+  services: Services,
+  alert: AlertRecord,
+  now: Date,
+  dryRun?: OpContext,
+): Promise<CollectJob> {
   const account = services.state.getAccount(alert.accountId);
   if (!account) throw new AppError('alert.not_found', `No alert has the id ${JSON.stringify(alert.id)}.`);
   const target = parseSignalTarget(alert.kind, alert.target, services.config.networkHost);
@@ -19,7 +25,14 @@ export async function startAlertRun(services: Services, alert: AlertRecord, now:
   const last = alert.lastRunId ? services.state.getJob(alert.lastRunId) : undefined;
   if (last && (last.status === 'queued' || last.status === 'running')) throw busy();
   const estimate = await estimateTarget(services, target);
-  const plan = planCollect(alert.kind, estimate, alert.maxFollowers, premiumAvailable(services, account.id, now));
+  const available = premiumAvailable(services, account.id, now);
+  const plan = planCollect(alert.kind, estimate, alert.maxFollowers, available);
+  if (dryRun) {
+    // A poll's quote: what this run would hold (exact), and nothing queued.
+    const sufficient = available >= plan.hold;
+    addQuote(dryRun, { units: plan.requested, kind: 'premium', credits: plan.hold, available, sufficient });
+    throw new QuoteReady();
+  }
   const job = createCollectJob(services, { account, target, plan, alertId: alert.id, now });
   services.state.updateAlert(alert.id, { lastRunId: job.id, lastRunAt: now.toISOString(), lastError: null }, now);
   return job;

@@ -5,6 +5,7 @@ import type { AlertPatch, AlertRecord } from '../../network-signals/port.js';
 import { nextSlot } from '../../network-signals/schedule.js';
 import { parseSignalTarget } from '../../network-signals/target.js';
 import { requireAccount } from '../account/get-account.js';
+import { addQuote, QuoteReady } from '../dry-run.js';
 import * as out from '../outputs.js';
 import { defineOperation, type OpContext, type Warning } from '../types.js';
 import { cancelAlertRuns, startAlertRun } from './alert-runs.js';
@@ -84,6 +85,13 @@ export const createAlert = defineOperation({
     const warnings: Warning[] = sized.maxFollowersMissing
       ? [maxFollowersMissingWarning(sized.requested, estimate)]
       : [];
+    if (ctx.dryRun) {
+      // Creating charges nothing; each run will hold this much (the quote of one run).
+      const available = premiumAvailable(services, account.id, ctx.now);
+      const sufficient = available >= sized.hold;
+      addQuote(ctx, { units: sized.requested, kind: 'premium', credits: sized.hold, available, sufficient });
+      throw new QuoteReady();
+    }
     const alert = services.state.createAlert(
       {
         accountId: account.id,
@@ -236,7 +244,7 @@ export const pollAlert = defineOperation({
   input: v.object({ id: idMember }),
   handler: async (ctx, input) => {
     const alert = ownAlert(ctx, input.id);
-    const job = await startAlertRun(ctx.services, alert, ctx.now);
+    const job = await startAlertRun(ctx.services, alert, ctx.now, ctx.dryRun ? ctx : undefined);
     return { status: 202, data: { job: jobView(ctx.services.state, job) } };
   },
 });

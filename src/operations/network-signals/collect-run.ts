@@ -219,6 +219,7 @@ async function writeBatch(
     spent: 0,
     face: 'rest',
     settlement: new Settlement(),
+    dryRun: false,
     ...(account ? { account } : {}),
   };
   try {

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { maxFollowersMissingWarning, planCollect } from '../../network-signals/plan.js';
 import { parseSignalTarget } from '../../network-signals/target.js';
 import { requireAccount } from '../account/get-account.js';
+import { addQuote } from '../dry-run.js';
 import * as out from '../outputs.js';
 import { defineOperation, type Services, type Warning } from '../types.js';
 import { type CollectJob, createCollectJob, estimateTarget, premiumAvailable } from './collect-job.js';
@@ -56,11 +57,10 @@ export const collectSignals = defineOperation({
     const available = premiumAvailable(services, account.id, ctx.now);
     const plan = planCollect(input.kind, estimate, input.max_followers ?? null, available);
     const warnings: Warning[] = plan.maxFollowersMissing ? [maxFollowersMissingWarning(plan.requested, estimate)] : [];
-    if (input.dry_run) {
-      return {
-        data: { units: plan.requested, premium_credits: plan.hold, available, sufficient: available >= plan.hold },
-        warnings,
-      };
+    if (ctx.dryRun) {
+      const sufficient = available >= plan.hold;
+      addQuote(ctx, { units: plan.requested, kind: 'premium', credits: plan.hold, available, sufficient });
+      return { data: {}, warnings };
     }
     let job = createCollectJob(services, { account, target, plan, alertId: null, now: ctx.now });
     if (input.wait && plan.waitAllowed) job = await waitForEnd(services, job, services.config.collectWaitMs);
