@@ -53,8 +53,9 @@ describe('ConnectionPool fairness', () => {
     expect(['a', 'b', 'c', 'd'].map((t) => pool.holding(t))).toEqual([0, 0, 0, 0]);
   });
 
-  it('a freed connection goes to the waiting tenant that holds the fewest, arrival order among equals', async () => {
+  it('a freed connection goes to the waiting tenant that holds the fewest; no tenant holds more than half', async () => {
     const six = new ConnectionPool(await Promise.all([1, 2, 3, 4, 5, 6].map(() => inst.connect())));
+    const tick = () => new Promise((done) => setImmediate(done));
     try {
       const far = Date.now() + 10_000;
       const r = [await six.acquire(far, 'r'), await six.acquire(far, 'r')];
@@ -65,26 +66,32 @@ describe('ConnectionPool fairness', () => {
         served.push(tenant);
         return c;
       };
-      const pWaits = six.acquire(far, 'p').then(mark('p'));
-      const qWaits = six.acquire(far, 'q').then(mark('q'));
-      for (const c of r) six.putBack(c);
-      const qConn = await qWaits;
-      await new Promise((done) => setImmediate(done));
-      // q (holding 1) went first although p (holding 3) asked first; one connection stays for a newcomer.
-      expect(served).toEqual(['q']);
-      expect(six.waiting).toBe(1);
-      six.putBack(qConn);
-      const pConn = await pWaits;
-      expect(served).toEqual(['q', 'p']);
-      for (const c of [...p, q, pConn]) six.putBack(c);
+      const pFourth = six.acquire(far, 'p').then(mark('p')); // p already holds half the pool
+      const qSecond = six.acquire(far, 'q').then(mark('q'));
+      const rThird = six.acquire(far, 'r').then(mark('r')); // asks last
+      six.putBack(r[0]!);
+      await tick();
+      expect(served).toEqual([]); // one free connection: kept for a tenant holding none
+      six.putBack(r[1]!);
+      await tick();
+      expect(served).toEqual(['r']); // r now holds none: first, though it asked last
+      six.putBack(p[0]!);
+      await tick();
+      expect(served).toEqual(['r', 'q']); // q holds 1, p holds 2
+      six.putBack(p[1]!);
+      await tick();
+      expect(served).toEqual(['r', 'q', 'p']);
+      for (const c of [p[2]!, q, await pFourth, await qSecond, await rThird]) six.putBack(c);
+      expect(six.waiting).toBe(0);
     } finally {
       six.close();
     }
   });
 
   it('a waiter past its deadline gets query.timeout', async () => {
-    const held = await Promise.all([1, 2, 3].map(() => pool.acquire(Date.now() + 10_000, 'x')));
-    const last = await pool.acquire(Date.now() + 10_000, 'y');
+    const far = Date.now() + 10_000;
+    const held = [await pool.acquire(far, 'x'), await pool.acquire(far, 'x'), await pool.acquire(far, 'w')];
+    const last = await pool.acquire(far, 'y');
     const late = pool.acquire(Date.now() + 50, 'z');
     await expect(late).rejects.toMatchObject({ code: 'query.timeout' });
     for (const c of [...held, last]) pool.putBack(c);

@@ -16,10 +16,10 @@ export const SYSTEM_TENANT = '-';
  * statement at a time, and `interrupt()` stops whatever its connection runs, so sharing one between two queries
  * would let one budget kill the other's work.
  *
- * Shared fairly between tenants (accounts): the last free connection is kept for a tenant that holds none, so
- * a newcomer is served at once however many queries other accounts keep running; and when a connection frees,
- * the waiter whose tenant holds the fewest goes first (arrival order among equals). One account can thus never
- * take the whole engine from the others.
+ * Shared fairly between tenants (accounts): no tenant holds more than half the connections; the last free
+ * connection is kept for a tenant that holds none, so a newcomer is served at once however many queries other
+ * accounts keep running; and when a connection frees, the waiter whose tenant holds the fewest goes first
+ * (arrival order among equals). One account can thus never take the engine from the others.
  */
 export class ConnectionPool {
   private readonly idle: DuckDBConnection[];
@@ -90,10 +90,12 @@ export class ConnectionPool {
     for (const c of this.all) c.closeSync();
   }
 
-  /** The last free connection goes only to a tenant that holds none. */
+  /** At most half the connections per tenant; the last free connection goes only to a tenant that holds none. */
   private mayTake(tenant: string): boolean {
     if (this.idle.length === 0) return false;
-    return this.idle.length > 1 || this.holding(tenant) === 0 || this.size === 1;
+    const held = this.holding(tenant);
+    if (held >= Math.max(1, Math.floor(this.size / 2))) return false;
+    return this.idle.length > 1 || held === 0 || this.size === 1;
   }
 
   private give(tenant: string): DuckDBConnection {
