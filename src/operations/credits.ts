@@ -20,7 +20,7 @@ export async function withContactCredits<T>(
   const state = ctx.services.state;
   if (ctx.dryRun) {
     // A quote: deliver what the credits left would allow, to learn the units, and move nothing.
-    const { available } = contactAvailable(ctx);
+    const { available } = contactAvailable(ctx, category);
     const granted = mode === 'exact' ? wanted : Math.min(wanted, available);
     if ((mode === 'exact' && wanted > available) || granted === 0) {
       addQuote(ctx, contactQuote(ctx, category, wanted, 0, mode));

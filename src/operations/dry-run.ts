@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { UsageCategory } from '../domain/credits.js';
-import { quotaBlock } from '../domain/quota/index.js';
+import { quotaBlock, remainingOf } from '../domain/quota/index.js';
 import * as out from './outputs.js';
 import type { Quote } from './quote.js';
 import type { OpContext, Operation } from './types.js';
@@ -38,11 +38,24 @@ export class QuoteReady extends Error {
   }
 }
 
-/** Contact credits the account can spend now for `category`, and the window that would cut a larger call. */
-export function contactAvailable(ctx: OpContext): { available: number; binding: string; resets_at: string } {
+/**
+ * Contact credits the account can spend now for `category` (on unlimited plans, that category's fair-use
+ * budget), and the window that would cut a larger call.
+ */
+export function contactAvailable(
+  ctx: OpContext,
+  category: UsageCategory,
+): { available: number; binding: string; resets_at: string } {
   const now = ctx.services.clock.now();
-  const q = quotaBlock(ctx.services.state.snapshot(ctx.account!.id, now), now, 0);
-  return { available: q.today_remaining, binding: q.binding, resets_at: q.resets_at };
+  const snap = ctx.services.state.snapshot(ctx.account!.id, now);
+  const q = quotaBlock(snap, now, 0);
+  if (snap.contact.kind !== 'unlimited')
+    return { available: q.today_remaining, binding: q.binding, resets_at: q.resets_at };
+  const { day, month } = snap.contact.categories[category];
+  const [d, m] = [remainingOf(day), remainingOf(month)];
+  return d <= m
+    ? { available: d, binding: 'day', resets_at: day.resetsAt }
+    : { available: m, binding: 'month', resets_at: month.resetsAt };
 }
 
 /** Adds to the request's quote (an operation may move credits more than once). */
@@ -62,12 +75,12 @@ export function addQuote(ctx: OpContext, q: Quote): void {
 /** A contact-credit quote of `wanted` units of which `delivered` would be delivered given what is available. */
 export function contactQuote(
   ctx: OpContext,
-  _category: UsageCategory,
+  category: UsageCategory,
   wanted: number,
   delivered: number,
   mode: 'up_to' | 'exact',
 ): Quote {
-  const { available, binding, resets_at } = contactAvailable(ctx);
+  const { available, binding, resets_at } = contactAvailable(ctx, category);
   const short = mode === 'exact' ? wanted > available : delivered >= available && wanted > available;
   const credits = mode === 'exact' && short ? 0 : delivered;
   return {

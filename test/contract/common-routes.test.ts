@@ -24,6 +24,22 @@ const BROKE = {
   maxActiveAlerts: 100,
 };
 
+/** An unlimited plan whose search fair use is nearly spent: 3 rows a day (export and enrich untouched). */
+const TIGHT = {
+  name: 'Tight',
+  contact: {
+    kind: 'unlimited',
+    fairUse: {
+      search: { daily: 3, monthly: 1000 },
+      export: { daily: 1000, monthly: 1000 },
+      enrich: { daily: 1000, monthly: 1000 },
+    },
+  },
+  premiumMonthly: 0,
+  alerts: false,
+  maxActiveAlerts: 0,
+};
+
 let app: TestApp;
 let rows: Row[];
 /** A contact with every identifier the lookup examples need. */
@@ -36,7 +52,7 @@ beforeAll(async () => {
     companies: 120,
     seed: 21,
     env: { CDS_ADMIN_TOKEN: OPERATOR, CDS_SIGNALS_DELAY_MS: '0' },
-    plans: { broke: BROKE },
+    plans: { broke: BROKE, tight: TIGHT },
   });
   rows = await allRows(app, 'contacts');
   company = (await allRows(app, 'companies')).find((x) => has(x.domain))!;
@@ -423,6 +439,22 @@ describe('every spending operation quotes with dry_run: the quote is what the re
     }
     expect(usedContact(accountId)).toEqual({ used: before.used + quote.contact_credits, held: 0 });
     expect(quote.contact_credits).toBe(quote.units);
+  });
+
+  it('on an unlimited plan the quote reads the call’s own fair-use budget, and the real call charges the quote', async () => {
+    const { apiKey } = app.createAccount('tight');
+    const body = { filter: {}, limit: 5 };
+    const dry = await app.request('POST', '/v1/contacts/search', { key: apiKey, body: { ...body, dry_run: true } });
+    expect(dry.body.data).toMatchObject({
+      units: 3,
+      contact_credits: 3,
+      available: 3,
+      sufficient: false,
+      binding: 'day',
+    });
+    const real = await app.request('POST', '/v1/contacts/search', { key: apiKey, body });
+    expect(real.body.data).toHaveLength(3);
+    expect(real.body.quota.contact_credits_used).toBe(3);
   });
 
   it('a quote past the credits left says so, with the window that cuts it', async () => {

@@ -86,7 +86,7 @@ export async function startExport(ctx: OpContext, input: StartExportInput): Prom
 
   if (ctx.dryRun) {
     // The quote: the rows the credits left would let it export (charged on completion), no job.
-    const { available, binding, resets_at } = contactAvailable(ctx);
+    const { available, binding, resets_at } = contactAvailable(ctx, 'export');
     const rows = Math.min(wanted, available);
     addQuote(ctx, {
       units: rows,
