@@ -5,6 +5,7 @@ import { docs, docsSpec } from './commands/docs.js';
 import { keys, keysSpec } from './commands/keys.js';
 import { load, loadSpec } from './commands/load.js';
 import { plans, plansSpec } from './commands/plans.js';
+import { releases, releasesSpec } from './commands/releases.js';
 import { seed, seedSpec } from './commands/seed.js';
 import { serve, serveSpec } from './commands/serve.js';
 import { start, startSpec } from './commands/start.js';
@@ -17,6 +18,7 @@ const COMMANDS: ReadonlyArray<{ spec: CommandSpec; run: (argv: string[]) => Prom
   { spec: accountsSpec, run: accounts },
   { spec: keysSpec, run: keys },
   { spec: plansSpec, run: plans },
+  { spec: releasesSpec, run: releases },
   { spec: docsSpec, run: docs },
 ];
 

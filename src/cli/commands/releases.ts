@@ -1,0 +1,49 @@
+import { loadConfig } from '../../config.js';
+import { pruneReleases } from '../../engine/duckdb/release-store.js';
+import { describeReleases, RollbackRefused, rollbackRelease } from '../../engine/duckdb/releases.js';
+import { type CommandSpec, parse, UsageError } from '../args.js';
+
+export const releasesSpec: CommandSpec = {
+  name: 'releases',
+  usage:
+    'cds releases list [--data DIR]\n       cds releases rollback [ID] [--data DIR]\n       cds releases prune ' +
+    '--keep N [--data DIR]',
+  summary:
+    'Lists the data releases on disk, puts an earlier one back (rollback: the previous one, or the one named), or ' +
+    'deletes all but the newest N (never the serving one); one JSON line each. Exit 0 ok, 1 failed, 2 bad input.',
+  options: { data: { type: 'string' }, keep: { type: 'string' } },
+  help:
+    'Options:\n  --data DIR   data directory (default ./data)\n  --keep N     prune: releases to keep (at least 1)\n' +
+    'Running servers switch to a rolled-back release within a second; cursors of the other release answer ' +
+    'cursor.expired.\n',
+};
+
+export async function releases(argv: string[]): Promise<void> {
+  const { values, positionals } = parse(releasesSpec, argv);
+  // The data dir as every command reads it (--data, CDS_DATA, default ./data); nothing else is needed.
+  const [action, id] = positionals;
+  const { dataDir } = loadConfig(argv);
+  switch (action) {
+    case 'list':
+      for (const r of await describeReleases(dataDir)) process.stdout.write(`${JSON.stringify(r)}\n`);
+      return;
+    case 'rollback': {
+      try {
+        const p = await rollbackRelease(dataDir, id);
+        process.stdout.write(`${JSON.stringify({ serving: p.id, contacts: p.contacts, companies: p.companies })}\n`);
+      } catch (e) {
+        if (e instanceof RollbackRefused) throw new UsageError(e.message);
+        throw e;
+      }
+      return;
+    }
+    case 'prune': {
+      const keep = Number(values.keep);
+      if (!Number.isInteger(keep) || keep < 1) throw new UsageError('--keep must be a whole number, at least 1');
+      process.stdout.write(`${JSON.stringify({ removed: await pruneReleases(dataDir, keep) })}\n`);
+      return;
+    }
+    default:
+      throw new UsageError(`unknown action ${action ?? '(none)'}; use list, rollback or prune`);
+  }
+}

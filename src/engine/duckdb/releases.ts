@@ -1,0 +1,98 @@
+import { stat } from 'node:fs/promises';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { pointStoreFile } from './point-store/schema.js';
+import { type CurrentPointer, listReleases, publishCurrent, readCurrent, releaseFile } from './release-store.js';
+import { META_TABLE } from './schema.js';
+
+/** One release on disk, as `cds releases list` prints it. */
+export interface ReleaseListing {
+  id: string;
+  created_at: string | null;
+  contacts: number | null;
+  companies: number | null;
+  /** Every load builds a whole release today; delta loads will add `delta` with a parent. */
+  kind: 'full';
+  parent: null;
+  source: Record<string, unknown> | null;
+  /** Release file, its WAL and its point store, in bytes. */
+  bytes: number;
+  point_store: boolean;
+  serving: boolean;
+}
+
+const sizeOf = (file: string): Promise<number> =>
+  stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
+
+/** The meta table of a release file, read through its own READ_ONLY instance. */
+async function readMeta(file: string): Promise<Record<string, string>> {
+  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1' });
+  const conn = await instance.connect();
+  try {
+    const reader = await conn.runAndReadAll(`SELECT key, value FROM ${META_TABLE}`);
+    return Object.fromEntries(reader.getRowObjects().map((r) => [String(r.key), String(r.value)]));
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** Every release on disk, oldest first, with what it holds and which one serves. */
+export async function describeReleases(dataDir: string): Promise<ReleaseListing[]> {
+  const current = await readCurrent(dataDir).catch(() => null);
+  const out: ReleaseListing[] = [];
+  for (const id of await listReleases(dataDir)) {
+    const file = releaseFile(dataDir, id);
+    const meta = await readMeta(file).catch(() => ({}) as Record<string, string>);
+    const num = (k: string) => (meta[k] === undefined ? null : Number(meta[k]));
+    const points = pointStoreFile(file);
+    out.push({
+      id,
+      created_at: meta.created_at ?? null,
+      contacts: num('contacts'),
+      companies: num('companies'),
+      kind: 'full',
+      parent: null,
+      source: meta.source ? (JSON.parse(meta.source) as Record<string, unknown>) : null,
+      bytes: (await sizeOf(file)) + (await sizeOf(`${file}.wal`)) + (await sizeOf(points)),
+      point_store: (await sizeOf(points)) > 0,
+      serving: current?.id === id,
+    });
+  }
+  return out;
+}
+
+/** A rollback that cannot be done: unknown id, nothing older, or a release without its meta. */
+export class RollbackRefused extends Error {}
+
+/**
+ * Makes `id` (default: the newest release older than the serving one) the serving release: the CURRENT pointer
+ * is rewritten atomically, and running servers switch to it within their next check (under a second).
+ */
+export async function rollbackRelease(dataDir: string, id?: string): Promise<CurrentPointer> {
+  const releases = await describeReleases(dataDir);
+  const serving = releases.findIndex((r) => r.serving);
+  const target = id === undefined ? releases[serving - 1] : releases.find((r) => r.id === id);
+  if (!target) {
+    throw new RollbackRefused(
+      id === undefined
+        ? 'no release older than the serving one is on disk'
+        : `no release ${id} on disk (cds releases list shows them)`,
+    );
+  }
+  if (target.contacts === null || target.companies === null || target.created_at === null) {
+    throw new RollbackRefused(`release ${target.id} has no readable meta table`);
+  }
+  const pointer: CurrentPointer = {
+    id: target.id,
+    file: `${target.id}.duckdb`,
+    createdAt: target.created_at,
+    contacts: target.contacts,
+    companies: target.companies,
+    source: target.source ?? {},
+  };
+  await publishCurrent(dataDir, pointer);
+  return pointer;
+}
