@@ -14,11 +14,12 @@ export type DumpFormat = 'jsonl' | 'csv';
 export type { LineChunk } from './lines.js';
 export { splitLines } from './lines.js';
 
+/** The format by extension; a `.gz` after it is read through gunzip (readers/lines.ts). */
 export function dumpFormat(file: string): DumpFormat {
-  const ext = extname(file).toLowerCase();
+  const ext = extname(file.replace(/\.gz$/i, '')).toLowerCase();
   if (ext === '.jsonl' || ext === '.ndjson' || ext === '.json') return 'jsonl';
   if (ext === '.csv') return 'csv';
-  throw new Error(`${file}: unknown dump format (use .jsonl, .ndjson, .json or .csv)`);
+  throw new Error(`${file}: unknown dump format (use .jsonl, .ndjson, .json or .csv, optionally .gz)`);
 }
 
 /** Parses a JSON Lines row; blank lines come back as null. */

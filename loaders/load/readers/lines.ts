@@ -1,9 +1,35 @@
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { createGunzip } from 'node:zlib';
 
 export interface TextChunkSink {
   /** Bytes of the file consumed so far (for progress). */
   bytes: number;
+}
+
+/** Whether a dump is gzip-compressed (`.jsonl.gz`, `.csv.gz`): it is then read through gunzip. */
+export const isGzip = (file: string): boolean => /\.gz$/i.test(file);
+
+/**
+ * The bytes of a dump in large reads, gunzipped when it is compressed; `sink.bytes` counts the bytes of the file
+ * itself (compressed), which is what progress compares with the file's size.
+ */
+function dumpBytes(file: string, sink: TextChunkSink): AsyncIterable<Buffer> {
+  const raw = createReadStream(file, { highWaterMark: 1 << 20 });
+  if (!isGzip(file)) {
+    return (async function* () {
+      for await (const buf of raw) {
+        sink.bytes += (buf as Buffer).length;
+        yield buf as Buffer;
+      }
+    })();
+  }
+  const gunzip = createGunzip({ chunkSize: 1 << 20 });
+  raw.on('data', (buf) => {
+    sink.bytes += (buf as Buffer).length;
+  });
+  raw.on('error', (e) => gunzip.destroy(e));
+  return raw.pipe(gunzip);
 }
 
 /**
@@ -13,8 +39,7 @@ export interface TextChunkSink {
 export async function* textChunks(file: string, sink: TextChunkSink): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
   let first = true;
-  for await (const buf of createReadStream(file, { highWaterMark: 1 << 20 })) {
-    sink.bytes += (buf as Buffer).length;
+  for await (const buf of dumpBytes(file, sink)) {
     let text = decoder.write(buf as Buffer);
     if (first) {
       // A UTF-8 byte-order mark would otherwise become part of the first key or header.
@@ -41,8 +66,7 @@ export interface LineChunk {
 export async function* lineChunks(file: string, sink: TextChunkSink): AsyncGenerator<LineChunk> {
   let carry: Buffer | null = null;
   let line = 1;
-  for await (const read of createReadStream(file, { highWaterMark: 1 << 20 })) {
-    sink.bytes += (read as Buffer).length;
+  for await (const read of dumpBytes(file, sink)) {
     const buf: Buffer = carry ? Buffer.concat([carry, read as Buffer]) : (read as Buffer);
     const end = buf.lastIndexOf(10);
     if (end < 0) {

@@ -1,13 +1,14 @@
 import { loadRelease } from '../../../loaders/load/index.js';
 import { progressReporter } from '../../../loaders/load/progress.js';
+import { writeLoadReport } from '../../../loaders/load/report-file.js';
 import { loadConfig } from '../../config.js';
 import { type CommandSpec, parse } from '../args.js';
 
 export const loadSpec: CommandSpec = {
   name: 'load',
-  usage: 'cds load [--data DIR] --people FILE --companies FILE [--strict]',
+  usage: 'cds load [--data DIR] --people FILE --companies FILE [--strict] [--report FILE]',
   summary:
-    'Loads source dumps (JSON Lines or CSV, by file extension) as a new release. Bad rows are skipped and reported ' +
+    'Loads source dumps (JSON Lines or CSV by file extension, gzip-compressed when it ends in .gz) as a new release. Bad rows are skipped and reported ' +
     '(count, line numbers, reasons; all of them in DIR/releases/<id>.rejects.jsonl); --strict fails the load ' +
     'instead. A failed load leaves the previous release serving.',
   options: {
@@ -15,11 +16,13 @@ export const loadSpec: CommandSpec = {
     people: { type: 'string' },
     companies: { type: 'string' },
     strict: { type: 'boolean' },
+    report: { type: 'string' },
   },
   help:
     'Options:\n  --data DIR         data directory (default ./data)\n  --people FILE      people dump (.jsonl, ' +
     '.ndjson, .json or .csv)\n  --companies FILE   companies dump (.jsonl, .ndjson, .json or .csv)\n  --strict      ' +
-    '     fail on the first bad row\n',
+    '     fail on the first bad row\n  --report FILE      also write a machine-readable report (release id, ' +
+    'duration, rows read/loaded/rejected, rejects by reason)\n',
 };
 
 export async function load(argv: string[]): Promise<void> {
@@ -35,5 +38,8 @@ export async function load(argv: string[]): Promise<void> {
     networkHost: config.networkHost,
     onProgress: progressReporter(),
   });
+  if (typeof values.report === 'string') {
+    await writeLoadReport(values.report, report, { people: values.people, companies: values.companies });
+  }
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }

@@ -1,0 +1,54 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { LoadReport, Reject } from './types.js';
+
+/**
+ * The machine-readable report of a load (`cds load --report FILE`), for a scheduler: the release id, the
+ * duration, rows read / loaded / rejected per file, and rejects counted by reason (the reason's field, the part
+ * before its first `:`; every reject with its line stays in the rejects file).
+ */
+export interface LoadReportFile {
+  release_id: string;
+  duration_ms: number;
+  people: { file: string; read: number; loaded: number; rejected: number };
+  companies: { file: string; read: number; loaded: number; rejected: number };
+  rejected_by_reason: Record<string, number>;
+  dropped: LoadReport['dropped'];
+  rejects_file: string;
+}
+
+export async function writeLoadReport(
+  path: string,
+  report: LoadReport,
+  files: { people: string; companies: string },
+): Promise<LoadReportFile> {
+  const text = await readFile(report.rejectsFile, 'utf8').catch(() => '');
+  const byReason: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const reject = JSON.parse(line) as Reject;
+    const reason = reject.reason.split(':')[0]!.trim();
+    byReason[reason] = (byReason[reason] ?? 0) + 1;
+  }
+  const out: LoadReportFile = {
+    release_id: report.releaseId,
+    duration_ms: report.ms,
+    people: {
+      file: basename(files.people),
+      read: report.contacts + report.skipped.people,
+      loaded: report.contacts,
+      rejected: report.skipped.people,
+    },
+    companies: {
+      file: basename(files.companies),
+      read: report.companies + report.skipped.companies,
+      loaded: report.companies,
+      rejected: report.skipped.companies,
+    },
+    rejected_by_reason: Object.fromEntries(Object.entries(byReason).sort((a, b) => b[1] - a[1])),
+    dropped: report.dropped,
+    rejects_file: report.rejectsFile,
+  };
+  await writeFile(path, `${JSON.stringify(out, null, 2)}\n`);
+  return out;
+}
