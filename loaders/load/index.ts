@@ -2,6 +2,7 @@ import { rm, stat } from 'node:fs/promises';
 import type { ReleaseWriter } from '../../src/engine/release-writer.js';
 import { LoadWorkers } from './load-workers.js';
 import { readCompanies, readPeople } from './read-dumps.js';
+import { isParquet, parquetAsJsonLines } from './readers/parquet.js';
 import { RejectLog } from './rejects.js';
 import { DEFAULT_NETWORK_HOST, type LoadOptions, type LoadReport } from './types.js';
 import { defaultReleaseWriter } from './writers.js';
@@ -34,9 +35,19 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
       stagingDir: writer.stagingDir,
       rowsPerFile: 25_000,
     });
-    const pass = { workers, rejects, progress };
-    const companies = await readCompanies(opts.companiesFile, writer.companies, pass);
-    await readPeople(opts.peopleFile, writer.people, pass);
+    // Parquet dumps are read through their JSON Lines form (readers/parquet.ts); rejects still name the dump.
+    const labels: Record<string, string> = {};
+    const readable = async (file: string): Promise<string> => {
+      if (!isParquet(file)) return file;
+      const lines = await parquetAsJsonLines(file, writer.stagingDir);
+      labels[lines] = file;
+      return lines;
+    };
+    const companiesFile = await readable(opts.companiesFile);
+    const peopleFile = await readable(opts.peopleFile);
+    const pass = { workers, rejects, progress, labels };
+    const companies = await readCompanies(companiesFile, writer.companies, pass);
+    await readPeople(peopleFile, writer.people, pass);
     await workers.close();
     workers = null;
     await writer.companies.finish();

@@ -192,7 +192,7 @@ export function personRow(p: SourcePerson, ctx: PersonContext): PersonRow {
     certifications: p.certifications?.length
       ? p.certifications.map((c) => ({ name: text(c.name), authority: text(c.authority), year: c.year ?? null }))
       : null,
-    social: p.social && Object.keys(p.social).length ? p.social : null,
+    social: socialLinks(p.social),
     headline: text(p.headline),
     person_description: text(p.summary),
     job_description: main?.description ?? null,
@@ -216,4 +216,19 @@ export function personRow(p: SourcePerson, ctx: PersonContext): PersonRow {
     secondary_functions: distinct(others, (r) => (r.title ? r.fn : null)),
     secondary_seniorities: distinct(others, (r) => (r.title ? r.seniority : null)),
   };
+}
+
+/**
+ * Social links with a value, in key order: a null link is an absent one (a Parquet dump writes every key of its
+ * struct, null where the row has none), so the same person stores the same record from any dump format.
+ */
+function socialLinks(social: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  if (!social) return null;
+  // Keys in one order too: a Parquet struct keeps its schema's order, not the row's.
+  const kept = Object.fromEntries(
+    Object.entries(social)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
+  return Object.keys(kept).length ? kept : null;
 }

@@ -18,6 +18,8 @@ interface Pass {
   workers: LoadWorkers;
   rejects: RejectLog;
   progress: ProgressFn;
+  /** The name rejects give a file read in another form (a Parquet dump read as JSON Lines). */
+  labels?: Record<string, string>;
 }
 
 /** CSV rows per worker message: large enough to amortize messaging, small enough to keep every worker busy. */
@@ -38,12 +40,14 @@ async function pass(
   p: Pass,
   onResult: (r: BatchResult) => void = () => undefined,
 ): Promise<void> {
+  // Rejects name the dump the operator gave (a Parquet dump is read through its JSON Lines form).
+  const label = p.labels?.[file] ?? file;
   const total = (await stat(file)).size;
   const sink = { bytes: 0 };
   const inFlight: Promise<BatchResult>[] = [];
   const maxInFlight = 4 * p.workers.size;
   const consume = async (r: BatchResult): Promise<void> => {
-    for (const x of r.rejects) p.rejects.add(kind, { file, line: x.line, reason: x.reason });
+    for (const x of r.rejects) p.rejects.add(kind, { file: label, line: x.line, reason: x.reason });
     onResult(r);
     for (const f of r.files) await staging.addFile(f);
   };

@@ -2,6 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { seedRelease } from '../../loaders/seed.js';
 import { describeReleases } from '../../src/engine/duckdb/releases.js';
 import { cds } from '../helpers/child-server.js';
@@ -73,4 +74,45 @@ it('loads .jsonl.gz dumps as the plain ones, and reports rows and rejects by rea
     rejected_by_reason: { person_id: 1, updated_at: 1 },
   });
   expect(report.duration_ms).toBeGreaterThan(0);
+}, 120_000);
+
+it('a Parquet dump and the same data as JSON Lines give identical releases, every column of every row', async () => {
+  const seeded = await seedRelease({
+    dataDir: join(root, 'seed-for-parquet'),
+    contacts: 400,
+    companies: 50,
+    seed: 8,
+    asOf: new Date('2026-11-01T00:00:00Z'),
+  });
+  const files = { people: seeded.generate.peopleFile, companies: seeded.generate.companiesFile };
+  const inst = await DuckDBInstance.create(':memory:');
+  const conn = await inst.connect();
+  for (const kind of ['people', 'companies'] as const) {
+    await conn.run(
+      `COPY (SELECT * FROM read_json_auto('${files[kind]}', sample_size = -1)) TO '${join(root, `${kind}.parquet`)}' (FORMAT parquet)`,
+    );
+  }
+  const load = (dir: string, people: string, companies: string) =>
+    run(['load', '--data', join(root, dir), '--people', people, '--companies', companies]);
+  expect((await load('from-jsonl', files.people, files.companies)).code).toBe(0);
+  const fromParquet = await load('from-parquet', join(root, 'people.parquet'), join(root, 'companies.parquet'));
+  expect(fromParquet.code).toBe(0);
+  const [a] = await describeReleases(join(root, 'from-jsonl'));
+  const [b] = await describeReleases(join(root, 'from-parquet'));
+  expect(b!.contacts).toBe(400);
+  await conn.run(`ATTACH '${join(root, 'from-jsonl', 'releases', `${a!.id}.duckdb`)}' AS a (READ_ONLY)`);
+  await conn.run(`ATTACH '${join(root, 'from-parquet', 'releases', `${b!.id}.duckdb`)}' AS b (READ_ONLY)`);
+  for (const table of ['contacts', 'companies']) {
+    for (const [x, y] of [
+      ['a', 'b'],
+      ['b', 'a'],
+    ]) {
+      const diff = await conn.runAndReadAll(
+        `SELECT count(*) AS n FROM (SELECT * FROM ${x}.${table} EXCEPT ALL SELECT * FROM ${y}.${table})`,
+      );
+      expect({ table, [`${x}-${y}`]: Number(diff.getRowObjects()[0]!.n) }).toEqual({ table, [`${x}-${y}`]: 0 });
+    }
+  }
+  conn.closeSync();
+  inst.closeSync();
 }, 120_000);

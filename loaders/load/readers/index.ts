@@ -17,9 +17,11 @@ export { splitLines } from './lines.js';
 /** The format by extension; a `.gz` after it is read through gunzip (readers/lines.ts). */
 export function dumpFormat(file: string): DumpFormat {
   const ext = extname(file.replace(/\.gz$/i, '')).toLowerCase();
+  // Parquet is read through its JSON Lines form (parquet.ts) before it gets here.
+  if (ext === '.parquet') return 'jsonl';
   if (ext === '.jsonl' || ext === '.ndjson' || ext === '.json') return 'jsonl';
   if (ext === '.csv') return 'csv';
-  throw new Error(`${file}: unknown dump format (use .jsonl, .ndjson, .json or .csv, optionally .gz)`);
+  throw new Error(`${file}: unknown dump format (use .jsonl, .ndjson, .json, .csv, optionally .gz, or .parquet)`);
 }
 
 /** Parses a JSON Lines row; blank lines come back as null. */
