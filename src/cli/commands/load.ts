@@ -8,7 +8,8 @@ export const loadSpec: CommandSpec = {
   name: 'load',
   usage: 'cds load [--data DIR] --people FILE --companies FILE [--strict] [--report FILE]',
   summary:
-    'Loads source dumps (JSON Lines, CSV or Parquet by file extension; JSON Lines and CSV may be gzip-compressed, .gz) as a new release. Bad rows are skipped and reported ' +
+    'Loads source dumps (JSON Lines, CSV or Parquet by file extension; JSON Lines and CSV may be gzip-compressed, ' +
+    '.gz) as a new release. Bad rows are skipped and reported ' +
     '(count, line numbers, reasons; all of them in DIR/releases/<id>.rejects.jsonl); --strict fails the load ' +
     'instead. A failed load leaves the previous release serving.',
   options: {
