@@ -92,3 +92,44 @@ it('prunes all but the newest N, never the serving one', async () => {
   expect(existsSync(releaseFile(dataDir, ids[0]!))).toBe(false);
   expect((await run(['list'])).lines.map((l) => l.id)).toEqual(ids.slice(1));
 });
+
+it('rolls back while a load runs; the load then publishes its own release', async () => {
+  const dumps = await seedRelease({
+    dataDir: join(dataDir, '..', `${dataDir.split('/').pop()}-dumps`),
+    contacts: 20_000,
+    companies: 1_000,
+    seed: 77,
+    asOf: new Date('2026-11-01T00:00:00Z'),
+  });
+  const app = await startTestApp({ dataDir, noSeed: true });
+  try {
+    const key = app.createAccount('pro').apiKey;
+    const count = async () =>
+      (await app.request('POST', '/v1/contacts/count', { key, body: { filter: {} } })).body.data.count as number;
+    expect(await count()).toBe(400);
+    const loading = cds([
+      'load',
+      '--data',
+      dataDir,
+      '--people',
+      dumps.generate.peopleFile,
+      '--companies',
+      dumps.generate.companiesFile,
+    ]);
+    const loaded = new Promise<number | null>((resolve) => loading.on('exit', resolve));
+    await new Promise((r) => setTimeout(r, 300));
+    const back = await run(['rollback', ids[1]!]);
+    expect(back.code).toBe(0);
+    const t0 = Date.now();
+    while ((await count()) !== 300 && Date.now() - t0 < 3000) await new Promise((r) => setTimeout(r, 50));
+    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(loading.exitCode).toBeNull(); // the load was still running during the rollback
+    expect(await loaded).toBe(0);
+    const t1 = Date.now();
+    while ((await count()) !== 20_000 && Date.now() - t1 < 3000) await new Promise((r) => setTimeout(r, 50));
+    expect(await count()).toBe(20_000);
+  } finally {
+    await app.close();
+    rmSync(join(dataDir, '..', `${dataDir.split('/').pop()}-dumps`), { recursive: true, force: true });
+  }
+}, 120_000);
