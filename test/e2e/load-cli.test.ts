@@ -116,3 +116,18 @@ it('a Parquet dump and the same data as JSON Lines give identical releases, ever
   conn.closeSync();
   inst.closeSync();
 }, 120_000);
+
+it('exits 2 on bad arguments and 1 on a failed load', async () => {
+  expect((await run(['load', '--data', join(root, 'bad')])).code).toBe(2);
+  const missing = await run([
+    'load',
+    '--data',
+    join(root, 'bad'),
+    '--people',
+    '/nope.jsonl',
+    '--companies',
+    '/nope.jsonl',
+  ]);
+  expect(missing.code).toBe(1);
+  expect(missing.err).toMatch(/no such dump file/);
+});

@@ -2,7 +2,7 @@ import { loadRelease } from '../../../loaders/load/index.js';
 import { progressReporter } from '../../../loaders/load/progress.js';
 import { writeLoadReport } from '../../../loaders/load/report-file.js';
 import { loadConfig } from '../../config.js';
-import { type CommandSpec, parse } from '../args.js';
+import { type CommandSpec, parse, UsageError } from '../args.js';
 
 export const loadSpec: CommandSpec = {
   name: 'load',
@@ -29,7 +29,7 @@ export const loadSpec: CommandSpec = {
 export async function load(argv: string[]): Promise<void> {
   const { values } = parse(loadSpec, argv);
   if (typeof values.people !== 'string' || typeof values.companies !== 'string')
-    throw new Error('--people and --companies are required (see cds load --help)');
+    throw new UsageError('--people and --companies are required (see cds load --help)');
   const config = loadConfig(argv);
   const report = await loadRelease({
     dataDir: config.dataDir,
