@@ -14,7 +14,8 @@ beforeAll(async () => {
     contacts: 300,
     companies: 40,
     now: new Date().toISOString(),
-    env: { CDS_TEST_ANSWER_DELAY_MS: '4000' },
+    // Long enough for a second process to boot on a busy CI machine while the answer waits.
+    env: { CDS_TEST_ANSWER_DELAY_MS: '8000' },
   });
 });
 afterAll(async () => app.close());
