@@ -20,14 +20,14 @@ export async function withContactCredits<T>(
   const state = ctx.services.state;
   if (ctx.dryRun) {
     // A quote: deliver what the credits left would allow, to learn the units, and move nothing.
-    const { available } = contactAvailable(ctx, category);
-    const granted = mode === 'exact' ? wanted : Math.min(wanted, available);
-    if ((mode === 'exact' && wanted > available) || granted === 0) {
-      addQuote(ctx, contactQuote(ctx, category, wanted, 0, mode));
+    const credits = contactAvailable(ctx, category);
+    const granted = mode === 'exact' ? wanted : Math.min(wanted, credits.available);
+    if ((mode === 'exact' && wanted > credits.available) || granted === 0) {
+      addQuote(ctx, contactQuote(credits, wanted, 0, mode));
       throw new QuoteReady();
     }
     const { result, delivered } = await deliver(granted);
-    addQuote(ctx, contactQuote(ctx, category, wanted, Math.min(delivered, granted), mode));
+    addQuote(ctx, contactQuote(credits, wanted, Math.min(delivered, granted), mode));
     return result;
   }
   const leases = ctx.services.holdLeases;

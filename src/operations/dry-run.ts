@@ -74,19 +74,18 @@ export function addQuote(ctx: OpContext, q: Quote): void {
 
 /** A contact-credit quote of `wanted` units of which `delivered` would be delivered given what is available. */
 export function contactQuote(
-  ctx: OpContext,
-  category: UsageCategory,
+  credits: ReturnType<typeof contactAvailable>,
   wanted: number,
   delivered: number,
   mode: 'up_to' | 'exact',
 ): Quote {
-  const { available, binding, resets_at } = contactAvailable(ctx, category);
+  const { available, binding, resets_at } = credits;
   const short = mode === 'exact' ? wanted > available : delivered >= available && wanted > available;
-  const credits = mode === 'exact' && short ? 0 : delivered;
+  const charge = mode === 'exact' && short ? 0 : delivered;
   return {
     units: mode === 'exact' && short ? 0 : delivered,
     kind: 'contact',
-    credits,
+    credits: charge,
     available,
     sufficient: !short,
     ...(short ? { cut: { binding, resets_at } } : {}),

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError, isAppError } from '../domain/errors/index.js';
 import { asSettled, type Quota, quotaBlock } from '../domain/quota/index.js';
-import { contactQuote, QuoteReady, quoteBody, quoteOutput } from './dry-run.js';
+import { contactAvailable, contactQuote, QuoteReady, quoteBody, quoteOutput } from './dry-run.js';
 import { errorCodesOf } from './error-codes.js';
 import { refuseReservedKeys, refuseUnknownMembers } from './input-members.js';
 import { parseInput } from './schemas.js';
@@ -101,7 +101,7 @@ async function quoted(ctx: OpContext, op: Operation, input: unknown): Promise<Op
     if (!(e instanceof QuoteReady)) throw e;
   }
   // Nothing to pay (no matches, nothing found): a quote of nothing.
-  const quote = ctx.quote ?? contactQuote(ctx, 'search', 0, 0, 'up_to');
+  const quote = ctx.quote ?? contactQuote(contactAvailable(ctx, 'search'), 0, 0, 'up_to');
   const body = quoteBody(quote);
   return op.family === 'B' ? { body } : { data: body, ...(warnings ? { warnings } : {}) };
 }

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { seedRelease } from '../../loaders/seed.js';
 import { describeReleases } from '../../src/engine/duckdb/releases.js';
-import { cds } from '../helpers/child-server.js';
+import { runCds } from '../helpers/child-server.js';
 
 /**
  * `cds load` reads gzip-compressed dumps directly and writes a machine-readable report (`--report FILE`) a
@@ -18,16 +18,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = cds(args);
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
+const run = runCds;
 
 it('loads .jsonl.gz dumps as the plain ones, and reports rows and rejects by reason', async () => {
   const plainDir = join(root, 'plain');

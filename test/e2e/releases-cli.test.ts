@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedRelease } from '../../loaders/seed.js';
 import { currentRelease, releaseFile } from '../../src/engine/duckdb/release-store.js';
-import { cds } from '../helpers/child-server.js';
+import { cds, runCds } from '../helpers/child-server.js';
 import { startTestApp } from '../helpers/test-app.js';
 
 /**
@@ -23,26 +23,19 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function run(args: string[]): Promise<{ code: number | null; lines: any[]; err: string }> {
-  return new Promise((resolve) => {
-    const child = cds(['releases', ...args, '--data', dataDir]);
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-    child.on('exit', (code) =>
-      resolve({
-        code,
-        err,
-        lines: out.trim()
-          ? out
-              .trim()
-              .split('\n')
-              .map((l) => JSON.parse(l))
-          : [],
-      }),
-    );
-  });
+/** `cds releases …` on the test's data dir, its JSON lines parsed. */
+async function run(args: string[]): Promise<{ code: number | null; lines: any[]; err: string }> {
+  const { code, out, err } = await runCds(['releases', ...args, '--data', dataDir]);
+  return {
+    code,
+    err,
+    lines: out.trim()
+      ? out
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+      : [],
+  };
 }
 
 it('lists every release, oldest first, with its rows, size and which one serves', async () => {

@@ -10,9 +10,9 @@ import { startTestApp } from '../helpers/test-app.js';
  * They are swept at the next load and at server start; a load whose process still runs keeps its files.
  */
 
-const DEAD = 'r20260101T000000-dead1';
-const LIVE = 'r20260101T000001-live1';
-const UNMARKED = 'r20260101T000002-nomark';
+const DEAD = 'r20260101T000000-dead';
+const LIVE = 'r20260101T000001-live';
+const UNMARKED = 'r20260101T000002-nomk';
 
 function leave(dataDir: string, id: string, marker: string | null): string[] {
   const dir = releasesDir(dataDir);
@@ -45,6 +45,10 @@ describe('leftovers of killed loads', () => {
     expect(removed).toContain(`${UNMARKED}.staging`);
     expect([...dead, ...unmarked].filter(existsSync)).toEqual([]);
     expect(live.every(existsSync)).toBe(true);
+    // Only what a load writes beside a release id is touched.
+    writeFileSync(join(releasesDir(dataDir), 'notes.tmp'), 'mine');
+    expect(await sweepKilledLoads(dataDir)).toEqual([]);
+    expect(existsSync(join(releasesDir(dataDir), 'notes.tmp'))).toBe(true);
     expect(existsSync(join(releasesDir(dataDir), `${LIVE}.staging`))).toBe(true);
   });
 

@@ -16,6 +16,18 @@ export function cds(args: string[], env: Record<string, string> = {}): ChildProc
   });
 }
 
+/** Runs `cds <args>` to its end: the exit code and what it printed. */
+export function runCds(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = cds(args);
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    child.on('exit', (code) => resolve({ code, out, err }));
+  });
+}
+
 /** `cds serve` on a free port; resolves once it prints "listening on". */
 export async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const child = cds(['serve', '--data', dataDir, '--port', '0'], env);

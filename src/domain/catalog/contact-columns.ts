@@ -27,6 +27,7 @@ export const CONTACT_COLUMNS: readonly ColumnDef[] = [
     defaultSet: true,
     fill: 0.7,
     lookup: true,
+    contactPoint: true,
   }),
   c('country', 'country', 'Country', "Person's country, lowercase ISO-2 slug.", {
     list: 'country',
@@ -42,8 +43,18 @@ export const CONTACT_COLUMNS: readonly ColumnDef[] = [
     nullable: false,
     defaultSet: true,
   }),
-  c('mobile_phone', 'text', 'Mobile Phone', 'Mobile phone, E.164.', { defaultSet: true, fill: 0.25, lookup: true }),
-  c('direct_phone', 'text', 'Direct Phone', 'Direct dial, E.164.', { defaultSet: true, fill: 0.2, lookup: true }),
+  c('mobile_phone', 'text', 'Mobile Phone', 'Mobile phone, E.164.', {
+    defaultSet: true,
+    fill: 0.25,
+    lookup: true,
+    contactPoint: true,
+  }),
+  c('direct_phone', 'text', 'Direct Phone', 'Direct dial, E.164.', {
+    defaultSet: true,
+    fill: 0.2,
+    lookup: true,
+    contactPoint: true,
+  }),
   c('has_phone', 'bool', 'Has Phone', 'True when a mobile or direct phone is known.', {
     nullable: false,
     defaultSet: true,

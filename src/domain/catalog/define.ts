@@ -33,6 +33,7 @@ export interface ColumnOptions {
   defaultSet?: boolean;
   fill?: number;
   lookup?: boolean;
+  contactPoint?: boolean;
   words?: string;
 }
 
@@ -60,6 +61,7 @@ export function column(
     ...(opts.defaultSet ? { defaultSet: true } : {}),
     fill: opts.fill ?? 1,
     ...(opts.lookup ? { lookup: true } : {}),
+    ...(opts.contactPoint ? { contactPoint: true } : {}),
     ...(opts.words ? { words: opts.words } : {}),
   };
 }

@@ -51,6 +51,8 @@ export interface ColumnDef {
   fill: number;
   /** Lookup column: an identifier point reads ask by (enrichment, the lookup routes); engines index it. */
   lookup?: boolean;
+  /** What credits buy (work email, phones): filters take presence and exact-set membership only (contact-points.ts). */
+  contactPoint?: boolean;
   /** Internal column holding this column's words key (domain/text/words), for whole-word matching. */
   words?: string;
 }

@@ -191,7 +191,8 @@ export function loadingMarker(dataDir: string, id: string): string {
   return join(releasesDir(dataDir), `${id}.loading`);
 }
 
-const LEFTOVER = /^(r\d{8}T\d{6}-[0-9A-Za-z]+)\.(duckdb\.tmp|duckdb\.tmp\.wal|points\.sqlite\.tmp|staging|loading)$/;
+/** What a load writes beside `<id>` until it publishes. */
+const LEFTOVER_SUFFIXES = new Set(['duckdb.tmp', 'duckdb.tmp.wal', 'points.sqlite.tmp', 'staging', 'loading']);
 
 /** Whether the process a marker names is alive: on this host, a pid that answers signal 0. */
 function markerAlive(text: string): boolean {
@@ -219,8 +220,10 @@ export async function sweepKilledLoads(dataDir: string): Promise<string[]> {
   }
   const byId = new Map<string, string[]>();
   for (const n of names) {
-    const m = LEFTOVER.exec(n);
-    if (m) byId.set(m[1]!, [...(byId.get(m[1]!) ?? []), n]);
+    const dot = n.indexOf('.');
+    const id = n.slice(0, dot);
+    if (dot > 0 && isReleaseId(id) && LEFTOVER_SUFFIXES.has(n.slice(dot + 1)))
+      byId.set(id, [...(byId.get(id) ?? []), n]);
   }
   const removed: string[] = [];
   for (const [id, files] of byId) {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { maxFollowersMissingWarning, planCollect } from '../../network-signals/plan.js';
 import { parseSignalTarget } from '../../network-signals/target.js';
 import { requireAccount } from '../account/get-account.js';
-import { addQuote } from '../dry-run.js';
+import { addQuote, dryRunMember } from '../dry-run.js';
 import * as out from '../outputs.js';
 import { defineOperation, type Services, type Warning } from '../types.js';
 import { type CollectJob, createCollectJob, estimateTarget, premiumAvailable } from './collect-job.js';
@@ -42,7 +42,7 @@ export const collectSignals = defineOperation({
     target: targetMember,
     max_followers: v.optional(maxFollowersMember),
     wait: v.optional(v.boolean('must be true or false'), false),
-    dry_run: v.optional(v.boolean('must be true or false'), false),
+    dry_run: dryRunMember,
   }),
   mcp: {
     tool: 'collect_signals',

@@ -69,7 +69,7 @@ export const FILTER_NOTES: readonly string[] = [
   'Signals are filtered only through where (field "signals").',
   'Closed-list values accept labels and aliases and fold to slugs; unknown values answer 400 filter.unknown_value.',
   'Column values routes: q filters by case-insensitive substring; limit defaults to 100, at most 1,000.',
-  `Contact points (${[...CONTACT_POINT_COLUMNS].join(', ')}) are what credits buy, so free routes must not spell ` +
+  `Contact points (${CONTACT_POINT_COLUMNS.join(', ')}) are what credits buy, so free routes must not spell ` +
     'them out: filters on them take exists, eq and in only (where_sql: IS [NOT] NULL, = and IN); comparisons, ' +
     'prefixes and substrings answer 422 filter.rejected (where_sql: 400 request.invalid).',
 ];

@@ -1,6 +1,6 @@
 import { type ColumnDef, type Entity, findColumn } from '../../../src/domain/catalog/index.js';
 import type { IRNode, Leaf, Scalar } from '../../../src/domain/query/ir.js';
-import type { Row } from '../../helpers/rows.js';
+import { type Row, wordsMatch } from '../../helpers/rows.js';
 
 /**
  * The Query IR's documented semantics (src/domain/query/ir.ts), evaluated in plain JS over stored rows: the
@@ -24,22 +24,6 @@ function present(col: ColumnDef, v: unknown): boolean {
   if (typeof v === 'string' && (col.storage === 'VARCHAR' || col.storage === 'JSON'))
     return !['', '[]', '{}', 'null'].includes(v);
   return true;
-}
-
-/** Whole-word phrase, case-insensitive, any punctuation between the words. */
-export function phraseIn(text: string, phrase: string): boolean {
-  const split = (s: string) =>
-    s
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter(Boolean);
-  const words = split(text);
-  const want = split(phrase);
-  if (want.length === 0) return false;
-  for (let i = 0; i + want.length <= words.length; i++) if (want.every((w, j) => words[i + j] === w)) return true;
-  return false;
 }
 
 function leafMatches(entity: Entity, leaf: Leaf, row: Row): boolean {
@@ -68,7 +52,7 @@ function leafMatches(entity: Entity, leaf: Leaf, row: Row): boolean {
       case 'prefix':
         return list.some((x) => x.toLowerCase().startsWith(String(one).toLowerCase()));
       case 'words':
-        return list.some((x) => phraseIn(x, String(one)));
+        return list.some((x) => wordsMatch(x, String(one)));
       default:
         throw new Error(`${leaf.op} is not defined on list column ${col.name}`);
     }
@@ -103,6 +87,6 @@ function leafMatches(entity: Entity, leaf: Leaf, row: Row): boolean {
     case 'prefix':
       return String(v).toLowerCase().startsWith(String(one).toLowerCase());
     case 'words':
-      return phraseIn(String(v), String(one));
+      return wordsMatch(String(v), String(one));
   }
 }
