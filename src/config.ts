@@ -69,6 +69,20 @@ export const SETTINGS: readonly Setting[] = [
       'parallel from the point store.',
   },
   {
+    key: 'index',
+    env: 'CDS_INDEX',
+    default: '1',
+    doc:
+      'Answer counts and pages from the release bitmap index when the filter allows (1), or always scan the ' +
+      'columns (0).',
+  },
+  {
+    key: 'indexCacheMb',
+    env: 'CDS_INDEX_CACHE_MB',
+    default: '256',
+    doc: 'Memory for decoded index postings, per release (MB); the rest are read from the index file.',
+  },
+  {
     key: 'countBudgetMs',
     env: 'CDS_COUNT_BUDGET_MS',
     default: '3000',
@@ -263,6 +277,11 @@ const ConfigSchema = v.object({
   elasticsearchUrl: v.string(),
   duckdbPool: intIn(1, 64),
   pointReaders: intIn(1, 64),
+  index: v.pipe(
+    v.picklist(['0', '1'], 'must be 0 or 1'),
+    v.transform((x) => x === '1'),
+  ),
+  indexCacheMb: intIn(1, 65_536),
   duckdbThreads: intIn(1, 256),
   duckdbMemory: v.pipe(v.string(), v.regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'like 3GB')),
   countBudgetMs: intIn(1, 600000),

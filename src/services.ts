@@ -58,6 +58,8 @@ export async function openEngine(config: Config): Promise<SearchEngine> {
     threads: config.duckdbThreads,
     memoryLimit: config.duckdbMemory,
     pointReaders: config.pointReaders,
+    index: config.index,
+    indexCacheMb: config.indexCacheMb,
   });
 }
 

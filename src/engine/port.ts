@@ -13,6 +13,8 @@ import type { IRNode } from '../domain/query/ir.js';
  * - point store: the embedded engine's per-release row store beside the DuckDB file that answers point reads
  *   (engine/duckdb/point-store): a key table per lookup column and one card per contact.
  * - card: one contact's columns kept for point reads (catalog CONTACT_CARD_COLUMNS).
+ * - index: the embedded engine's per-release bitmap index (engine/duckdb/bitmap-index): posting lists of the
+ *   values filters select on; a query whose every leaf it can answer is counted and paged from it, the rest scan.
  */
 
 /** A data release: one immutable load of contacts and companies. */
@@ -31,11 +33,15 @@ export interface PointReadsState {
   note?: string;
 }
 
+/** Whether counts and pages use the release's search index, and why not when they don't. */
+export type IndexState = PointReadsState;
+
 export interface EngineHealth {
   ok: boolean;
   release: ReleaseInfo | null;
   error?: string;
   pointReads?: PointReadsState;
+  index?: IndexState;
 }
 
 export interface ValueCount {

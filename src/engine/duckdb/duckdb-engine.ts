@@ -33,6 +33,10 @@ export interface DuckDBEngineOptions {
   pollMs?: number;
   /** Reader threads per release for point reads (point-store/readers.ts). */
   pointReaders?: number;
+  /** Answer what the release's bitmap index can (true), or scan always (false). */
+  index?: boolean;
+  /** Memory for decoded index postings (MB). */
+  indexCacheMb?: number;
 }
 
 const DEFAULT_BUDGET_MS = 30_000;
@@ -70,6 +74,7 @@ export class DuckDBEngine implements SearchEngine {
       ok: true,
       release: cur.info,
       pointReads: cur.pointReads,
+      index: cur.indexState,
       ...(this.lastError ? { error: this.lastError } : {}),
     };
   }
@@ -176,6 +181,8 @@ export class DuckDBEngine implements SearchEngine {
           threads: this.opts.threads,
           memoryLimit: this.opts.memoryLimit,
           pointReaders: this.opts.pointReaders,
+          index: this.opts.index,
+          indexCacheMb: this.opts.indexCacheMb,
         },
         this.opts.queryBudgetMs,
       );
@@ -232,6 +239,8 @@ export async function openDuckDBEngine(options: DuckDBEngineOptions): Promise<Du
     queryBudgetMs: options.queryBudgetMs ?? DEFAULT_BUDGET_MS,
     pollMs: options.pollMs ?? 500,
     pointReaders: options.pointReaders ?? 4,
+    index: options.index ?? true,
+    indexCacheMb: options.indexCacheMb ?? 256,
   });
   await engine.refresh();
   engine.startWatching();

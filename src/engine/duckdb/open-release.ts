@@ -1,7 +1,11 @@
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import type { Entity } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
-import type { Leaf } from '../../domain/query/ir.js';
-import type { PointReadsState, ReleaseInfo } from '../port.js';
+import type { IRNode, Leaf } from '../../domain/query/ir.js';
+import type { IndexState, PointReadsState, ReleaseInfo } from '../port.js';
+import { indexFile } from './bitmap-index/format.js';
+import { type BitsetPlan, planBitset } from './bitmap-index/plan.js';
+import { BitmapIndex, type EntityIndex } from './bitmap-index/reader.js';
 import { ConnectionPool } from './connection-pool.js';
 import { PointReaders } from './point-store/readers.js';
 import { pointStoreFile } from './point-store/schema.js';
@@ -16,6 +20,10 @@ export interface InstanceOptions {
   memoryLimit: string;
   /** Reader threads of the point store. */
   pointReaders: number;
+  /** Use the release's bitmap index. */
+  index: boolean;
+  /** Memory for decoded postings (MB). */
+  indexCacheMb: number;
 }
 
 export interface RunOptions {
@@ -35,6 +43,10 @@ export interface ReleaseSession {
     columns: readonly string[],
     limit: number,
   ): Promise<Record<string, unknown>[] | null>;
+  /** How the index answers this filter, or null when it cannot (then scan). */
+  indexPlan(entity: Entity, where: IRNode): BitsetPlan | null;
+  /** Contact rows by sort key from the point store (ascending), or null when it cannot answer these columns. */
+  cards(sortKeys: readonly number[], columns: readonly string[]): Promise<Record<string, unknown>[] | null>;
 }
 
 /**
@@ -56,6 +68,8 @@ export class OpenRelease {
     private readonly defaultBudgetMs: number,
     private points: PointReaders | null,
     private pointsNote: string | undefined,
+    private readonly index: { contact: EntityIndex; company: EntityIndex; close(): void } | null,
+    private readonly indexNote: string | undefined,
   ) {}
 
   static async open(
@@ -88,6 +102,17 @@ export class OpenRelease {
     }
     // Without its point store a release still answers every point read, from its columns (slower).
     const points = await PointReaders.open(pointStoreFile(file), info, opts.pointReaders);
+    // Without its index a release answers every query by scanning its columns (slower, same answers).
+    const opened = opts.index
+      ? BitmapIndex.open(indexFile(file), info, opts.indexCacheMb)
+      : { index: null, reason: 'index disabled (CDS_INDEX=0)' };
+    const index = opened.index
+      ? {
+          contact: opened.index.entity('contact'),
+          company: opened.index.entity('company'),
+          close: () => opened.index.close(),
+        }
+      : null;
     return new OpenRelease(
       info,
       file,
@@ -96,7 +121,13 @@ export class OpenRelease {
       defaultBudgetMs,
       points.readers,
       points.reason,
+      index,
+      opened.reason,
     );
+  }
+
+  get indexState(): IndexState {
+    return this.index ? { ok: true } : { ok: false, ...(this.indexNote ? { note: this.indexNote } : {}) };
   }
 
   get pointReads(): PointReadsState {
@@ -116,6 +147,8 @@ export class OpenRelease {
         info: this.info,
         run: (sql, params, opts) => this.run(sql, params ?? [], opts ?? {}),
         pointRead: (leaves, columns, limit) => this.pointRead(leaves, columns, limit),
+        indexPlan: (entity, where) => (this.index ? planBitset(this.index[entity], entity, where) : null),
+        cards: (sortKeys, columns) => this.cards(sortKeys, columns),
       });
     } finally {
       this.refs--;
@@ -182,6 +215,19 @@ export class OpenRelease {
     }
   }
 
+  private async cards(
+    sortKeys: readonly number[],
+    columns: readonly string[],
+  ): Promise<Record<string, unknown>[] | null> {
+    const readers = this.points;
+    if (!readers?.covers(columns)) return null;
+    try {
+      return await readers.cards(sortKeys, columns);
+    } catch {
+      return null;
+    }
+  }
+
   /** Stops taking new callers; resolves once the in-flight ones finished and the file is closed. */
   retire(): Promise<void> {
     if (!this.closedPromise) {
@@ -199,6 +245,7 @@ export class OpenRelease {
     const points = this.points;
     this.points = null;
     try {
+      this.index?.close();
       this.pool.close();
       this.instance.closeSync();
     } finally {

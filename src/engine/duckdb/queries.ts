@@ -4,6 +4,7 @@ import type { IRNode } from '../../domain/query/ir.js';
 import type { QueryRequest, QueryResult } from '../port.js';
 import { pointReadLeaves } from './compile/point-read-leaves.js';
 import { countQuery, pageQuery } from './compile/select.js';
+import { indexedQuery } from './indexed-query.js';
 import type { ReleaseSession } from './open-release.js';
 
 /**
@@ -17,6 +18,10 @@ export async function runQuery(
   where: IRNode,
   req: QueryRequest,
 ): Promise<QueryResult> {
+  // Point reads keep their key lookups; every other filter the index can answer is answered from it.
+  const points = req.page && entity === 'contact' ? pointReadLeaves(entity, where, null, 0) : null;
+  const plan = points ? null : session.indexPlan(entity, where);
+  if (plan) return indexedQuery(session, entity, plan(), req);
   const count = async (): Promise<{ count: number | null; timedOut: boolean }> => {
     const q = countQuery(entity, where);
     try {

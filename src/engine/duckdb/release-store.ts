@@ -3,11 +3,12 @@ import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomToken } from '../../domain/ids.js';
+import { indexFile } from './bitmap-index/format.js';
 import { pointStoreFile } from './point-store/schema.js';
 
 /**
  * Where releases live: `<dataDir>/releases/<releaseId>.duckdb` with its point store
- * (`<releaseId>.points.sqlite`, point-store/schema.ts), plus the `CURRENT` pointer naming the one
+ * (`<releaseId>.points.sqlite`, point-store/schema.ts) and bitmap index (`<releaseId>.index`, bitmap-index/), plus the `CURRENT` pointer naming the one
  * that serves. The pointer is replaced atomically (write tmp, fsync, rename), so a reader sees the old or
  * the new release and never a half-written pointer.
  */
@@ -171,6 +172,8 @@ export async function pruneReleases(dataDir: string, keep = KEEP_RELEASES): Prom
     await rm(`${releaseFile(dataDir, id)}.wal`, { force: true });
     await rm(pointStoreFile(releaseFile(dataDir, id)), { force: true });
     await rm(`${pointStoreFile(releaseFile(dataDir, id))}.tmp`, { force: true });
+    await rm(indexFile(releaseFile(dataDir, id)), { force: true });
+    await rm(`${indexFile(releaseFile(dataDir, id))}.tmp`, { force: true });
     await rm(rejectsFile(dataDir, id), { force: true });
   }
   return doomed;
@@ -192,7 +195,14 @@ export function loadingMarker(dataDir: string, id: string): string {
 }
 
 /** What a load writes beside `<id>` until it publishes. */
-const LEFTOVER_SUFFIXES = new Set(['duckdb.tmp', 'duckdb.tmp.wal', 'points.sqlite.tmp', 'staging', 'loading']);
+const LEFTOVER_SUFFIXES = new Set([
+  'duckdb.tmp',
+  'duckdb.tmp.wal',
+  'points.sqlite.tmp',
+  'index.tmp',
+  'staging',
+  'loading',
+]);
 
 /** Whether the process a marker names is alive: on this host, a pid that answers signal 0. */
 function markerAlive(text: string): boolean {
@@ -207,7 +217,8 @@ function markerAlive(text: string): boolean {
 }
 
 /**
- * Removes what killed loads left behind (`<id>.duckdb.tmp`, its WAL, `<id>.points.sqlite.tmp`, the staging folder,
+ * Removes what killed loads left behind (`<id>.duckdb.tmp`, its WAL, `<id>.points.sqlite.tmp`, `<id>.index.tmp`, the
+ * staging folder,
  * the marker),
  * sparing a load whose process still runs. Returns the names removed. Called at each load and at server start.
  */

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { indexFile } from './bitmap-index/format.js';
 import { pointStoreFile } from './point-store/schema.js';
 import { type CurrentPointer, listReleases, publishCurrent, readCurrent, releaseFile } from './release-store.js';
 import { META_TABLE } from './schema.js';
@@ -17,6 +18,8 @@ export interface ReleaseListing {
   /** Release file, its WAL and its point store, in bytes. */
   bytes: number;
   point_store: boolean;
+  /** Whether the release has its bitmap index (bitmap-index/). */
+  index: boolean;
   serving: boolean;
 }
 
@@ -48,6 +51,7 @@ export async function describeReleases(dataDir: string): Promise<ReleaseListing[
     const meta = await readMeta(file).catch(() => ({}) as Record<string, string>);
     const num = (k: string) => (meta[k] === undefined ? null : Number(meta[k]));
     const points = pointStoreFile(file);
+    const index = indexFile(file);
     out.push({
       id,
       created_at: meta.created_at ?? null,
@@ -56,8 +60,9 @@ export async function describeReleases(dataDir: string): Promise<ReleaseListing[
       kind: 'full',
       parent: null,
       source: meta.source ? (JSON.parse(meta.source) as Record<string, unknown>) : null,
-      bytes: (await sizeOf(file)) + (await sizeOf(`${file}.wal`)) + (await sizeOf(points)),
+      bytes: (await sizeOf(file)) + (await sizeOf(`${file}.wal`)) + (await sizeOf(points)) + (await sizeOf(index)),
       point_store: (await sizeOf(points)) > 0,
+      index: (await sizeOf(index)) > 0,
       serving: current?.id === id,
     });
   }

@@ -26,6 +26,9 @@ export async function healthReport(services: Services) {
             ...(engine.pointReads.note ? { point_reads_note: engine.pointReads.note } : {}),
           }
         : {}),
+      ...(engine.index
+        ? { index: engine.index.ok, ...(engine.index.note ? { index_note: engine.index.note } : {}) }
+        : {}),
     },
     state: { ok: stateOk },
   };

@@ -48,6 +48,23 @@ export function pageQuery(
 }
 
 /**
+ * Rows by sort key (an index page, indexed-query.ts), ascending. The range bound lets zone maps skip row groups
+ * outside the page's keys.
+ */
+export function rowsByKeyQuery(entity: Entity, sortKeys: readonly number[], columns: readonly string[]): CompiledQuery {
+  const p = new Params();
+  const cols = [...new Set([...columns, 'sort_key'])].map(ident).join(', ');
+  const lo = p.add(sortKeys[0]!);
+  const hi = p.add(sortKeys[sortKeys.length - 1]!);
+  return {
+    sql:
+      `SELECT ${cols} FROM ${ident(TABLE[entity])} WHERE sort_key BETWEEN ${lo} AND ${hi} AND ` +
+      `list_contains(${p.addList(sortKeys, 'BIGINT')}, sort_key) ORDER BY sort_key`,
+    params: p.values,
+  };
+}
+
+/**
  * A point read (point-read-leaves.ts) as a UNION ALL of one branch per leaf, each answered by its column's
  * ART index, instead of one OR that scans the whole table.
  */

@@ -83,6 +83,11 @@ export class PointStore {
     return keys.size === 0 ? [] : this.cardReads.all(JSON.stringify([...keys]));
   }
 
+  /** The cards of these contacts (by sort_key), in no order; sort keys without a card are left out. */
+  cards(sortKeys: readonly number[]): CardRow[] {
+    return sortKeys.length === 0 ? [] : this.cardReads.all(JSON.stringify(sortKeys));
+  }
+
   close(): void {
     this.db.close();
   }

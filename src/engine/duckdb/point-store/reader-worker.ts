@@ -23,7 +23,8 @@ if (!opened.store) {
       return;
     }
     try {
-      port.postMessage({ id: req.id, rows: store.read(req.leaves as Leaf[]) } satisfies ReaderReply);
+      const rows = 'sortKeys' in req ? store.cards(req.sortKeys) : store.read(req.leaves as Leaf[]);
+      port.postMessage({ id: req.id, rows } satisfies ReaderReply);
     } catch (e) {
       port.postMessage({ id: req.id, error: (e as Error).message } satisfies ReaderReply);
     }

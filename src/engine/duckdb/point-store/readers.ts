@@ -7,10 +7,7 @@ export interface ReaderInit {
   file: string;
   release: { id: string; contacts: number };
 }
-export interface ReaderRequest {
-  id: number;
-  leaves: Leaf[];
-}
+export type ReaderRequest = { id: number; leaves: Leaf[] } | { id: number; sortKeys: number[] };
 export type ReaderMessage = ReaderRequest | { close: true };
 export type ReaderReply =
   | { ready: true }
@@ -121,13 +118,29 @@ export class PointReaders {
     );
   }
 
-  private ask(reader: Reader, leaves: Leaf[]): Promise<CardRow[]> {
+  /** True when the cards hold these columns. */
+  covers(columns: readonly string[]): boolean {
+    return cardCovers(this.layout, columns);
+  }
+
+  /**
+   * The rows of these contacts (ascending sort keys, as an index page names them) decoded to `columns`, read on
+   * the least busy reader; rejects when it fails.
+   */
+  async cards(sortKeys: readonly number[], columns: readonly string[]): Promise<Record<string, unknown>[]> {
+    const reader = this.readers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    const rows = await this.ask(reader, { sortKeys: [...sortKeys] });
+    return cardsPage([rows], this.layout, columns, sortKeys.length);
+  }
+
+  private ask(reader: Reader, what: Leaf[] | { sortKeys: number[] }): Promise<CardRow[]> {
     if (this.closing) return Promise.reject(new Error('the point readers are closed'));
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
       if (reader.pending.size === 0) reader.worker.ref();
       reader.pending.set(id, { resolve, reject });
-      reader.worker.postMessage({ id, leaves } satisfies ReaderRequest);
+      const msg: ReaderRequest = Array.isArray(what) ? { id, leaves: what } : { id, sortKeys: what.sortKeys };
+      reader.worker.postMessage(msg);
     });
   }
 

@@ -5,6 +5,8 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { COMPANY_ROW_COLUMNS, EMPLOYER_COLUMNS, PERSON_COLUMNS } from '../../../domain/catalog/employer-columns.js';
 import { COMPANY_COLUMNS, CONTACT_COLUMNS } from '../../../domain/catalog/index.js';
 import type { Duplicate, ReleaseSource, ReleaseWriter, StepFn } from '../../release-writer.js';
+import { buildBitmapIndex } from '../bitmap-index/build.js';
+import { indexFile } from '../bitmap-index/format.js';
 import { pointStoreFile } from '../point-store/schema.js';
 import {
   loadingMarker,
@@ -64,6 +66,7 @@ export async function openDuckDBReleaseWriter(dataDir: string): Promise<ReleaseW
     dataDir,
     final: releaseFile(dataDir, releaseId),
     points: pointStoreFile(releaseFile(dataDir, releaseId)),
+    index: indexFile(releaseFile(dataDir, releaseId)),
   };
   try {
     return await DuckDBReleaseWriter.create(releaseId, stagingDir, files);
@@ -76,9 +79,10 @@ export async function openDuckDBReleaseWriter(dataDir: string): Promise<ReleaseW
 
 interface ReleaseFiles {
   dataDir: string;
-  /** The release file and its point store once published; `.tmp` beside them while being written. */
+  /** The release file, its point store and its index once published; `.tmp` beside them while being written. */
   final: string;
   points: string;
+  index: string;
 }
 
 class DuckDBReleaseWriter implements ReleaseWriter {
@@ -211,9 +215,11 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     const points = await this.writePointReadIndexes(`${this.files.points}.tmp`, this.releaseId, onStep);
     if (points.cards !== counts.contacts)
       throw new Error(`point store holds ${points.cards} cards for ${counts.contacts} contacts`);
+    await buildBitmapIndex(this.conn, `${this.files.index}.tmp`, this.releaseId, onStep);
     await this.finish();
     await rename(`${this.files.final}.tmp`, this.files.final);
     await rename(`${this.files.points}.tmp`, this.files.points);
+    await rename(`${this.files.index}.tmp`, this.files.index);
     const { dataDir } = this.files;
     const file = `${this.releaseId}.duckdb`;
     await publishCurrent(dataDir, { id: this.releaseId, file, createdAt, ...counts, source: { ...source } });
@@ -231,8 +237,8 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     } catch {
       /* already failing; the caller's error matters */
     }
-    const { final, points } = this.files;
-    const leftovers = [`${final}.tmp`, `${final}.tmp.wal`, `${points}.tmp`, points];
+    const { final, points, index } = this.files;
+    const leftovers = [`${final}.tmp`, `${final}.tmp.wal`, `${points}.tmp`, points, `${index}.tmp`, index];
     await Promise.all(leftovers.map((f) => rm(f, { force: true })));
     await rm(this.stagingDir, { recursive: true, force: true });
     await rm(loadingMarker(this.files.dataDir, this.releaseId), { force: true });

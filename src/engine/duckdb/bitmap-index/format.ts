@@ -1,0 +1,102 @@
+import { type ColumnDef, columnsOf, type Entity, filterKeysOf } from '../../../domain/catalog/index.js';
+
+/**
+ * The bitmap index of a release: a file beside the DuckDB file (`<id>.index`), written by the loader and then
+ * only read. It holds posting lists (the rows holding a value) for the columns filters select on, so the
+ * indexable part of a query is answered by set operations on bitsets instead of a scan (plan.ts):
+ * - per column, the rows where it `exists` (the compiler's own `exists` semantics) and where it is not null;
+ * - per term column (term-columns below), one posting per distinct value (list columns: per element), with the
+ *   values sorted so ranges (numbers, dates, months) are a slice of the dictionary;
+ * - per column with a words companion (title), one posting per word, word pair and word triple of its text, so a
+ *   whole-word phrase of up to three words is one posting.
+ *
+ * Layout: 8 bytes magic, 8 bytes header offset (float64 LE), the postings (4-byte aligned), then the header
+ * (UTF-8 JSON, IndexHeader) to the end of the file. A posting of `cnt` rows of a `rows`-row table is stored as
+ * nothing when it is empty or holds every row, as a bitset (wordsFor(rows) uint32 words) when cnt > rows / 32,
+ * and as the ascending row ids (cnt uint32) otherwise: never more than 4 bytes per row it holds.
+ */
+
+export const INDEX_MAGIC = 'CDSIDX1\n';
+export const INDEX_VERSION = 1;
+/** A phrase of at most this many words is one posting (word n-grams are indexed up to it). */
+export const NGRAM_MAX = 3;
+
+/** [byte offset, row count] of one posting. */
+export type PostingRef = [number, number];
+export type Term = string | number | boolean;
+
+export interface TermsHeader {
+  /** Distinct values, ascending (compareTerms). */
+  values: Term[];
+  off: number[];
+  cnt: number[];
+}
+
+export interface ColumnHeader {
+  present: PostingRef;
+  notnull: PostingRef;
+  terms?: TermsHeader;
+  /** Word n-grams (words joined by one space) of the column's words companion. */
+  ngrams?: TermsHeader;
+}
+
+export interface EntityHeader {
+  rows: number;
+  columns: Record<string, ColumnHeader>;
+}
+
+export interface IndexHeader {
+  version: number;
+  releaseId: string;
+  entities: Record<Entity, EntityHeader>;
+}
+
+/** `<dir>/<id>.duckdb` -> `<dir>/<id>.index`. */
+export function indexFile(releaseFile: string): string {
+  return `${releaseFile.replace(/\.duckdb$/, '')}.index`;
+}
+
+export type Encoding = 'none' | 'all' | 'dense' | 'sparse';
+
+export function encodingOf(cnt: number, rows: number): Encoding {
+  if (cnt === 0) return 'none';
+  if (cnt === rows) return 'all';
+  return cnt * 32 > rows ? 'dense' : 'sparse';
+}
+
+/** Total order of the values of one column: numbers numerically, strings by code unit, false before true. */
+export function compareTerms(a: Term, b: Term): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Columns whose values get postings: what filters select on by value (never records, never the id space). */
+export function termColumns(entity: Entity): ColumnDef[] {
+  const keyed = new Set(
+    filterKeysOf(entity)
+      .filter((k) => k.column && (k.match === 'any_of' || k.match === 'none_of'))
+      .map((k) => k.column!),
+  );
+  const companions = new Set(columnsOf(entity).flatMap((c) => (c.words ? [c.words] : [])));
+  return columnsOf(entity).filter(
+    (c) =>
+      c.storage !== 'JSON' &&
+      c.name !== 'sort_key' &&
+      !companions.has(c.name) &&
+      (c.list !== undefined ||
+        c.kind === 'bool' ||
+        c.kind === 'number' ||
+        c.kind === 'date' ||
+        c.type === 'month' ||
+        c.storage === 'VARCHAR[]' ||
+        keyed.has(c.name)),
+  );
+}
+
+/** Range comparisons (gt, gte, lt, lte) are answered from the dictionary on these columns only. */
+export function isOrdered(col: ColumnDef): boolean {
+  return col.storage === 'BIGINT' || col.storage === 'DOUBLE' || col.kind === 'date' || col.type === 'month';
+}

@@ -1,0 +1,147 @@
+import { type ColumnDef, type Entity, findColumn } from '../../../domain/catalog/index.js';
+import { type IRNode, isLeaf, type Leaf, leafValues, type Scalar } from '../../../domain/query/ir.js';
+import { wordsKey } from '../../../domain/text/words.js';
+import { andInto, andNotInto, type Bitset, emptyBitset, fullBitset, invert, orInto } from './bitset.js';
+import { isOrdered, NGRAM_MAX, type Term, type TermsHeader } from './format.js';
+import { type EntityIndex, findTerm, lowerBound, upperBound } from './reader.js';
+
+/** How a query is answered from the index: a function computing its rows, or null when a leaf needs the scan. */
+export type BitsetPlan = () => Bitset;
+
+/** Dictionaries up to this size answer `contains` / `prefix` by testing each value (closed lists, small lists). */
+const SCAN_DICTIONARY_MAX = 5000;
+const ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Query IR -> bitset plan (ARCHITECTURE rule 2: the index compiles the IR like the SQL compiler does, with the
+ * same semantics, domain/query/ir.ts). Null leaves are false and `not` is the complement within the rows, which
+ * is what the SQL compiler's null-safe NOT gives. A leaf the index cannot answer exactly (substring tests on large
+ * dictionaries, phrases of more than NGRAM_MAX words, columns without postings, values of another type) makes
+ * the whole plan null, and the query goes to the columnar scan; test/engine/conformance compares both paths.
+ */
+export function planBitset(ix: EntityIndex, entity: Entity, node: IRNode): BitsetPlan | null {
+  if (isLeaf(node)) return planLeaf(ix, entity, node);
+  if ('not' in node) {
+    const child = planBitset(ix, entity, node.not);
+    return child
+      ? () => {
+          const b = child();
+          invert(b, ix.rows);
+          return b;
+        }
+      : null;
+  }
+  const isAnd = 'and' in node;
+  const children = (isAnd ? node.and : node.or).map((c) => planBitset(ix, entity, c));
+  if (children.some((c) => c === null)) return null;
+  const plans = children as BitsetPlan[];
+  return () => {
+    if (plans.length === 0) return isAnd ? fullBitset(ix.rows) : emptyBitset(ix.rows);
+    const acc = plans[0]!();
+    for (let i = 1; i < plans.length; i++) {
+      const b = plans[i]!();
+      if (isAnd) andInto(acc, b);
+      else orInto(acc, b);
+    }
+    return acc;
+  };
+}
+
+function termType(col: ColumnDef): 'string' | 'number' | 'boolean' {
+  if (col.storage === 'BIGINT' || col.storage === 'DOUBLE') return 'number';
+  return col.storage === 'BOOLEAN' ? 'boolean' : 'string';
+}
+
+const asciiDictionaries = new WeakMap<TermsHeader, boolean>();
+
+/** Dictionary positions whose value passes a case-insensitive substring or prefix test, or null (too many / non-ASCII). */
+function scanDictionary(terms: TermsHeader, text: string, prefix: boolean): number[] | null {
+  if (terms.values.length > SCAN_DICTIONARY_MAX || !ASCII.test(text)) return null;
+  let ascii = asciiDictionaries.get(terms);
+  if (ascii === undefined) {
+    ascii = terms.values.every((v) => ASCII.test(String(v)));
+    asciiDictionaries.set(terms, ascii);
+  }
+  if (!ascii) return null;
+  const needle = text.toLowerCase();
+  const hits: number[] = [];
+  terms.values.forEach((v, i) => {
+    const s = String(v).toLowerCase();
+    if (prefix ? s.startsWith(needle) : s.includes(needle)) hits.push(i);
+  });
+  return hits;
+}
+
+function planLeaf(ix: EntityIndex, entity: Entity, leaf: Leaf): BitsetPlan | null {
+  const col = findColumn(entity, leaf.field, true);
+  const head = ix.column(leaf.field);
+  if (!col || !head) return null;
+  const present = (): Bitset => ix.bitset(head.present);
+  if (leaf.op === 'exists')
+    return leaf.value === false
+      ? () => {
+          const b = present();
+          invert(b, ix.rows);
+          return b;
+        }
+      : present;
+  if (leaf.op === 'words') {
+    const ngrams = head.ngrams;
+    if (!ngrams) return null;
+    const key = wordsKey(String(leafValues(leaf)[0] ?? ''));
+    if (!key) return () => emptyBitset(ix.rows);
+    const words = key.trim().split(' ');
+    if (words.length > NGRAM_MAX) return null;
+    const at = findTerm(ngrams, words.join(' '));
+    return () => ix.union(ngrams, at < 0 ? [] : [at]);
+  }
+  const terms = head.terms;
+  if (!terms || col.storage === 'JSON') return null;
+  const list = col.storage === 'VARCHAR[]';
+  const type = list ? 'string' : termType(col);
+  const values = leafValues(leaf);
+  if (!values.every((v) => typeof v === type)) return null;
+  const positions = (vs: readonly Scalar[]): number[] => vs.map((v) => findTerm(terms, v)).filter((i) => i >= 0);
+  const union = (vs: readonly Scalar[]) => (): Bitset => ix.union(terms, positions(vs));
+  // Rows that hold a value for neq / not_in: non-empty lists; non-null scalars (SQL `c <> v` is null on null).
+  const base = list ? head.present : head.notnull;
+  const without = (vs: readonly Scalar[]) => (): Bitset => {
+    const b = ix.bitset(base);
+    andNotInto(b, ix.union(terms, positions(vs)));
+    return b;
+  };
+  switch (leaf.op) {
+    case 'eq':
+    case 'in':
+      return union(values);
+    case 'neq':
+    case 'not_in':
+      return without(values);
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte': {
+      if (list || !isOrdered(col) || values.length !== 1) return null;
+      const v = values[0] as Term;
+      const [from, to] =
+        leaf.op === 'gt'
+          ? [upperBound(terms.values, v), terms.values.length]
+          : leaf.op === 'gte'
+            ? [lowerBound(terms.values, v), terms.values.length]
+            : leaf.op === 'lt'
+              ? [0, lowerBound(terms.values, v)]
+              : [0, upperBound(terms.values, v)];
+      return () => ix.union(terms, range(from, to));
+    }
+    case 'contains':
+    case 'prefix': {
+      if (type !== 'string' || values.length !== 1) return null;
+      const hits = scanDictionary(terms, String(values[0]), leaf.op === 'prefix');
+      return hits ? () => ix.union(terms, hits) : null;
+    }
+  }
+}
+
+function* range(from: number, to: number): Iterable<number> {
+  for (let i = from; i < to; i++) yield i;
+}
