@@ -1,0 +1,207 @@
+import { existsSync, renameSync } from 'node:fs';
+import fc from 'fast-check';
+import { columnsOf, type Entity, findColumn } from '../../../src/domain/catalog/index.js';
+import type { IRNode, LeafOp, Scalar } from '../../../src/domain/query/ir.js';
+import { countBits, setRowsFrom } from '../../../src/engine/duckdb/bitmap-index/bitset.js';
+import { indexFile, isOrdered, termColumns } from '../../../src/engine/duckdb/bitmap-index/format.js';
+import { planBitset } from '../../../src/engine/duckdb/bitmap-index/plan.js';
+import { BitmapIndex } from '../../../src/engine/duckdb/bitmap-index/reader.js';
+import { type DuckDBEngine, openDuckDBEngine } from '../../../src/engine/duckdb/duckdb-engine.js';
+import { currentRelease, releaseFile } from '../../../src/engine/duckdb/release-store.js';
+import type { Row } from '../../helpers/rows.js';
+import { matches } from './ir-eval.js';
+import { type ConformanceRelease, conformanceRelease } from './release.js';
+
+/**
+ * The index path against the scan path and the IR's semantics: random trees (and / or / not, 1-4 levels) of the
+ * leaves the index answers, over both entities. For each tree the index must plan it (no silent fallback), its
+ * rows must be exactly the rows the JS semantics select, and the engine must answer the same count and pages as
+ * the columnar scan.
+ */
+
+let rel: ConformanceRelease;
+let index: BitmapIndex;
+let withIndex: DuckDBEngine;
+let scan: DuckDBEngine;
+beforeAll(async () => {
+  rel = await conformanceRelease(3000, 300, 11);
+  const cur = currentRelease(rel.dataDir)!;
+  const opened = BitmapIndex.open(indexFile(releaseFile(rel.dataDir, cur.id)), cur);
+  if (!opened.index) throw new Error(opened.reason);
+  index = opened.index;
+  withIndex = await openDuckDBEngine({ dataDir: rel.dataDir, poolSize: 2, threads: 2, pointReaders: 1, index: true });
+  scan = await openDuckDBEngine({ dataDir: rel.dataDir, poolSize: 2, threads: 2, pointReaders: 1, index: false });
+}, 120_000);
+afterAll(async () => {
+  index.close();
+  await withIndex.close();
+  await scan.close();
+  rel.remove();
+});
+
+const rowsOf = (entity: Entity): Row[] => (entity === 'contact' ? rel.contacts : rel.companies);
+
+/** Present values of a column (list elements for lists), a few of the most frequent and a few rare ones. */
+function sample(entity: Entity, column: string): Scalar[] {
+  const counts = new Map<string, { v: Scalar; n: number }>();
+  for (const r of rowsOf(entity)) {
+    const v = r[column];
+    for (const x of Array.isArray(v) ? v : [v]) {
+      if (x === null || x === undefined) continue;
+      const k = JSON.stringify(x);
+      const e = counts.get(k) ?? { v: x as Scalar, n: 0 };
+      e.n++;
+      counts.set(k, e);
+    }
+  }
+  const sorted = [...counts.values()].sort((a, b) => b.n - a.n).map((e) => e.v);
+  return [...sorted.slice(0, 6), ...sorted.slice(-3)];
+}
+
+/** Leaves the index answers on one column, with values from the data (and one value absent from it). */
+function leafArb(entity: Entity): fc.Arbitrary<IRNode> {
+  const cols = termColumns(entity).filter((c) => sample(entity, c.name).length > 0);
+  const leaves: IRNode[] = [];
+  for (const col of cols) {
+    const vals = sample(entity, col.name);
+    const absent: Scalar = col.storage === 'BIGINT' || col.storage === 'DOUBLE' ? -987654 : 'zz-absent';
+    const ops: LeafOp[] = ['eq', 'neq', 'in', 'not_in'];
+    if (isOrdered(col)) ops.push('gt', 'gte', 'lt', 'lte');
+    const picks: Scalar[] = [...vals.slice(0, 3), vals[vals.length - 1]!, absent];
+    for (const op of ops) {
+      for (const v of picks) {
+        if (col.storage === 'BOOLEAN' && v === absent) continue;
+        const value: Scalar | Scalar[] = op === 'in' || op === 'not_in' ? [v, ...vals.slice(3, 5)] : v;
+        leaves.push({ field: col.name, op, value });
+      }
+    }
+  }
+  for (const col of columnsOf(entity)) {
+    if (col.name === 'sort_key') continue;
+    leaves.push({ field: col.name, op: 'exists', value: true }, { field: col.name, op: 'exists', value: false });
+    if (col.words) {
+      const titles = rowsOf(entity)
+        .map((r) => r[col.name])
+        .filter((t): t is string => typeof t === 'string')
+        .slice(0, 40);
+      for (const t of titles) {
+        const words = t.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+        for (let n = 1; n <= Math.min(3, words.length); n++)
+          leaves.push({ field: col.name, op: 'words', value: words.slice(0, n).join(' ') });
+      }
+    }
+  }
+  return fc.constantFrom(...leaves);
+}
+
+function treeArb(entity: Entity): fc.Arbitrary<IRNode> {
+  const { tree } = fc.letrec<{ tree: IRNode }>((tie) => ({
+    tree: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leafArb(entity),
+      fc.array(tie('tree'), { minLength: 0, maxLength: 4 }).map((and) => ({ and })),
+      fc.array(tie('tree'), { minLength: 0, maxLength: 4 }).map((or) => ({ or })),
+      tie('tree').map((n) => ({ not: n })),
+    ),
+  }));
+  return tree;
+}
+
+describe.each(['contact', 'company'] as const)('%s trees', (entity) => {
+  it('are planned by the index and select exactly the rows the IR semantics select', () => {
+    const ix = index.entity(entity);
+    fc.assert(
+      fc.property(treeArb(entity), (tree) => {
+        const plan = planBitset(ix, entity, tree);
+        expect(plan).not.toBeNull();
+        const bits = plan!();
+        const want = rowsOf(entity)
+          .filter((r) => matches(entity, tree, r))
+          .map((r) => r.sort_key - 1);
+        expect(countBits(bits)).toBe(want.length);
+        expect(setRowsFrom(bits, 0, 0, want.length + 1)).toEqual(want);
+      }),
+      { numRuns: 300, seed: 20261125 },
+    );
+  });
+
+  it('answer counts, first pages, cursor pages and offset pages as the scan does', async () => {
+    const trees = fc.sample(treeArb(entity), { numRuns: 60, seed: 7 });
+    const problems: string[] = [];
+    for (const tree of trees) {
+      for (const page of [
+        { afterSortKey: null, offset: 0 },
+        { afterSortKey: Math.floor(rowsOf(entity).length / 3), offset: 0 },
+        { afterSortKey: null, offset: 7 },
+      ]) {
+        const req = {
+          countBudgetMs: 30_000,
+          page: { columns: ['id', 'name'], limit: 13, budgetMs: 30_000, ...page },
+        };
+        const [a, b] = [await withIndex.query(entity, tree, req), await scan.query(entity, tree, req)];
+        if (a.count !== b.count || JSON.stringify(a.rows) !== JSON.stringify(b.rows))
+          problems.push(`${JSON.stringify(tree)} ${JSON.stringify(page)}: ${a.count} vs ${b.count}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
+
+describe('what the index leaves to the scan', () => {
+  it('plans nothing it cannot answer exactly, and the engine still answers those from the columns', async () => {
+    const ix = index.entity('contact');
+    const scanned: IRNode[] = [
+      { field: 'name', op: 'contains', value: 'an' },
+      { field: 'title', op: 'words', value: 'head of sales and marketing' },
+      { field: 'experience', op: 'contains', value: 'inc' },
+      {
+        and: [
+          { field: 'country', op: 'in', value: ['us'] },
+          { field: 'city', op: 'prefix', value: 'San' },
+        ],
+      },
+    ];
+    for (const tree of scanned) {
+      expect(planBitset(ix, 'contact', tree)).toBeNull();
+      const want = rel.contacts.filter((r) => matches('contact', tree, r)).length;
+      const got = await withIndex.query('contact', tree, { countBudgetMs: 30_000 });
+      expect(got.count).toBe(want);
+    }
+  });
+
+  it('answers contains and prefix on closed lists from the dictionary', () => {
+    const ix = index.entity('contact');
+    for (const leaf of [
+      { field: 'seniority', op: 'contains', value: 'EC' },
+      { field: 'company_industries', op: 'prefix', value: 'soft' },
+    ] as const) {
+      const plan = planBitset(ix, 'contact', leaf);
+      expect(plan).not.toBeNull();
+      expect(countBits(plan!())).toBe(rel.contacts.filter((r) => matches('contact', leaf, r)).length);
+    }
+    expect(findColumn('contact', 'seniority')?.list).toBeDefined();
+  });
+
+  it('serves from the columns, with the same answers, when the release has no index', async () => {
+    const cur = currentRelease(rel.dataDir)!;
+    const file = indexFile(releaseFile(rel.dataDir, cur.id));
+    const tree: IRNode = { field: 'country', op: 'in', value: sample('contact', 'country').slice(0, 2) as string[] };
+    const before = await withIndex.query('contact', tree, { countBudgetMs: 30_000 });
+    renameSync(file, `${file}.away`);
+    try {
+      const engine = await openDuckDBEngine({ dataDir: rel.dataDir, poolSize: 1, threads: 1, pointReaders: 1 });
+      try {
+        const health = await engine.health();
+        expect(health.index?.ok).toBe(false);
+        expect(health.index?.note).toMatch(/no index/);
+        expect((await engine.query('contact', tree, { countBudgetMs: 30_000 })).count).toBe(before.count);
+      } finally {
+        await engine.close();
+      }
+    } finally {
+      renameSync(`${file}.away`, file);
+    }
+    expect(existsSync(file)).toBe(true);
+    expect((await withIndex.health()).index).toEqual({ ok: true });
+  });
+});
