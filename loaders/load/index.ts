@@ -72,7 +72,7 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
       networkHost,
     };
     await rejects.close();
-    await writer.publish(source, (done, total) => progress({ phase: 'point store', done, total }));
+    await writer.publish(source, (done, total, part) => progress({ phase: part ?? 'point store', done, total }));
     return {
       releaseId: writer.releaseId,
       contacts: counts.contacts,

@@ -33,7 +33,8 @@ export interface ReleaseSource {
   networkHost: string;
 }
 
-export type StepFn = (done: number, total: number) => void;
+/** Progress of a long step: units done of the total, and which part of the step when it has several. */
+export type StepFn = (done: number, total: number, part?: string) => void;
 
 export interface ReleaseWriter {
   readonly releaseId: string;

@@ -21,16 +21,20 @@ import {
 } from './format.js';
 
 const PREAMBLE = 16;
+const BUFFER_BYTES = 8 * 2 ** 20;
 
-/** Appends postings to the index file, each 4-byte aligned, in the encoding format.ts describes. */
+/** Appends postings to the index file, each 4-byte aligned, in the encoding format.ts describes (buffered). */
 class PostingWriter {
   private pos = PREAMBLE;
+  private readonly buf = Buffer.alloc(BUFFER_BYTES);
+  private used = 0;
   constructor(private readonly fd: number) {}
 
-  write(rows: Uint32Array, total: number): PostingRef {
+  /** Writes the posting of these row ids (ascending, or in any order when `sorted` is false). */
+  write(rows: Uint32Array, total: number, sorted: boolean): PostingRef {
     const at = this.pos;
     const enc = encodingOf(rows.length, total);
-    if (enc === 'sparse') this.append(rows);
+    if (enc === 'sparse') this.append(sorted ? rows : rows.sort());
     else if (enc === 'dense') {
       const bits = emptyBitset(total);
       setRows(bits, rows);
@@ -40,20 +44,34 @@ class PostingWriter {
   }
 
   private append(words: Uint32Array): void {
-    const buf = Buffer.from(words.buffer, words.byteOffset, words.byteLength);
+    const bytes = Buffer.from(words.buffer, words.byteOffset, words.byteLength);
+    if (this.used + bytes.length > this.buf.length) this.flush();
+    if (bytes.length > this.buf.length) this.writeAt(bytes, this.pos);
+    else {
+      bytes.copy(this.buf, this.used);
+      this.used += bytes.length;
+    }
+    this.pos += bytes.length;
+  }
+
+  private flush(): void {
+    this.writeAt(this.buf.subarray(0, this.used), this.pos - this.used);
+    this.used = 0;
+  }
+
+  private writeAt(bytes: Buffer, at: number): void {
     let done = 0;
-    while (done < buf.length) done += writeSync(this.fd, buf, done, buf.length - done, this.pos + done);
-    this.pos += buf.length;
+    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done, at + done);
   }
 
   /** Writes the header after the postings and the preamble naming its offset. */
   finish(header: IndexHeader): void {
-    const json = Buffer.from(JSON.stringify(header), 'utf8');
-    writeSync(this.fd, json, 0, json.length, this.pos);
+    this.flush();
+    this.writeAt(Buffer.from(JSON.stringify(header), 'utf8'), this.pos);
     const pre = Buffer.alloc(PREAMBLE);
     pre.write(INDEX_MAGIC, 0, 'latin1');
     pre.writeDoubleLE(this.pos, 8);
-    writeSync(this.fd, pre, 0, PREAMBLE, 0);
+    this.writeAt(pre, 0);
   }
 }
 
@@ -72,18 +90,26 @@ async function postingsOf(
     const values = chunk.getColumnVector(0);
     const lists = chunk.getColumnVector(1) as DuckDBListVector;
     const child = lists.childVector;
+    // The UINTEGER child's values as one typed array when the driver exposes it (copied per list, never held).
+    const flat = (child as unknown as { items?: unknown }).items;
+    const items = flat instanceof Uint32Array ? flat : null;
     for (let i = 0; i < chunk.rowCount; i++) {
-      const len = lists.getItem(i) === null ? 0 : lists.getEntryLength(i);
-      const start = len ? lists.getEntryOffset(i) : 0;
-      const rows = new Uint32Array(len);
-      for (let j = 0; j < len; j++) rows[j] = Number(child.getItem(start + j));
+      const len = lists.getEntryLength(i);
+      const start = lists.getEntryOffset(i);
+      let rows: Uint32Array;
+      if (items) rows = items.slice(start, start + len);
+      else {
+        rows = new Uint32Array(len);
+        for (let j = 0; j < len; j++) rows[j] = Number(child.getItem(start + j));
+      }
       const v = values.getItem(i) as unknown;
-      onTerm(v === null ? null : typeof v === 'bigint' ? Number(v) : (v as Term), out.write(rows, total));
+      onTerm(v === null ? null : typeof v === 'bigint' ? Number(v) : (v as Term), out.write(rows, total, false));
     }
   }
 }
 
-const ROW_IDS = 'list(sort_key - 1 ORDER BY sort_key)::UINTEGER[]';
+/** Row ids of a group, in no order (a sparse posting is sorted when written; a dense one needs no order). */
+const ROW_IDS = 'coalesce(list(sort_key - 1), [])::UINTEGER[]';
 
 /** The word n-grams (1..NGRAM_MAX words) of a words key `t` split into its words, as one DuckDB list. */
 function ngramsSql(t: string): string {
@@ -124,20 +150,31 @@ async function buildEntity(
     return { values: found.map((f) => f.v), off: found.map((f) => f.ref[0]), cnt: found.map((f) => f.ref[1]) };
   };
   const termCols = new Set(termColumns(entity).map((c) => c.name));
+  const cols = columnsOf(entity).filter((c) => c.name !== 'sort_key');
+  const presentSql = (name: string): string => compileWhere(entity, { field: name, op: 'exists' }, new Params());
+  // One pass counts every column's present and non-null rows: a posting of no rows or of every row needs no list,
+  // and a column whose present rows are all its non-null rows (present is a subset) shares one posting.
+  const counted = (
+    await conn.runAndReadAll(
+      `SELECT ${cols
+        .map((c, i) => `count(*) FILTER (WHERE ${presentSql(c.name)}) AS p${i}, count(${ident(c.name)}) AS n${i}`)
+        .join(', ')} FROM ${table}`,
+    )
+  ).getRowObjects()[0]!;
   const columns: Record<string, ColumnHeader> = {};
-  for (const col of columnsOf(entity)) {
-    if (col.name === 'sort_key') continue;
+  for (const [i, col] of cols.entries()) {
     const c = ident(col.name);
-    const p = new Params();
-    const head: ColumnHeader = {
-      present: await single(compileWhere(entity, { field: col.name, op: 'exists' }, p)),
-      notnull: await single(`${c} IS NOT NULL`),
-    };
+    const pn = Number(counted[`p${i}`]);
+    const nn = Number(counted[`n${i}`]);
+    const fixed = (n: number): PostingRef | null => (n === 0 || n === total ? [0, n] : null);
+    const present = fixed(pn) ?? (await single(presentSql(col.name)));
+    const notnull = pn === nn ? present : (fixed(nn) ?? (await single(`${c} IS NOT NULL`)));
+    const head: ColumnHeader = { present, notnull };
     if (termCols.has(col.name)) {
       const v = col.storage === 'BIGINT' ? `CAST(${c} AS DOUBLE)` : c;
       const sql =
         col.storage === 'VARCHAR[]'
-          ? `SELECT v, list(k ORDER BY k)::UINTEGER[] FROM (SELECT DISTINCT unnest(${c}) AS v, sort_key - 1 AS k ` +
+          ? `SELECT v, list(k)::UINTEGER[] FROM (SELECT DISTINCT unnest(${c}) AS v, sort_key - 1 AS k ` +
             `FROM ${table}) WHERE v IS NOT NULL GROUP BY v`
           : `SELECT ${v} AS v, ${ROW_IDS} FROM ${table} WHERE ${c} IS NOT NULL GROUP BY 1`;
       const t = await terms(sql);
@@ -154,7 +191,7 @@ async function buildEntity(
         `WITH toks AS (SELECT sort_key - 1 AS k, string_split(trim(w), ' ') AS t FROM (${keys}) ` +
           `WHERE w IS NOT NULL AND trim(w) <> ''), ` +
           `grams AS (SELECT DISTINCT k, unnest(${ngramsSql('t')}) AS v FROM toks) ` +
-          `SELECT v, list(k ORDER BY k)::UINTEGER[] FROM grams GROUP BY v`,
+          `SELECT v, list(k)::UINTEGER[] FROM grams GROUP BY v`,
       );
       if (ngrams) head.ngrams = ngrams;
     }

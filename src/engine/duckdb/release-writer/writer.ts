@@ -215,7 +215,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     const points = await this.writePointReadIndexes(`${this.files.points}.tmp`, this.releaseId, onStep);
     if (points.cards !== counts.contacts)
       throw new Error(`point store holds ${points.cards} cards for ${counts.contacts} contacts`);
-    await buildBitmapIndex(this.conn, `${this.files.index}.tmp`, this.releaseId, onStep);
+    await buildBitmapIndex(this.conn, `${this.files.index}.tmp`, this.releaseId, (d, t) => onStep(d, t, 'index'));
     await this.finish();
     await rename(`${this.files.final}.tmp`, this.files.final);
     await rename(`${this.files.points}.tmp`, this.files.points);
