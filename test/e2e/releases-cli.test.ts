@@ -72,7 +72,44 @@ it('rolls back to the previous release; a running server answers from it within 
   }
 });
 
+it('builds the index of a release that has none; a running server answers from it within a second', async () => {
+  const app = await startTestApp({ dataDir, noSeed: true });
+  try {
+    const serving = currentRelease(dataDir)!.id;
+    const file = releaseFile(dataDir, serving).replace(/\.duckdb$/, '.index');
+    // A release loaded before the index existed: the server serves it from its columns.
+    rmSync(file);
+    await app.close();
+    const scanning = await startTestApp({ dataDir, noSeed: true });
+    try {
+      const key = scanning.createAccount('pro').apiKey;
+      const health = async () => (await scanning.request('GET', '/v1/health')).body.data.engine;
+      const count = async () =>
+        (await scanning.request('POST', '/v1/contacts/count', { key, body: { filter: { has_phone: true } } })).body.data
+          .count as number;
+      expect(await health()).toMatchObject({ index: false });
+      const before = await count();
+      const built = await run(['index']);
+      expect(built.code).toBe(0);
+      expect(built.lines[0]).toMatchObject({ release: serving });
+      expect(built.lines[0].bytes).toBeGreaterThan(0);
+      expect(existsSync(file)).toBe(true);
+      const t0 = Date.now();
+      while ((await health()).index !== true && Date.now() - t0 < 3000) await new Promise((r) => setTimeout(r, 50));
+      expect(await health()).toMatchObject({ index: true });
+      expect(Date.now() - t0).toBeLessThan(1500);
+      expect(await count()).toBe(before);
+      expect((await run(['list'])).lines.find((l) => l.serving)).toMatchObject({ id: serving, index: true });
+    } finally {
+      await scanning.close();
+    }
+  } finally {
+    await app.close().catch(() => undefined);
+  }
+});
+
 it('refuses bad input with exit 2 and a message', async () => {
+  expect((await run(['index', 'r20990101T000000-none'])).code).toBe(2);
   expect((await run(['rollback', 'r20990101T000000-none'])).code).toBe(2);
   expect((await run(['prune', '--keep', '0'])).code).toBe(2);
   expect((await run(['frobnicate'])).code).toBe(2);

@@ -1,21 +1,23 @@
 import { loadConfig } from '../../config.js';
 import { pruneReleases } from '../../engine/duckdb/release-store.js';
-import { describeReleases, RollbackRefused, rollbackRelease } from '../../engine/duckdb/releases.js';
+import { describeReleases, indexRelease, RollbackRefused, rollbackRelease } from '../../engine/duckdb/releases.js';
 import { type CommandSpec, parse, UsageError } from '../args.js';
 
 export const releasesSpec: CommandSpec = {
   name: 'releases',
   usage:
     'cds releases list [--data DIR]\n       cds releases rollback [ID] [--data DIR]\n       cds releases prune ' +
-    '--keep N [--data DIR]',
+    '--keep N [--data DIR]\n       cds releases index [ID] [--data DIR]',
   summary:
     'Lists the data releases on disk, puts an earlier one back (rollback: the previous one, or the one named), or ' +
-    'deletes all but the newest N (never the serving one); one JSON line each. Exit 0 ok, 1 failed, 2 bad input.',
+    'deletes all but the newest N (never the serving one), or builds the search index of a release loaded without ' +
+    'one; one JSON line each. Exit 0 ok, 1 failed, 2 bad input.',
   options: { data: { type: 'string' }, keep: { type: 'string' } },
   help:
     'Options:\n  --data DIR   data directory (default ./data)\n  --keep N     prune: releases to keep (at least 1)\n' +
     'Running servers switch to a rolled-back release within a second; cursors of the other release answer ' +
-    'cursor.expired.\n',
+    'cursor.expired.\nindex: builds the bitmap index of the release named (default the serving one); a load builds it ' +
+    'already, so this is for releases loaded by an earlier version. Servers serving it use it within a second.\n',
 };
 
 export async function releases(argv: string[]): Promise<void> {
@@ -43,7 +45,16 @@ export async function releases(argv: string[]): Promise<void> {
       process.stdout.write(`${JSON.stringify({ removed: await pruneReleases(dataDir, keep) })}\n`);
       return;
     }
+    case 'index': {
+      try {
+        process.stdout.write(`${JSON.stringify(await indexRelease(dataDir, id))}\n`);
+      } catch (e) {
+        if (e instanceof RollbackRefused) throw new UsageError(e.message);
+        throw e;
+      }
+      return;
+    }
     default:
-      throw new UsageError(`unknown action ${action ?? '(none)'}; use list, rollback or prune`);
+      throw new UsageError(`unknown action ${action ?? '(none)'}; use list, rollback, prune or index`);
   }
 }

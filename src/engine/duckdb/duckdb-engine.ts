@@ -211,6 +211,7 @@ export class DuckDBEngine implements SearchEngine {
     // A poll is skipped while a check runs, so slow opens never pile up.
     this.timer = setInterval(() => {
       if (!this.checking) this.refresh().catch(() => undefined);
+      this.current?.adoptIndex();
     }, this.opts.pollMs);
     this.timer.unref();
   }

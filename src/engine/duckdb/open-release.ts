@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import type { Entity } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
@@ -31,6 +32,20 @@ export interface RunOptions {
   budgetMs?: number;
   /** Who asks (an account id): connections are shared fairly between tenants (connection-pool.ts). */
   tenant?: string;
+}
+
+/** The two entities' parts of an open index. */
+interface ReleaseIndex {
+  contact: EntityIndex;
+  company: EntityIndex;
+  close(): void;
+}
+
+function openIndex(file: string, info: ReleaseInfo, cacheMb: number): { index?: ReleaseIndex; reason?: string } {
+  const opened = BitmapIndex.open(indexFile(file), info, cacheMb);
+  if (!opened.index) return { reason: opened.reason };
+  const ix = opened.index;
+  return { index: { contact: ix.entity('contact'), company: ix.entity('company'), close: () => ix.close() } };
 }
 
 /** One release pinned for several queries (`withRelease`): every query sees the same data. */
@@ -68,8 +83,9 @@ export class OpenRelease {
     private readonly defaultBudgetMs: number,
     private points: PointReaders | null,
     private pointsNote: string | undefined,
-    private readonly index: { contact: EntityIndex; company: EntityIndex; close(): void } | null,
-    private readonly indexNote: string | undefined,
+    private index: ReleaseIndex | null,
+    private indexNote: string | undefined,
+    private readonly indexCacheMb: number | null,
   ) {}
 
   static async open(
@@ -103,16 +119,7 @@ export class OpenRelease {
     // Without its point store a release still answers every point read, from its columns (slower).
     const points = await PointReaders.open(pointStoreFile(file), info, opts.pointReaders);
     // Without its index a release answers every query by scanning its columns (slower, same answers).
-    const opened = opts.index
-      ? BitmapIndex.open(indexFile(file), info, opts.indexCacheMb)
-      : { index: null, reason: 'index disabled (CDS_INDEX=0)' };
-    const index = opened.index
-      ? {
-          contact: opened.index.entity('contact'),
-          company: opened.index.entity('company'),
-          close: () => opened.index.close(),
-        }
-      : null;
+    const opened = opts.index ? openIndex(file, info, opts.indexCacheMb) : { reason: 'index disabled (CDS_INDEX=0)' };
     return new OpenRelease(
       info,
       file,
@@ -121,9 +128,18 @@ export class OpenRelease {
       defaultBudgetMs,
       points.readers,
       points.reason,
-      index,
+      opened.index ?? null,
       opened.reason,
+      opts.index ? opts.indexCacheMb : null,
     );
+  }
+
+  /** Starts using the release's index when one was built after the release opened (`cds releases index`). */
+  adoptIndex(): void {
+    if (this.index || this.indexCacheMb === null || this.retired || !existsSync(indexFile(this.file))) return;
+    const opened = openIndex(this.file, this.info, this.indexCacheMb);
+    if (opened.index) this.index = opened.index;
+    this.indexNote = opened.reason;
   }
 
   get indexState(): IndexState {

@@ -1,8 +1,10 @@
-import { stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { buildBitmapIndex } from './bitmap-index/build.js';
 import { indexFile } from './bitmap-index/format.js';
 import { pointStoreFile } from './point-store/schema.js';
 import { type CurrentPointer, listReleases, publishCurrent, readCurrent, releaseFile } from './release-store.js';
+import { loadSettings } from './release-writer/writer.js';
 import { META_TABLE } from './schema.js';
 
 /** One release on disk, as `cds releases list` prints it. */
@@ -69,7 +71,7 @@ export async function describeReleases(dataDir: string): Promise<ReleaseListing[
   return out;
 }
 
-/** A rollback that cannot be done: unknown id, nothing older, or a release without its meta. */
+/** A rollback or index build that cannot be done: unknown id, nothing older, or a release without its meta. */
 export class RollbackRefused extends Error {}
 
 /**
@@ -100,4 +102,43 @@ export async function rollbackRelease(dataDir: string, id?: string): Promise<Cur
   };
   await publishCurrent(dataDir, pointer);
   return pointer;
+}
+
+/**
+ * Builds (or rebuilds) the bitmap index of a release on disk (default: the serving one), for releases loaded before
+ * the index existed or whose index was lost. Written beside the release as `.tmp` and renamed into place; running
+ * servers serving that release start using it within their next check.
+ */
+export async function indexRelease(
+  dataDir: string,
+  id?: string,
+  onStep?: (done: number, total: number) => void,
+): Promise<{ release: string; bytes: number; ms: number }> {
+  const releaseId = id ?? (await readCurrent(dataDir))?.id;
+  const file = releaseId ? releaseFile(dataDir, releaseId) : null;
+  if (!releaseId || !file || (await sizeOf(file)) === 0) {
+    throw new RollbackRefused(
+      releaseId ? `no release ${releaseId} on disk (cds releases list shows them)` : 'no release is serving',
+    );
+  }
+  const started = Date.now();
+  const { threads, memoryLimit } = loadSettings();
+  const instance = await DuckDBInstance.create(file, {
+    access_mode: 'READ_ONLY',
+    threads: String(threads),
+    memory_limit: memoryLimit,
+  });
+  const conn = await instance.connect();
+  const target = indexFile(file);
+  try {
+    await buildBitmapIndex(conn, `${target}.tmp`, releaseId, onStep);
+    await rename(`${target}.tmp`, target);
+  } catch (e) {
+    await rm(`${target}.tmp`, { force: true });
+    throw e;
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+  return { release: releaseId, bytes: await sizeOf(target), ms: Date.now() - started };
 }

@@ -58,6 +58,14 @@ function sample(entity: Entity, column: string): Scalar[] {
   return [...sorted.slice(0, 6), ...sorted.slice(-3)];
 }
 
+function deciles(entity: Entity, column: string): Scalar[] {
+  const vals = rowsOf(entity)
+    .map((r) => r[column] as Scalar | null)
+    .filter((v): v is Scalar => v !== null && v !== undefined)
+    .sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : 1));
+  return vals.length === 0 ? [] : Array.from({ length: 9 }, (_, i) => vals[Math.floor(((i + 1) * vals.length) / 10)]!);
+}
+
 /** Leaves the index answers on one column, with values from the data (and one value absent from it). */
 function leafArb(entity: Entity): fc.Arbitrary<IRNode> {
   const cols = termColumns(entity).filter((c) => sample(entity, c.name).length > 0);
@@ -68,6 +76,8 @@ function leafArb(entity: Entity): fc.Arbitrary<IRNode> {
     const ops: LeafOp[] = ['eq', 'neq', 'in', 'not_in'];
     if (isOrdered(col)) ops.push('gt', 'gte', 'lt', 'lte');
     const picks: Scalar[] = [...vals.slice(0, 3), vals[vals.length - 1]!, absent];
+    // Ordered columns: values at each tenth of the sorted rows too, so ranges start and end inside range blocks.
+    if (isOrdered(col)) picks.push(...deciles(entity, col.name));
     for (const op of ops) {
       for (const v of picks) {
         if (col.storage === 'BOOLEAN' && v === absent) continue;
@@ -167,6 +177,11 @@ describe('what the index leaves to the scan', () => {
       const got = await withIndex.query('contact', tree, { countBudgetMs: 30_000 });
       expect(got.count).toBe(want);
     }
+  });
+
+  it('has range blocks on the ordered columns with many values, which the trees above cross', () => {
+    const head = index.entity('contact').column('company_employee_count');
+    expect(head?.ranges?.at.length).toBeGreaterThan(8);
   });
 
   it('answers contains and prefix on closed lists from the dictionary', () => {

@@ -1,10 +1,10 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { DuckDBConnection, DuckDBListVector } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBListVector, DuckDBValue } from '@duckdb/node-api';
 import { columnsOf, type Entity, findColumn } from '../../../domain/catalog/index.js';
 import { compileWhere } from '../compile/compile-where.js';
 import { Params } from '../compile/params.js';
 import { ident, TABLE } from '../schema.js';
-import { emptyBitset, setRows } from './bitset.js';
+import { countBits, emptyBitset, setRows, setRowsFrom } from './bitset.js';
 import {
   type ColumnHeader,
   compareTerms,
@@ -13,8 +13,12 @@ import {
   INDEX_MAGIC,
   INDEX_VERSION,
   type IndexHeader,
+  isOrdered,
   NGRAM_MAX,
   type PostingRef,
+  RANGE_BLOCKS,
+  RANGE_TERMS_MIN,
+  type RangesHeader,
   type Term,
   type TermsHeader,
   termColumns,
@@ -64,6 +68,15 @@ class PostingWriter {
     while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done, at + done);
   }
 
+  /** Writes the posting of the rows set in a bitset of `count` rows. */
+  writeBits(bits: Uint32Array, count: number, total: number): PostingRef {
+    const at = this.pos;
+    const enc = encodingOf(count, total);
+    if (enc === 'dense') this.append(bits);
+    else if (enc === 'sparse') this.append(Uint32Array.from(setRowsFrom(bits, 0, 0, count)));
+    return [at, count];
+  }
+
   /** Writes the header after the postings and the preamble naming its offset. */
   finish(header: IndexHeader): void {
     this.flush();
@@ -80,10 +93,11 @@ async function postingsOf(
   conn: DuckDBConnection,
   sql: string,
   total: number,
-  out: PostingWriter,
-  onTerm: (value: Term | null, ref: PostingRef) => void,
+  out: PostingWriter | null,
+  onTerm: (value: Term | null, ref: PostingRef, rows: Uint32Array) => void,
+  params: DuckDBValue[] = [],
 ): Promise<void> {
-  const result = await conn.stream(sql);
+  const result = await conn.stream(sql, params);
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
@@ -103,7 +117,8 @@ async function postingsOf(
         for (let j = 0; j < len; j++) rows[j] = Number(child.getItem(start + j));
       }
       const v = values.getItem(i) as unknown;
-      onTerm(v === null ? null : typeof v === 'bigint' ? Number(v) : (v as Term), out.write(rows, total, false));
+      const ref: PostingRef = out ? out.write(rows, total, false) : [0, rows.length];
+      onTerm(v === null ? null : typeof v === 'bigint' ? Number(v) : (v as Term), ref, rows);
     }
   }
 }
@@ -119,6 +134,46 @@ function ngramsSql(t: string): string {
     parts.push(`list_transform(range(1, len(${t}) - ${n - 2}), i -> ${words})`);
   }
   return `list_concat(${parts.join(', ')})`;
+}
+
+/**
+ * The range blocks of an ordered column (format.ts RangesHeader): boundaries where the running row count crosses each
+ * RANGE_BLOCKS-th of the rows, the rows of each block from DuckDB, and the prefixes accumulated block by block.
+ */
+async function rangeBlocks(
+  conn: DuckDBConnection,
+  table: string,
+  c: string,
+  t: TermsHeader,
+  total: number,
+  out: PostingWriter,
+): Promise<RangesHeader | undefined> {
+  const at: number[] = [];
+  let seen = 0;
+  for (let i = 0; i < t.values.length; i++) {
+    if (i > 0 && seen >= ((at.length + 1) * total) / RANGE_BLOCKS) at.push(i);
+    seen += t.cnt[i]!;
+  }
+  if (at.length === 0) return undefined;
+  const p = new Params();
+  const cases = at.map((i, j) => `WHEN ${c} < ${p.add(t.values[i]!)} THEN ${j}`).join(' ');
+  const blocks = new Map<number, Uint32Array>();
+  await postingsOf(
+    conn,
+    `SELECT CASE ${cases} ELSE ${at.length} END AS b, ${ROW_IDS} FROM ${table} WHERE ${c} IS NOT NULL GROUP BY 1`,
+    total,
+    null,
+    (b, _ref, rows) => blocks.set(Number(b), rows),
+    p.values,
+  );
+  const acc = emptyBitset(total);
+  const prefix: PostingRef[] = [];
+  for (let j = 0; j < at.length; j++) {
+    const rows = blocks.get(j);
+    if (rows) setRows(acc, rows);
+    prefix.push(out.writeBits(acc, countBits(acc), total));
+  }
+  return { at, prefix };
 }
 
 async function buildEntity(
@@ -179,6 +234,9 @@ async function buildEntity(
           : `SELECT ${v} AS v, ${ROW_IDS} FROM ${table} WHERE ${c} IS NOT NULL GROUP BY 1`;
       const t = await terms(sql);
       if (t) head.terms = t;
+      if (t && isOrdered(col) && col.storage !== 'VARCHAR[]' && t.values.length > RANGE_TERMS_MIN) {
+        head.ranges = await rangeBlocks(conn, table, c, t, total, out);
+      }
     }
     const companion = col.words ? findColumn(entity, col.words, true) : undefined;
     if (companion) {

@@ -20,6 +20,9 @@ export const INDEX_MAGIC = 'CDSIDX1\n';
 export const INDEX_VERSION = 1;
 /** A phrase of at most this many words is one posting (word n-grams are indexed up to it). */
 export const NGRAM_MAX = 3;
+/** Ordered columns with more distinct values than this get range blocks, about this many rows / RANGE_BLOCKS each. */
+export const RANGE_TERMS_MIN = 64;
+export const RANGE_BLOCKS = 16;
 
 /** [byte offset, row count] of one posting. */
 export type PostingRef = [number, number];
@@ -32,10 +35,21 @@ export interface TermsHeader {
   cnt: number[];
 }
 
+/**
+ * Range blocks of an ordered column with many values: prefix[j] holds the rows whose value sorts before the term at
+ * dictionary position at[j]. A range is then two prefixes and the postings between a prefix and its end, so its cost
+ * does not grow with the number of values it spans.
+ */
+export interface RangesHeader {
+  at: number[];
+  prefix: PostingRef[];
+}
+
 export interface ColumnHeader {
   present: PostingRef;
   notnull: PostingRef;
   terms?: TermsHeader;
+  ranges?: RangesHeader;
   /** Word n-grams (words joined by one space) of the column's words companion. */
   ngrams?: TermsHeader;
 }

@@ -2,7 +2,7 @@ import { type ColumnDef, type Entity, findColumn } from '../../../domain/catalog
 import { type IRNode, isLeaf, type Leaf, leafValues, type Scalar } from '../../../domain/query/ir.js';
 import { wordsKey } from '../../../domain/text/words.js';
 import { andInto, andNotInto, type Bitset, emptyBitset, fullBitset, invert, orInto } from './bitset.js';
-import { isOrdered, NGRAM_MAX, type Term, type TermsHeader } from './format.js';
+import { type ColumnHeader, isOrdered, NGRAM_MAX, type Term, type TermsHeader } from './format.js';
 import { type EntityIndex, findTerm, lowerBound, upperBound } from './reader.js';
 
 /** How a query is answered from the index: a function computing its rows, or null when a leaf needs the scan. */
@@ -131,7 +131,7 @@ function planLeaf(ix: EntityIndex, entity: Entity, leaf: Leaf): BitsetPlan | nul
             : leaf.op === 'lt'
               ? [0, lowerBound(terms.values, v)]
               : [0, upperBound(terms.values, v)];
-      return () => ix.union(terms, range(from, to));
+      return () => rangeRows(ix, head, terms, from, to);
     }
     case 'contains':
     case 'prefix': {
@@ -144,4 +144,48 @@ function planLeaf(ix: EntityIndex, entity: Entity, leaf: Leaf): BitsetPlan | nul
 
 function* range(from: number, to: number): Iterable<number> {
   for (let i = from; i < to; i++) yield i;
+}
+
+const runningCounts = new WeakMap<TermsHeader, Float64Array>();
+
+/** sums[i] = rows of the terms before dictionary position i. */
+function sumsOf(terms: TermsHeader): Float64Array {
+  let sums = runningCounts.get(terms);
+  if (!sums) {
+    sums = new Float64Array(terms.cnt.length + 1);
+    for (let i = 0; i < terms.cnt.length; i++) sums[i + 1] = sums[i]! + terms.cnt[i]!;
+    runningCounts.set(terms, sums);
+  }
+  return sums;
+}
+
+/** Rows whose term sits at a dictionary position below `x`: the nearest range block prefix, corrected term by term. */
+function below(ix: EntityIndex, head: ColumnHeader, terms: TermsHeader, x: number): Bitset {
+  const n = terms.values.length;
+  if (x <= 0) return emptyBitset(ix.rows);
+  if (x >= n) return ix.bitset(head.notnull);
+  const r = head.ranges;
+  if (!r) return ix.union(terms, range(0, x));
+  // Blocks around x: the prefix at or below it (plus the terms up to x), or the one above it (less the terms from x).
+  let j = -1;
+  while (j + 1 < r.at.length && r.at[j + 1]! <= x) j++;
+  const lo = j < 0 ? 0 : r.at[j]!;
+  const hi = j + 1 < r.at.length ? r.at[j + 1]! : n;
+  const sums = sumsOf(terms);
+  if (sums[x]! - sums[lo]! <= sums[hi]! - sums[x]!) {
+    const b = j < 0 ? emptyBitset(ix.rows) : ix.bitset(r.prefix[j]!);
+    for (let i = lo; i < x; i++) ix.orPosting(b, [terms.off[i]!, terms.cnt[i]!]);
+    return b;
+  }
+  const b = hi === n ? ix.bitset(head.notnull) : ix.bitset(r.prefix[j + 1]!);
+  andNotInto(b, ix.union(terms, range(x, hi)));
+  return b;
+}
+
+/** Rows whose term sits at dictionary positions [from, to). */
+function rangeRows(ix: EntityIndex, head: ColumnHeader, terms: TermsHeader, from: number, to: number): Bitset {
+  if (from >= to) return emptyBitset(ix.rows);
+  const b = below(ix, head, terms, to);
+  if (from > 0) andNotInto(b, below(ix, head, terms, from));
+  return b;
 }

@@ -4,6 +4,8 @@ import type { IRNode } from '../../../domain/query/ir.js';
 import { plainRows } from '../rows.js';
 import { parseWhereSql } from './parse-where-sql.js';
 
+const PARSED_MAX = 1000;
+
 /**
  * The WhereSqlParser of the embedded engine: DuckDB's own SQL parser on an in-memory instance with no tables and
  * external access off, used only to run `json_serialize_sql` on a bound string. Client text is a parameter here,
@@ -35,8 +37,16 @@ export class DuckDBWhereSqlParser implements WhereSqlParser {
     return next;
   };
 
-  parse(text: string): Promise<IRNode> {
-    return parseWhereSql(text, this.run);
+  /** Parsed conditions by text: a dashboard repeats the same where_sql, and parsing costs a DuckDB round trip. */
+  private readonly parsed = new Map<string, IRNode>();
+
+  async parse(text: string): Promise<IRNode> {
+    const hit = this.parsed.get(text);
+    if (hit) return structuredClone(hit);
+    const ir = await parseWhereSql(text, this.run);
+    if (this.parsed.size >= PARSED_MAX) this.parsed.delete(this.parsed.keys().next().value as string);
+    this.parsed.set(text, structuredClone(ir));
+    return ir;
   }
 
   async close(): Promise<void> {
