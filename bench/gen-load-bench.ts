@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateDumps } from '../loaders/generate/index.js';
 import { loadRelease } from '../loaders/load/index.js';
+import { indexFile } from '../src/engine/duckdb/bitmap-index/format.js';
 import { pointStoreFile } from '../src/engine/duckdb/point-store/schema.js';
 import { releaseFile } from '../src/engine/duckdb/release-store.js';
 import { machine } from './lib/machine.js';
 
 /**
  * Generate + load benchmark: seeded dumps into a temp data dir, then a full load; prints and records
- * generate ms, load ms, total, rows/s, peak RSS and the sizes of the release file and its point store.
+ * generate ms, load ms, total, rows/s, peak RSS and the sizes of the release file, its point store and its index.
  *   node dist/bench/gen-load-bench.js --contacts 1000000 [--companies N] [--seed S] [--keep] [--tag T]
  *   node dist/bench/gen-load-bench.js --dumps DIR [--tag T]     load only: people.jsonl + companies.jsonl in DIR
  * Writes bench/results/gen-load-<contacts>.json (gen-load-<contacts>-<T>.json with --tag).
@@ -84,6 +85,7 @@ try {
     people_dump_mb: Math.round(statSync(g.peopleFile).size / 2 ** 20),
     release_file_mb: Math.round(statSync(releaseFile(dataDir, load.releaseId)).size / 2 ** 20),
     point_store_mb: Math.round(statSync(pointStoreFile(releaseFile(dataDir, load.releaseId))).size / 2 ** 20),
+    index_mb: Math.round(statSync(indexFile(releaseFile(dataDir, load.releaseId))).size / 2 ** 20),
     ...(values.dumps ? { dumps: values.dumps } : {}),
     machine: machine(),
     /** 1-minute load average before and after: other processes on the machine slow the wall times. */

@@ -14,9 +14,15 @@ export function emptyBitset(rows: number): Bitset {
 
 /** Every row set (the bits past the last row stay clear, so counts and complements stay exact). */
 export function fullBitset(rows: number): Bitset {
-  const b = new Uint32Array(wordsFor(rows)).fill(0xffffffff);
-  clearTail(b, rows);
+  const b = new Uint32Array(wordsFor(rows));
+  fillRows(b, rows);
   return b;
+}
+
+/** Sets every row of a bitset. */
+export function fillRows(b: Bitset, rows: number): void {
+  b.fill(0xffffffff);
+  clearTail(b, rows);
 }
 
 function clearTail(b: Bitset, rows: number): void {

@@ -31,18 +31,24 @@ export function planBitset(ix: EntityIndex, entity: Entity, node: IRNode): Bitse
         }
       : null;
   }
-  const isAnd = 'and' in node;
-  const children = (isAnd ? node.and : node.or).map((c) => planBitset(ix, entity, c));
-  if (children.some((c) => c === null)) return null;
-  const plans = children as BitsetPlan[];
+  if ('or' in node) {
+    const plans = node.or.map((c) => planBitset(ix, entity, c));
+    if (plans.some((c) => c === null)) return null;
+    return () => {
+      const acc = emptyBitset(ix.rows);
+      for (const p of plans as BitsetPlan[]) orInto(acc, p());
+      return acc;
+    };
+  }
+  // and: the negated children are subtracted (and-not) instead of being complemented and intersected.
+  const kept = node.and.filter((c) => isLeaf(c) || !('not' in c)).map((c) => planBitset(ix, entity, c));
+  const minus = node.and.flatMap((c) => (!isLeaf(c) && 'not' in c ? [planBitset(ix, entity, c.not)] : []));
+  if (kept.some((c) => c === null) || minus.some((c) => c === null)) return null;
   return () => {
-    if (plans.length === 0) return isAnd ? fullBitset(ix.rows) : emptyBitset(ix.rows);
-    const acc = plans[0]!();
-    for (let i = 1; i < plans.length; i++) {
-      const b = plans[i]!();
-      if (isAnd) andInto(acc, b);
-      else orInto(acc, b);
-    }
+    const [first, ...rest] = kept as BitsetPlan[];
+    const acc = first ? first() : fullBitset(ix.rows);
+    for (const p of rest) andInto(acc, p());
+    for (const p of minus as BitsetPlan[]) andNotInto(acc, p());
     return acc;
   };
 }

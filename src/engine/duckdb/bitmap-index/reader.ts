@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Entity } from '../../../domain/catalog/index.js';
-import { type Bitset, emptyBitset, fullBitset, orInto, setRows, wordsFor } from './bitset.js';
+import { type Bitset, emptyBitset, fillRows, orInto, setRows, wordsFor } from './bitset.js';
 import {
   type ColumnHeader,
   compareTerms,
@@ -134,7 +134,7 @@ export class EntityIndex {
       case 'none':
         return;
       case 'all':
-        target.set(fullBitset(rows));
+        fillRows(target, rows);
         return;
       case 'dense':
         orInto(target, this.readWords(ref, wordsFor(rows)));
