@@ -7,7 +7,7 @@ const c = (name: string, shape: ShapeName, label: string, description: string, o
 /** Every company column, in schema order (`id` first). */
 export const COMPANY_COLUMNS: readonly ColumnDef[] = [
   c('id', 'text', 'Company ID', 'Company id, prefix com_.', { nullable: false, defaultSet: true }),
-  c('name', 'text', 'Company Name', 'Company name.', { nullable: false, defaultSet: true }),
+  c('name', 'text', 'Company Name', 'Company name.', { nullable: false, defaultSet: true, substrings: true }),
   c('domain', 'text', 'Domain', 'Website domain.', { fill: 0.93, lookup: true, defaultSet: true }),
   c('network', 'text', 'Network URL', 'Company profile URL on the network.', { fill: 0.85, defaultSet: true }),
   c('headcount_band', 'text', 'Headcount Band', 'Employee band.', {

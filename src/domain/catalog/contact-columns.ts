@@ -10,7 +10,7 @@ const c = (name: string, shape: ShapeName, label: string, description: string, o
  */
 export const CONTACT_COLUMNS: readonly ColumnDef[] = [
   c('id', 'text', 'Contact ID', 'Contact id, prefix per_.', { nullable: false, defaultSet: true }),
-  c('name', 'text', 'Full Name', 'Full name.', { nullable: false, defaultSet: true }),
+  c('name', 'text', 'Full Name', 'Full name.', { nullable: false, defaultSet: true, substrings: true }),
   c('first_name', 'text', 'First Name', 'First name.', { fill: 0.99 }),
   c('last_name', 'text', 'Last Name', 'Last name.', { fill: 0.99 }),
   c('title', 'text', 'Job Title', 'Title of the current main role.', {

@@ -35,6 +35,7 @@ export interface ColumnOptions {
   lookup?: boolean;
   contactPoint?: boolean;
   words?: string;
+  substrings?: boolean;
 }
 
 export function column(
@@ -63,6 +64,7 @@ export function column(
     ...(opts.lookup ? { lookup: true } : {}),
     ...(opts.contactPoint ? { contactPoint: true } : {}),
     ...(opts.words ? { words: opts.words } : {}),
+    ...(opts.substrings ? { substrings: true } : {}),
   };
 }
 

@@ -55,6 +55,8 @@ export interface ColumnDef {
   contactPoint?: boolean;
   /** Internal column holding this column's words key (domain/text/words), for whole-word matching. */
   words?: string;
+  /** Substring search (`contains`) on it is common and engines index it for that (names). */
+  substrings?: boolean;
 }
 
 /** How a flat filter key compiles into the Query IR. */

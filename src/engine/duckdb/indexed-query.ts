@@ -1,7 +1,8 @@
 import type { Entity } from '../../domain/catalog/index.js';
 import type { QueryRequest, QueryResult } from '../port.js';
-import { type Bitset, countBits, setRowsFrom } from './bitmap-index/bitset.js';
-import { rowsByKeyQuery } from './compile/select.js';
+import { type Bitset, countBits, emptyBitset, setRows, setRowsFrom } from './bitmap-index/bitset.js';
+import type { Verify } from './bitmap-index/plan.js';
+import { rowsByKeyQuery, verifyQuery } from './compile/select.js';
 import type { ReleaseSession } from './open-release.js';
 
 /**
@@ -32,4 +33,32 @@ export async function indexedQuery(
     }
   }
   return { releaseId: session.info.id, count, countTimedOut: false, rows };
+}
+
+/** Candidates of one leaf checked by the release's columns at most this many at a time; more go to the scan. */
+const VERIFY_MAX = 50_000;
+
+/** The index's verifier for one query: the leaf compiled to SQL over the candidates' rows, on the query's budget. */
+export function verifier(session: ReleaseSession, entity: Entity, req: QueryRequest): Verify {
+  return async (leaf, candidates) => {
+    const n = countBits(candidates);
+    if (n > VERIFY_MAX) return null;
+    if (n === 0) return candidates;
+    const q = verifyQuery(
+      entity,
+      leaf,
+      setRowsFrom(candidates, 0, 0, n).map((r) => r + 1),
+    );
+    const budgetMs = req.countBudgetMs ?? req.page?.budgetMs;
+    const rows = await session.run(q.sql, q.params, {
+      ...(budgetMs === undefined ? {} : { budgetMs }),
+      ...(req.tenant ? { tenant: req.tenant } : {}),
+    });
+    const exact = emptyBitset(candidates.length * 32);
+    setRows(
+      exact,
+      Uint32Array.from(rows, (r) => Number(r.sort_key) - 1),
+    );
+    return exact;
+  };
 }

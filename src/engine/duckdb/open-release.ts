@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import type { Entity } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
-import type { IRNode, Leaf } from '../../domain/query/ir.js';
+import type { Leaf } from '../../domain/query/ir.js';
 import type { IndexState, PointReadsState, ReleaseInfo } from '../port.js';
 import { indexFile } from './bitmap-index/format.js';
-import { type BitsetPlan, planBitset } from './bitmap-index/plan.js';
 import { BitmapIndex, type EntityIndex } from './bitmap-index/reader.js';
 import { ConnectionPool } from './connection-pool.js';
 import { cardsPage, PointStore } from './point-store/point-store.js';
@@ -61,8 +60,8 @@ export interface ReleaseSession {
     columns: readonly string[],
     limit: number,
   ): Promise<Record<string, unknown>[] | null>;
-  /** How the index answers this filter, or null when it cannot (then scan). */
-  indexPlan(entity: Entity, where: IRNode): BitsetPlan | null;
+  /** The release's bitmap index of an entity, or null when the release is served without one. */
+  index(entity: Entity): EntityIndex | null;
   /** Contact rows by sort key from the point store (ascending), or null when it cannot answer these columns. */
   cards(sortKeys: readonly number[], columns: readonly string[]): Promise<Record<string, unknown>[] | null>;
 }
@@ -168,7 +167,7 @@ export class OpenRelease {
         info: this.info,
         run: (sql, params, opts) => this.run(sql, params ?? [], opts ?? {}),
         pointRead: (leaves, columns, limit) => this.pointRead(leaves, columns, limit),
-        indexPlan: (entity, where) => (this.index ? planBitset(this.index[entity], entity, where) : null),
+        index: (entity) => this.index?.[entity] ?? null,
         cards: (sortKeys, columns) => this.cards(sortKeys, columns),
       });
     } finally {

@@ -2,9 +2,10 @@ import type { Entity } from '../../domain/catalog/index.js';
 import { isAppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { QueryRequest, QueryResult } from '../port.js';
+import { IndexCannotAnswer, planBitset } from './bitmap-index/plan.js';
 import { pointReadLeaves } from './compile/point-read-leaves.js';
 import { countQuery, pageQuery } from './compile/select.js';
-import { indexedQuery } from './indexed-query.js';
+import { indexedQuery, verifier } from './indexed-query.js';
 import type { ReleaseSession } from './open-release.js';
 
 /**
@@ -20,8 +21,15 @@ export async function runQuery(
 ): Promise<QueryResult> {
   // Point reads keep their key lookups; every other filter the index can answer is answered from it.
   const points = req.page && entity === 'contact' ? pointReadLeaves(entity, where, null, 0) : null;
-  const plan = points ? null : session.indexPlan(entity, where);
-  if (plan) return indexedQuery(session, entity, plan(), req);
+  const ix = points ? null : session.index(entity);
+  const plan = ix ? planBitset({ ix, entity, verify: verifier(session, entity, req) }, where) : null;
+  if (plan) {
+    try {
+      return await indexedQuery(session, entity, await plan(), req);
+    } catch (e) {
+      if (!(e instanceof IndexCannotAnswer)) throw e;
+    }
+  }
   const count = async (): Promise<{ count: number | null; timedOut: boolean }> => {
     const q = countQuery(entity, where);
     try {

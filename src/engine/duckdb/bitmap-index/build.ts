@@ -238,6 +238,14 @@ async function buildEntity(
         head.ranges = await rangeBlocks(conn, table, c, t, total, out);
       }
     }
+    if (col.substrings && col.storage === 'VARCHAR') {
+      const trigrams = await terms(
+        `SELECT g AS v, list(k)::UINTEGER[] FROM (SELECT DISTINCT k, unnest(list_transform(range(1, length(l) - 1), ` +
+          `i -> substring(l, i, 3))) AS g FROM (SELECT sort_key - 1 AS k, lower(${c}) AS l FROM ${table} ` +
+          `WHERE ${c} IS NOT NULL AND length(${c}) >= 3)) GROUP BY g`,
+      );
+      if (trigrams) head.trigrams = trigrams;
+    }
     const companion = col.words ? findColumn(entity, col.words, true) : undefined;
     if (companion) {
       const w = ident(companion.name);

@@ -52,6 +52,8 @@ export interface ColumnHeader {
   ranges?: RangesHeader;
   /** Word n-grams (words joined by one space) of the column's words companion. */
   ngrams?: TermsHeader;
+  /** Three-character substrings of the lowercased value (catalog `substrings`). */
+  trigrams?: TermsHeader;
 }
 
 export interface EntityHeader {

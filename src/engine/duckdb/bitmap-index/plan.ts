@@ -6,7 +6,22 @@ import { type ColumnHeader, isOrdered, NGRAM_MAX, type Term, type TermsHeader } 
 import { type EntityIndex, findTerm, lowerBound, upperBound } from './reader.js';
 
 /** How a query is answered from the index: a function computing its rows, or null when a leaf needs the scan. */
-export type BitsetPlan = () => Bitset;
+export type BitsetPlan = () => Promise<Bitset>;
+
+/**
+ * Keeps the rows among `candidates` that match a leaf exactly (the release's columns decide), or answers null when
+ * there are too many candidates to check; the query then goes to the scan (IndexCannotAnswer).
+ */
+export type Verify = (leaf: Leaf, candidates: Bitset) => Promise<Bitset | null>;
+
+/** Thrown while a plan runs when a leaf's candidates are too many to verify: the caller scans instead. */
+export class IndexCannotAnswer extends Error {}
+
+export interface PlanContext {
+  ix: EntityIndex;
+  entity: Entity;
+  verify: Verify;
+}
 
 /** Dictionaries up to this size answer `contains` / `prefix` by testing each value (closed lists, small lists). */
 const SCAN_DICTIONARY_MAX = 5000;
@@ -19,36 +34,47 @@ const ASCII = /^[\x20-\x7e]*$/;
  * dictionaries, phrases of more than NGRAM_MAX words, columns without postings, values of another type) makes
  * the whole plan null, and the query goes to the columnar scan; test/engine/conformance compares both paths.
  */
-export function planBitset(ix: EntityIndex, entity: Entity, node: IRNode): BitsetPlan | null {
-  if (isLeaf(node)) return planLeaf(ix, entity, node);
+export function planBitset(ctx: PlanContext, node: IRNode): BitsetPlan | null {
+  const { ix } = ctx;
+  if (isLeaf(node)) {
+    const leaf = planLeaf(ctx, node);
+    if (leaf === null || typeof leaf === 'function') return leaf;
+    // A leaf answered as candidates: checked against the columns before anything combines with it.
+    const { candidates } = leaf;
+    return async () => {
+      const exact = await ctx.verify(node, candidates());
+      if (!exact) throw new IndexCannotAnswer(`too many candidates for ${node.field} ${node.op}`);
+      return exact;
+    };
+  }
   if ('not' in node) {
-    const child = planBitset(ix, entity, node.not);
+    const child = planBitset(ctx, node.not);
     return child
-      ? () => {
-          const b = child();
+      ? async () => {
+          const b = await child();
           invert(b, ix.rows);
           return b;
         }
       : null;
   }
   if ('or' in node) {
-    const plans = node.or.map((c) => planBitset(ix, entity, c));
+    const plans = node.or.map((c) => planBitset(ctx, c));
     if (plans.some((c) => c === null)) return null;
-    return () => {
+    return async () => {
       const acc = emptyBitset(ix.rows);
-      for (const p of plans as BitsetPlan[]) orInto(acc, p());
+      for (const p of plans as BitsetPlan[]) orInto(acc, await p());
       return acc;
     };
   }
   // and: the negated children are subtracted (and-not) instead of being complemented and intersected.
-  const kept = node.and.filter((c) => isLeaf(c) || !('not' in c)).map((c) => planBitset(ix, entity, c));
-  const minus = node.and.flatMap((c) => (!isLeaf(c) && 'not' in c ? [planBitset(ix, entity, c.not)] : []));
+  const kept = node.and.filter((c) => isLeaf(c) || !('not' in c)).map((c) => planBitset(ctx, c));
+  const minus = node.and.flatMap((c) => (!isLeaf(c) && 'not' in c ? [planBitset(ctx, c.not)] : []));
   if (kept.some((c) => c === null) || minus.some((c) => c === null)) return null;
-  return () => {
+  return async () => {
     const [first, ...rest] = kept as BitsetPlan[];
-    const acc = first ? first() : fullBitset(ix.rows);
-    for (const p of rest) andInto(acc, p());
-    for (const p of minus as BitsetPlan[]) andNotInto(acc, p());
+    const acc = first ? await first() : fullBitset(ix.rows);
+    for (const p of rest) andInto(acc, await p());
+    for (const p of minus as BitsetPlan[]) andNotInto(acc, await p());
     return acc;
   };
 }
@@ -78,7 +104,16 @@ function scanDictionary(terms: TermsHeader, text: string, prefix: boolean): numb
   return hits;
 }
 
-function planLeaf(ix: EntityIndex, entity: Entity, leaf: Leaf): BitsetPlan | null {
+/** A leaf's rows computed from postings, or candidates to verify, or null (scan). */
+type LeafPlan = (() => Bitset) | { candidates: () => Bitset };
+
+function planLeaf(ctx: PlanContext, leaf: Leaf): BitsetPlan | { candidates: () => Bitset } | null {
+  const plan = leafRows(ctx.ix, ctx.entity, leaf);
+  if (plan === null || typeof plan !== 'function') return plan;
+  return async () => plan();
+}
+
+function leafRows(ix: EntityIndex, entity: Entity, leaf: Leaf): LeafPlan | null {
   const col = findColumn(entity, leaf.field, true);
   const head = ix.column(leaf.field);
   if (!col || !head) return null;
@@ -100,6 +135,13 @@ function planLeaf(ix: EntityIndex, entity: Entity, leaf: Leaf): BitsetPlan | nul
     if (words.length > NGRAM_MAX) return null;
     const at = findTerm(ngrams, words.join(' '));
     return () => ix.union(ngrams, at < 0 ? [] : [at]);
+  }
+  if (leaf.op === 'contains' && head.trigrams && col.storage === 'VARCHAR') {
+    const v = leafValues(leaf);
+    if (v.length === 1 && typeof v[0] === 'string') {
+      const plan = substringRows(ix, head, v[0]);
+      if (plan) return plan;
+    }
   }
   const terms = head.terms;
   if (!terms || col.storage === 'JSON') return null;
@@ -146,6 +188,28 @@ function planLeaf(ix: EntityIndex, entity: Entity, leaf: Leaf): BitsetPlan | nul
       return hits ? () => ix.union(terms, hits) : null;
     }
   }
+}
+
+/**
+ * `contains` on a column with trigram postings (catalog `substrings`): a needle of three characters is one posting;
+ * a longer one is the intersection of its trigrams' postings, a superset the columns then verify; an empty needle
+ * is every non-null row. Shorter needles and non-ASCII text (whose lowercasing the engines may not share) scan.
+ */
+function substringRows(ix: EntityIndex, head: ColumnHeader, text: string): LeafPlan | null {
+  const trigrams = head.trigrams;
+  if (!trigrams || !ASCII.test(text)) return null;
+  const needle = text.toLowerCase();
+  if (needle.length === 0) return () => ix.bitset(head.notnull);
+  if (needle.length < 3) return null;
+  const grams = [...new Set(Array.from({ length: needle.length - 2 }, (_, i) => needle.slice(i, i + 3)))];
+  const at = grams.map((g) => findTerm(trigrams, g));
+  const rows = (): Bitset => {
+    if (at.some((i) => i < 0)) return emptyBitset(ix.rows);
+    const acc = ix.union(trigrams, [at[0]!]);
+    for (const i of at.slice(1)) andInto(acc, ix.union(trigrams, [i]));
+    return acc;
+  };
+  return needle.length === 3 ? rows : { candidates: rows };
 }
 
 function* range(from: number, to: number): Iterable<number> {

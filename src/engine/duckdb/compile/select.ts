@@ -64,6 +64,17 @@ export function rowsByKeyQuery(entity: Entity, sortKeys: readonly number[], colu
   };
 }
 
+/** The sort keys among `sortKeys` whose rows match a leaf (the index's verification of candidates). */
+export function verifyQuery(entity: Entity, leaf: Leaf, sortKeys: readonly number[]): CompiledQuery {
+  const p = new Params();
+  const keys = p.addList(sortKeys, 'BIGINT');
+  const pred = compileWhere(entity, leaf, p);
+  return {
+    sql: `SELECT sort_key FROM ${ident(TABLE[entity])} WHERE sort_key IN (SELECT unnest(${keys})) AND ${pred}`,
+    params: p.values,
+  };
+}
+
 /**
  * A point read (point-read-leaves.ts) as a UNION ALL of one branch per leaf, each answered by its column's
  * ART index, instead of one OR that scans the whole table.
