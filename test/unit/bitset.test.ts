@@ -15,7 +15,7 @@ import {
 const sizes = fc.oneof(fc.integer({ min: 1, max: 200 }), fc.constantFrom(31, 32, 33, 63, 64, 65, 1000));
 const setOf = (rows: number) => fc.uniqueArray(fc.integer({ min: 0, max: rows - 1 }), { maxLength: rows });
 
-function bitsetOf(rows: number, ids: number[]): Uint32Array {
+function bitsetOf(rows: number, ids: number[]): Int32Array {
   const b = emptyBitset(rows);
   setRows(b, Uint32Array.from(ids));
   return b;
@@ -31,7 +31,7 @@ describe('bitsets', () => {
           const x = new Set(xs);
           const y = new Set(ys);
           const all = Array.from({ length: rows }, (_, i) => i);
-          const check = (b: Uint32Array, want: number[]) => {
+          const check = (b: Int32Array, want: number[]) => {
             expect(countBits(b)).toBe(want.length);
             expect(setRowsFrom(b, 0, 0, rows + 1)).toEqual(want);
           };

@@ -2,26 +2,27 @@
  * Dense bitsets over a release's rows: bit r is the row whose sort_key is r + 1 (sort_key is the dense rank
  * 1..rows, so the stable order is the bit order and a first page is the first set bits). Every query the index
  * answers is evaluated into one of these; at 10 M rows a bitset is 1.25 MB and one pass over it well under a
- * millisecond, so a filter of a dozen leaves costs a few passes, whatever its selectivity.
+ * millisecond, so a filter of a dozen leaves costs a few passes, whatever its selectivity. Words are Int32 so V8
+ * keeps them as small integers (a Uint32Array read above 2^31 is a heap double: passes ran 2-3x slower).
  */
-export type Bitset = Uint32Array;
+export type Bitset = Int32Array;
 
 export const wordsFor = (rows: number): number => Math.ceil(rows / 32);
 
 export function emptyBitset(rows: number): Bitset {
-  return new Uint32Array(wordsFor(rows));
+  return new Int32Array(wordsFor(rows));
 }
 
 /** Every row set (the bits past the last row stay clear, so counts and complements stay exact). */
 export function fullBitset(rows: number): Bitset {
-  const b = new Uint32Array(wordsFor(rows));
+  const b = new Int32Array(wordsFor(rows));
   fillRows(b, rows);
   return b;
 }
 
 /** Sets every row of a bitset. */
 export function fillRows(b: Bitset, rows: number): void {
-  b.fill(0xffffffff);
+  b.fill(-1);
   clearTail(b, rows);
 }
 
@@ -31,7 +32,7 @@ function clearTail(b: Bitset, rows: number): void {
 }
 
 /** Sets the rows of a sorted (or unsorted) list of row ids. */
-export function setRows(b: Bitset, rows: Uint32Array): void {
+export function setRows(b: Bitset, rows: Uint32Array | Int32Array): void {
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     b[r >>> 5]! |= 1 << (r & 31);
@@ -58,9 +59,10 @@ export function invert(b: Bitset, rows: number): void {
 }
 
 function popcount32(x: number): number {
-  let v = x - ((x >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  let v = x - ((x >> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >> 2) & 0x33333333);
+  v = (v + (v >> 4)) & 0x0f0f0f0f;
+  return Math.imul(v, 0x01010101) >>> 24;
 }
 
 export function countBits(b: Bitset): number {

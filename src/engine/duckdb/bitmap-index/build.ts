@@ -47,7 +47,7 @@ class PostingWriter {
     return [at, rows.length];
   }
 
-  private append(words: Uint32Array): void {
+  private append(words: Uint32Array | Int32Array): void {
     const bytes = Buffer.from(words.buffer, words.byteOffset, words.byteLength);
     if (this.used + bytes.length > this.buf.length) this.flush();
     if (bytes.length > this.buf.length) this.writeAt(bytes, this.pos);
@@ -69,7 +69,7 @@ class PostingWriter {
   }
 
   /** Writes the posting of the rows set in a bitset of `count` rows. */
-  writeBits(bits: Uint32Array, count: number, total: number): PostingRef {
+  writeBits(bits: Int32Array, count: number, total: number): PostingRef {
     const at = this.pos;
     const enc = encodingOf(count, total);
     if (enc === 'dense') this.append(bits);

@@ -18,11 +18,11 @@ export type IndexOpening = { index: BitmapIndex; reason?: undefined } | { index:
 
 /** Decoded postings kept in memory, least recently used first out, within a byte budget. */
 class PostingCache {
-  private readonly map = new Map<number, Uint32Array>();
+  private readonly map = new Map<number, Int32Array>();
   private bytes = 0;
   constructor(private readonly budget: number) {}
 
-  get(off: number): Uint32Array | undefined {
+  get(off: number): Int32Array | undefined {
     const hit = this.map.get(off);
     if (hit) {
       this.map.delete(off);
@@ -31,7 +31,7 @@ class PostingCache {
     return hit;
   }
 
-  put(off: number, words: Uint32Array): void {
+  put(off: number, words: Int32Array): void {
     if (words.byteLength > this.budget / 4) return;
     this.map.set(off, words);
     this.bytes += words.byteLength;
@@ -92,10 +92,10 @@ export class BitmapIndex {
     return new EntityIndex(this.header.entities[entity], (ref, words) => this.read(ref, words));
   }
 
-  private read(ref: PostingRef, words: number): Uint32Array {
+  private read(ref: PostingRef, words: number): Int32Array {
     const hit = this.cache.get(ref[0]);
     if (hit) return hit;
-    const out = new Uint32Array(words);
+    const out = new Int32Array(words);
     const buf = Buffer.from(out.buffer);
     let done = 0;
     while (done < buf.length) {
@@ -116,7 +116,7 @@ export class BitmapIndex {
 export class EntityIndex {
   constructor(
     private readonly header: EntityHeader,
-    private readonly readWords: (ref: PostingRef, words: number) => Uint32Array,
+    private readonly readWords: (ref: PostingRef, words: number) => Int32Array,
   ) {}
 
   get rows(): number {
