@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, listValue } from '@duckdb/node-api';
 import { AppError } from '../../src/domain/errors/index.js';
+import { indexFile } from '../../src/engine/duckdb/bitmap-index/format.js';
 import { type DuckDBEngine, openDuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
 import { pointStoreFile } from '../../src/engine/duckdb/point-store/schema.js';
 import {
@@ -259,7 +260,7 @@ describe('release store', () => {
     expect(existsSync(currentPath(dataDir))).toBe(true);
   });
 
-  it('keeps the newest 3 release files (with their point stores) and never the one CURRENT names', async () => {
+  it('keeps the newest 3 release files (with their point stores and indexes) and never the one CURRENT names', async () => {
     mkdirSync(releasesDir(dataDir), { recursive: true });
     const ids = [
       'r20260101T000000-aaaa',
@@ -271,6 +272,7 @@ describe('release store', () => {
     for (const id of ids) {
       writeFileSync(releaseFile(dataDir, id), '');
       writeFileSync(pointStoreFile(releaseFile(dataDir, id)), '');
+      writeFileSync(indexFile(releaseFile(dataDir, id)), '');
     }
     // A crash between the load's renames leaves a point store still named .tmp: pruned with its release.
     writeFileSync(`${pointStoreFile(releaseFile(dataDir, ids[1]!))}.tmp`, '');
@@ -288,6 +290,8 @@ describe('release store', () => {
     expect(await listReleases(dataDir)).toEqual([ids[0], ids[2], ids[3], ids[4]]);
     expect(existsSync(pointStoreFile(releaseFile(dataDir, ids[1]!)))).toBe(false);
     expect(existsSync(`${pointStoreFile(releaseFile(dataDir, ids[1]!))}.tmp`)).toBe(false);
+    expect(existsSync(indexFile(releaseFile(dataDir, ids[1]!)))).toBe(false);
     expect(existsSync(pointStoreFile(releaseFile(dataDir, ids[0]!)))).toBe(true);
+    expect(existsSync(indexFile(releaseFile(dataDir, ids[0]!)))).toBe(true);
   });
 });

@@ -17,7 +17,7 @@ const UNMARKED = 'r20260101T000002-nomk';
 function leave(dataDir: string, id: string, marker: string | null): string[] {
   const dir = releasesDir(dataDir);
   mkdirSync(join(dir, `${id}.staging`), { recursive: true });
-  const files = [`${id}.duckdb.tmp`, `${id}.duckdb.tmp.wal`, `${id}.points.sqlite.tmp`];
+  const files = [`${id}.duckdb.tmp`, `${id}.duckdb.tmp.wal`, `${id}.points.sqlite.tmp`, `${id}.index.tmp`];
   for (const f of files) writeFileSync(join(dir, f), 'partial');
   if (marker !== null) writeFileSync(join(dir, `${id}.loading`), marker);
   return files.map((f) => join(dir, f));

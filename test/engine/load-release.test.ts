@@ -182,6 +182,7 @@ describe('loadRelease', () => {
     expect(readdirSync(releasesDir(dataDir)).sort()).toEqual([
       'CURRENT',
       `${r.releaseId}.duckdb`,
+      `${r.releaseId}.index`,
       `${r.releaseId}.points.sqlite`,
       `${r.releaseId}.rejects.jsonl`,
     ]);
@@ -375,6 +376,7 @@ describe('loadRelease', () => {
     expect(readdirSync(releasesDir(dataDir)).sort()).toEqual([
       'CURRENT',
       `${first.releaseId}.duckdb`,
+      `${first.releaseId}.index`,
       `${first.releaseId}.points.sqlite`,
       `${first.releaseId}.rejects.jsonl`,
     ]);
