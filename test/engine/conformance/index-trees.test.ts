@@ -212,6 +212,22 @@ describe('what the index leaves to the scan', () => {
     expect(head?.ranges?.at.length).toBeGreaterThan(8);
   });
 
+  it('answers long value lists (looked up by hash) as the IR semantics say', async () => {
+    const ix = index.entity('contact');
+    for (const field of ['company_domain', 'company_name_norm', 'company_employee_count', 'skills']) {
+      const present = [...new Set(rel.contacts.flatMap((r) => (Array.isArray(r[field]) ? r[field] : [r[field]])))]
+        .filter((v) => v !== null && v !== undefined)
+        .slice(0, 60) as Scalar[];
+      const absent: Scalar = typeof present[0] === 'number' ? -5 : 'zz-absent';
+      for (const op of ['in', 'not_in'] as const) {
+        const leaf: IRNode = { field, op, value: [...present, absent] };
+        const plan = planBitset({ ix, entity: 'contact', verify: noVerify }, leaf);
+        expect(plan).not.toBeNull();
+        expect(countBits(await plan!())).toBe(rel.contacts.filter((r) => matches('contact', leaf, r)).length);
+      }
+    }
+  });
+
   it('gives up (IndexCannotAnswer, so the engine scans) when a verifier refuses too many candidates', async () => {
     const needle = String(rel.contacts[0]!.name).slice(0, 4);
     const plan = planBitset(

@@ -82,6 +82,8 @@ export function encodingOf(cnt: number, rows: number): Encoding {
 
 /** Total order of the values of one column: numbers numerically, strings by code unit, false before true. */
 export function compareTerms(a: Term, b: Term): number {
+  if (a === b) return 0;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : 1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   const x = String(a);

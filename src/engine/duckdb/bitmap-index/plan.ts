@@ -86,6 +86,19 @@ function termType(col: ColumnDef): 'string' | 'number' | 'boolean' {
 
 const asciiDictionaries = new WeakMap<TermsHeader, boolean>();
 
+/** Long value lists (500 company names, 1,000 domains) are looked up in a hash of the dictionary, built once. */
+const HASHED_LOOKUPS_MIN = 32;
+const hashedDictionaries = new WeakMap<TermsHeader, Map<Term, number>>();
+
+function hashed(terms: TermsHeader): Map<Term, number> {
+  let at = hashedDictionaries.get(terms);
+  if (!at) {
+    at = new Map(terms.values.map((v, i) => [v, i]));
+    hashedDictionaries.set(terms, at);
+  }
+  return at;
+}
+
 /** Dictionary positions whose value passes a case-insensitive substring or prefix test, or null (too many / non-ASCII). */
 function scanDictionary(terms: TermsHeader, text: string, prefix: boolean): number[] | null {
   if (terms.values.length > SCAN_DICTIONARY_MAX || !ASCII.test(text)) return null;
@@ -149,7 +162,11 @@ function leafRows(ix: EntityIndex, entity: Entity, leaf: Leaf): LeafPlan | null 
   const type = list ? 'string' : termType(col);
   const values = leafValues(leaf);
   if (!values.every((v) => typeof v === type)) return null;
-  const positions = (vs: readonly Scalar[]): number[] => vs.map((v) => findTerm(terms, v)).filter((i) => i >= 0);
+  const positions = (vs: readonly Scalar[]): number[] => {
+    if (vs.length <= HASHED_LOOKUPS_MIN) return vs.map((v) => findTerm(terms, v)).filter((i) => i >= 0);
+    const at = hashed(terms);
+    return vs.flatMap((v) => at.get(v) ?? []);
+  };
   const union = (vs: readonly Scalar[]) => (): Bitset => ix.union(terms, positions(vs));
   // Rows that hold a value for neq / not_in: non-empty lists; non-null scalars (SQL `c <> v` is null on null).
   const base = list ? head.present : head.notnull;
