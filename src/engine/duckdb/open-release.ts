@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import type { Entity } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
@@ -43,6 +43,16 @@ interface ReleaseIndex {
   close(): void;
 }
 
+/** Identity of a file (a rebuilt index is a new file), or null when it is missing. */
+function fileStamp(file: string): string | null {
+  try {
+    const s = statSync(file);
+    return `${s.ino}:${s.mtimeMs}:${s.size}`;
+  } catch {
+    return null;
+  }
+}
+
 function openIndex(file: string, info: ReleaseInfo, cacheMb: number): { index?: ReleaseIndex; reason?: string } {
   const opened = BitmapIndex.open(indexFile(file), info, cacheMb);
   if (!opened.index) return { reason: opened.reason };
@@ -62,6 +72,8 @@ export interface ReleaseSession {
   ): Promise<Record<string, unknown>[] | null>;
   /** The release's bitmap index of an entity, or null when the release is served without one. */
   index(entity: Entity): EntityIndex | null;
+  /** The index failed to read (a damaged file): it is set aside and counts and pages scan the columns. */
+  indexFailed(error: Error): void;
   /** Contact rows by sort key from the point store (ascending), or null when it cannot answer these columns. */
   cards(sortKeys: readonly number[], columns: readonly string[]): Promise<Record<string, unknown>[] | null>;
 }
@@ -138,12 +150,30 @@ export class OpenRelease {
     );
   }
 
-  /** Starts using the release's index when one was built after the release opened (`cds releases index`). */
+  /**
+   * Starts using the release's index when one was built after the release opened (`cds releases index`), or
+   * rebuilt after it failed (a file that failed is not opened again until it changes).
+   */
   adoptIndex(): void {
-    if (this.index || this.indexCacheMb === null || this.retired || !existsSync(indexFile(this.file))) return;
+    if (this.index || this.indexCacheMb === null || this.retired) return;
+    const stamp = fileStamp(indexFile(this.file));
+    if (stamp === null || stamp === this.failedIndexStamp) return;
     const opened = openIndex(this.file, this.info, this.indexCacheMb);
     if (opened.index) this.index = opened.index;
     this.indexNote = opened.reason;
+  }
+
+  private failedIndexStamp: string | null = null;
+  private readonly setAside: ReleaseIndex[] = [];
+
+  private indexFailed(error: Error): void {
+    const failed = this.index;
+    if (!failed) return;
+    this.index = null;
+    this.indexNote = `index failed, counts and pages scan the columns: ${error.message}`;
+    this.failedIndexStamp = fileStamp(indexFile(this.file));
+    // Queries in flight may still be reading it: closed with the release.
+    this.setAside.push(failed);
   }
 
   get indexState(): IndexState {
@@ -168,6 +198,7 @@ export class OpenRelease {
         run: (sql, params, opts) => this.run(sql, params ?? [], opts ?? {}),
         pointRead: (leaves, columns, limit) => this.pointRead(leaves, columns, limit),
         index: (entity) => this.index?.[entity] ?? null,
+        indexFailed: (error) => this.indexFailed(error),
         cards: (sortKeys, columns) => this.cards(sortKeys, columns),
       });
     } finally {
@@ -272,7 +303,7 @@ export class OpenRelease {
     this.pageCards?.close();
     this.pageCards = null;
     try {
-      this.index?.close();
+      for (const ix of [this.index, ...this.setAside]) ix?.close();
       this.pool.close();
       this.instance.closeSync();
     } finally {

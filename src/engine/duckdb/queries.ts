@@ -2,6 +2,7 @@ import type { Entity } from '../../domain/catalog/index.js';
 import { isAppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { QueryRequest, QueryResult } from '../port.js';
+import type { Bitset } from './bitmap-index/bitset.js';
 import { IndexCannotAnswer, planBitset } from './bitmap-index/plan.js';
 import { pointReadLeaves } from './compile/point-read-leaves.js';
 import { countQuery, pageQuery } from './compile/select.js';
@@ -24,11 +25,16 @@ export async function runQuery(
   const ix = points ? null : session.index(entity);
   const plan = ix ? planBitset({ ix, entity, verify: verifier(session, entity, req) }, where) : null;
   if (plan) {
+    let bits: Bitset | null = null;
     try {
-      return await indexedQuery(session, entity, await plan(), req);
+      bits = await plan();
     } catch (e) {
-      if (!(e instanceof IndexCannotAnswer)) throw e;
+      // Too many candidates to verify, or a verification past its budget: the scan answers (with its own budgets).
+      // A damaged index file is set aside and the scan answers from now on; an error of the request itself stands.
+      if (isAppError(e) && e.code !== 'query.timeout') throw e;
+      if (!(e instanceof IndexCannotAnswer) && !isAppError(e)) session.indexFailed(e as Error);
     }
+    if (bits) return indexedQuery(session, entity, bits, req);
   }
   const count = async (): Promise<{ count: number | null; timedOut: boolean }> => {
     const q = countQuery(entity, where);

@@ -1,4 +1,4 @@
-import { existsSync, renameSync } from 'node:fs';
+import { copyFileSync, existsSync, renameSync, rmSync, truncateSync } from 'node:fs';
 import fc from 'fast-check';
 import { columnsOf, type Entity, findColumn } from '../../../src/domain/catalog/index.js';
 import type { IRNode, LeafOp, Scalar } from '../../../src/domain/query/ir.js';
@@ -248,6 +248,40 @@ describe('what the index leaves to the scan', () => {
       expect(countBits(await plan!())).toBe(rel.contacts.filter((r) => matches('contact', leaf, r)).length);
     }
     expect(findColumn('contact', 'seniority')?.list).toBeDefined();
+  });
+
+  it('sets a damaged index aside (the scan answers, health says why) and takes it back once rebuilt', async () => {
+    const cur = currentRelease(rel.dataDir)!;
+    const file = indexFile(releaseFile(rel.dataDir, cur.id));
+    copyFileSync(file, `${file}.good`);
+    const engine = await openDuckDBEngine({
+      dataDir: rel.dataDir,
+      poolSize: 1,
+      threads: 1,
+      pointReaders: 1,
+      pollMs: 50,
+    });
+    try {
+      expect((await engine.health()).index).toEqual({ ok: true });
+      // The header is read at open; the postings are read when a query needs them.
+      truncateSync(file, 1024);
+      const tree: IRNode = { field: 'skills', op: 'in', value: sample('contact', 'skills').slice(0, 2) as string[] };
+      const want = rel.contacts.filter((r) => matches('contact', tree, r)).length;
+      expect((await engine.query('contact', tree, { countBudgetMs: 30_000 })).count).toBe(want);
+      const health = await engine.health();
+      expect(health.index?.ok).toBe(false);
+      expect(health.index?.note).toMatch(/index failed.*truncated/);
+      expect((await engine.query('contact', tree, { countBudgetMs: 30_000 })).count).toBe(want);
+      copyFileSync(`${file}.good`, file);
+      const t0 = Date.now();
+      while (!(await engine.health()).index?.ok && Date.now() - t0 < 3000) await new Promise((r) => setTimeout(r, 50));
+      expect((await engine.health()).index).toEqual({ ok: true });
+      expect((await engine.query('contact', tree, { countBudgetMs: 30_000 })).count).toBe(want);
+    } finally {
+      await engine.close();
+      copyFileSync(`${file}.good`, file);
+      rmSync(`${file}.good`);
+    }
   });
 
   it('serves from the columns, with the same answers, when the release has no index', async () => {
