@@ -36,7 +36,6 @@ export class PointStore {
       // The interior B-tree pages of the key and card tables (about 20 MB at 10 M contacts) stay cached:
       // a lookup then reads one leaf page of each.
       db.pragma('cache_size = -32768');
-      db.pragma('mmap_size = 17179869184');
       const meta = new Map(db.prepare(`SELECT key, value FROM ${POINT_META_TABLE}`).raw().all() as [string, string][]);
       if (meta.get(POINT_META.releaseId) !== release.id)
         throw new Error(`it belongs to release ${meta.get(POINT_META.releaseId) ?? 'unknown'}`);
