@@ -6,6 +6,7 @@ import { Params } from '../compile/params.js';
 import { ident, TABLE } from '../schema.js';
 import { countBits, emptyBitset, setRows, setRowsFrom } from './bitset.js';
 import {
+  type ArrayRef,
   type ColumnHeader,
   compareTerms,
   type EntityHeader,
@@ -19,12 +20,19 @@ import {
   RANGE_BLOCKS,
   RANGE_TERMS_MIN,
   type RangesHeader,
+  type StoredTerms,
   type Term,
-  type TermsHeader,
   termColumns,
 } from './format.js';
 
 const PREAMBLE = 16;
+
+/** A dictionary as written, with its row counts at hand (range blocks are cut by them). */
+interface BuiltTerms extends StoredTerms {
+  counts: number[];
+}
+
+const stored = ({ values, off, cnt }: BuiltTerms): StoredTerms => ({ values, off, cnt });
 const BUFFER_BYTES = 8 * 2 ** 20;
 
 /** Appends postings to the index file, each 4-byte aligned, in the encoding format.ts describes (buffered). */
@@ -47,7 +55,7 @@ class PostingWriter {
     return [at, rows.length];
   }
 
-  private append(words: Uint32Array | Int32Array): void {
+  private append(words: Uint32Array | Int32Array | Float64Array): void {
     const bytes = Buffer.from(words.buffer, words.byteOffset, words.byteLength);
     if (this.used + bytes.length > this.buf.length) this.flush();
     if (bytes.length > this.buf.length) this.writeAt(bytes, this.pos);
@@ -77,8 +85,15 @@ class PostingWriter {
     return [at, count];
   }
 
+  /** Writes an array outside the header (format.ts ArrayRef). */
+  writeArray(values: Float64Array | Int32Array): ArrayRef {
+    const at = this.pos;
+    this.append(values);
+    return [at, values.length];
+  }
+
   /** Writes the header after the postings and the preamble naming its offset. */
-  finish(header: IndexHeader): void {
+  finish(header: IndexHeader<StoredTerms>): void {
     this.flush();
     this.writeAt(Buffer.from(JSON.stringify(header), 'utf8'), this.pos);
     const pre = Buffer.alloc(PREAMBLE);
@@ -144,7 +159,7 @@ async function rangeBlocks(
   conn: DuckDBConnection,
   table: string,
   c: string,
-  t: TermsHeader,
+  t: BuiltTerms,
   total: number,
   out: PostingWriter,
 ): Promise<RangesHeader | undefined> {
@@ -152,7 +167,7 @@ async function rangeBlocks(
   let seen = 0;
   for (let i = 0; i < t.values.length; i++) {
     if (i > 0 && seen >= ((at.length + 1) * total) / RANGE_BLOCKS) at.push(i);
-    seen += t.cnt[i]!;
+    seen += t.counts[i]!;
   }
   if (at.length === 0) return undefined;
   const p = new Params();
@@ -181,7 +196,7 @@ async function buildEntity(
   entity: Entity,
   out: PostingWriter,
   onColumn: () => void,
-): Promise<EntityHeader> {
+): Promise<EntityHeader<StoredTerms>> {
   const table = ident(TABLE[entity]);
   const total = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRows()[0]![0] as bigint | number);
   const single = async (where: string): Promise<PostingRef> => {
@@ -191,7 +206,7 @@ async function buildEntity(
     });
     return ref;
   };
-  const terms = async (sql: string): Promise<TermsHeader | undefined> => {
+  const terms = async (sql: string): Promise<BuiltTerms | undefined> => {
     const found: { v: Term; ref: PostingRef }[] = [];
     let finite = true;
     await postingsOf(conn, sql, total, out, (v, ref) => {
@@ -202,7 +217,12 @@ async function buildEntity(
     // A value JSON cannot carry leaves the column to the scan.
     if (!finite) return undefined;
     found.sort((a, b) => compareTerms(a.v, b.v));
-    return { values: found.map((f) => f.v), off: found.map((f) => f.ref[0]), cnt: found.map((f) => f.ref[1]) };
+    return {
+      values: found.map((f) => f.v),
+      off: out.writeArray(Float64Array.from(found, (f) => f.ref[0])),
+      cnt: out.writeArray(Int32Array.from(found, (f) => f.ref[1])),
+      counts: found.map((f) => f.ref[1]),
+    };
   };
   const termCols = new Set(termColumns(entity).map((c) => c.name));
   const cols = columnsOf(entity).filter((c) => c.name !== 'sort_key');
@@ -216,7 +236,7 @@ async function buildEntity(
         .join(', ')} FROM ${table}`,
     )
   ).getRowObjects()[0]!;
-  const columns: Record<string, ColumnHeader> = {};
+  const columns: Record<string, ColumnHeader<StoredTerms>> = {};
   for (const [i, col] of cols.entries()) {
     const c = ident(col.name);
     const pn = Number(counted[`p${i}`]);
@@ -224,7 +244,7 @@ async function buildEntity(
     const fixed = (n: number): PostingRef | null => (n === 0 || n === total ? [0, n] : null);
     const present = fixed(pn) ?? (await single(presentSql(col.name)));
     const notnull = pn === nn ? present : (fixed(nn) ?? (await single(`${c} IS NOT NULL`)));
-    const head: ColumnHeader = { present, notnull };
+    const head: ColumnHeader<StoredTerms> = { present, notnull };
     if (termCols.has(col.name)) {
       const v = col.storage === 'BIGINT' ? `CAST(${c} AS DOUBLE)` : c;
       const sql =
@@ -233,7 +253,7 @@ async function buildEntity(
             `FROM ${table}) WHERE v IS NOT NULL GROUP BY v`
           : `SELECT ${v} AS v, ${ROW_IDS} FROM ${table} WHERE ${c} IS NOT NULL GROUP BY 1`;
       const t = await terms(sql);
-      if (t) head.terms = t;
+      if (t) head.terms = stored(t);
       if (t && isOrdered(col) && col.storage !== 'VARCHAR[]' && t.values.length > RANGE_TERMS_MIN) {
         head.ranges = await rangeBlocks(conn, table, c, t, total, out);
       }
@@ -244,7 +264,7 @@ async function buildEntity(
           `i -> substring(l, i, 3))) AS g FROM (SELECT sort_key - 1 AS k, lower(${c}) AS l FROM ${table} ` +
           `WHERE ${c} IS NOT NULL AND length(${c}) >= 3)) GROUP BY g`,
       );
-      if (trigrams) head.trigrams = trigrams;
+      if (trigrams) head.trigrams = stored(trigrams);
     }
     const companion = col.words ? findColumn(entity, col.words, true) : undefined;
     if (companion) {
@@ -259,7 +279,7 @@ async function buildEntity(
           `grams AS (SELECT DISTINCT k, unnest(${ngramsSql('t')}) AS v FROM toks) ` +
           `SELECT v, list(k)::UINTEGER[] FROM grams GROUP BY v`,
       );
-      if (ngrams) head.ngrams = ngrams;
+      if (ngrams) head.ngrams = stored(ngrams);
     }
     columns[col.name] = head;
     onColumn();

@@ -10,14 +10,15 @@ import { type ColumnDef, columnsOf, type Entity, filterKeysOf } from '../../../d
  * - per column with a words companion (title), one posting per word, word pair and word triple of its text, so a
  *   whole-word phrase of up to three words is one posting.
  *
- * Layout: 8 bytes magic, 8 bytes header offset (float64 LE), the postings (4-byte aligned), then the header
- * (UTF-8 JSON, IndexHeader) to the end of the file. A posting of `cnt` rows of a `rows`-row table is stored as
+ * Layout: 8 bytes magic, 8 bytes header offset (float64 LE), the postings and the dictionaries' offset and count
+ * arrays (ArrayRef; 4-byte aligned), then the header (UTF-8 JSON, IndexHeader, those arrays as ArrayRefs) to the end
+ * of the file. A posting of `cnt` rows of a `rows`-row table is stored as
  * nothing when it is empty or holds every row, as a bitset (wordsFor(rows) uint32 words) when cnt > rows / 32,
  * and as the ascending row ids (cnt uint32) otherwise: never more than 4 bytes per row it holds.
  */
 
 export const INDEX_MAGIC = 'CDSIDX1\n';
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
 /** A phrase of at most this many words is one posting (word n-grams are indexed up to it). */
 export const NGRAM_MAX = 3;
 /** Ordered columns with more distinct values than this get range blocks, about this many rows / RANGE_BLOCKS each. */
@@ -31,8 +32,23 @@ export type Term = string | number | boolean;
 export interface TermsHeader {
   /** Distinct values, ascending (compareTerms). */
   values: Term[];
-  off: number[];
-  cnt: number[];
+  /** Byte offset and row count of each value's posting. */
+  off: ArrayLike<number>;
+  cnt: ArrayLike<number>;
+}
+
+/**
+ * [byte offset, length] of an array kept in the file outside the JSON header: a dictionary's posting offsets
+ * (float64) and row counts (int32). At 10 M contacts the dictionaries hold millions of values; as JSON numbers
+ * their offsets and counts made the header 200 MB and its parse 1.7 s and 1.2 GB.
+ */
+export type ArrayRef = [number, number];
+
+/** A dictionary as the file's header holds it: its offsets and counts as ArrayRefs. */
+export interface StoredTerms {
+  values: Term[];
+  off: ArrayRef;
+  cnt: ArrayRef;
 }
 
 /**
@@ -45,27 +61,31 @@ export interface RangesHeader {
   prefix: PostingRef[];
 }
 
-export interface ColumnHeader {
+/** One column's part of the index; `T` is a dictionary as held in memory (TermsHeader) or in the file (StoredTerms). */
+export interface ColumnHeader<T = TermsHeader> {
   present: PostingRef;
   notnull: PostingRef;
-  terms?: TermsHeader;
+  terms?: T;
   ranges?: RangesHeader;
   /** Word n-grams (words joined by one space) of the column's words companion. */
-  ngrams?: TermsHeader;
+  ngrams?: T;
   /** Three-character substrings of the lowercased value (catalog `substrings`). */
-  trigrams?: TermsHeader;
+  trigrams?: T;
 }
 
-export interface EntityHeader {
+export interface EntityHeader<T = TermsHeader> {
   rows: number;
-  columns: Record<string, ColumnHeader>;
+  columns: Record<string, ColumnHeader<T>>;
 }
 
-export interface IndexHeader {
+export interface IndexHeader<T = TermsHeader> {
   version: number;
   releaseId: string;
-  entities: Record<Entity, EntityHeader>;
+  entities: Record<Entity, EntityHeader<T>>;
 }
+
+/** The dictionary fields of a column header. */
+export const DICTIONARIES = ['terms', 'ngrams', 'trigrams'] as const;
 
 /** `<dir>/<id>.duckdb` -> `<dir>/<id>.index`. */
 export function indexFile(releaseFile: string): string {

@@ -2,14 +2,17 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import type { Entity } from '../../../domain/catalog/index.js';
 import { type Bitset, emptyBitset, fillRows, orInto, setRows, wordsFor } from './bitset.js';
 import {
+  type ArrayRef,
   type ColumnHeader,
   compareTerms,
+  DICTIONARIES,
   type EntityHeader,
   encodingOf,
   INDEX_MAGIC,
   INDEX_VERSION,
   type IndexHeader,
   type PostingRef,
+  type StoredTerms,
   type Term,
   type TermsHeader,
 } from './format.js';
@@ -76,8 +79,10 @@ export class BitmapIndex {
         chunks.push(buf.subarray(0, n));
         pos += n;
       }
-      const header = JSON.parse(Buffer.concat(chunks).toString('utf8')) as IndexHeader;
-      if (header.version !== INDEX_VERSION) throw new Error(`its version ${header.version} is not ${INDEX_VERSION}`);
+      const stored = JSON.parse(Buffer.concat(chunks).toString('utf8')) as IndexHeader<StoredTerms>;
+      if (stored.version !== INDEX_VERSION)
+        throw new Error(`its version ${stored.version} is not ${INDEX_VERSION} (cds releases index rebuilds it)`);
+      const header = hydrate(fd, stored);
       if (header.releaseId !== release.id) throw new Error(`it belongs to release ${header.releaseId}`);
       if (header.entities.contact.rows !== release.contacts || header.entities.company.rows !== release.companies)
         throw new Error('its row counts differ from the release');
@@ -110,6 +115,47 @@ export class BitmapIndex {
   close(): void {
     closeSync(this.fd);
   }
+}
+
+/** Reads an array kept outside the header (format.ts ArrayRef). */
+function readArray<T extends Float64Array | Int32Array>(fd: number, ref: ArrayRef, make: (n: number) => T): T {
+  const out = make(ref[1]);
+  const buf = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  let done = 0;
+  while (done < buf.length) {
+    const n = readSync(fd, buf, done, buf.length - done, ref[0] + done);
+    if (n === 0) throw new Error('the index file is truncated');
+    done += n;
+  }
+  return out;
+}
+
+/** The header with its dictionaries' offsets and counts loaded from the file. */
+function hydrate(fd: number, stored: IndexHeader<StoredTerms>): IndexHeader {
+  const entity = (e: EntityHeader<StoredTerms>): EntityHeader => ({
+    rows: e.rows,
+    columns: Object.fromEntries(
+      Object.entries(e.columns).map(([name, col]) => {
+        const out: ColumnHeader = { present: col.present, notnull: col.notnull };
+        if (col.ranges) out.ranges = col.ranges;
+        for (const k of DICTIONARIES) {
+          const t = col[k];
+          if (t)
+            out[k] = {
+              values: t.values,
+              off: readArray(fd, t.off, (n) => new Float64Array(n)),
+              cnt: readArray(fd, t.cnt, (n) => new Int32Array(n)),
+            };
+        }
+        return [name, out];
+      }),
+    ),
+  });
+  return {
+    version: stored.version,
+    releaseId: stored.releaseId,
+    entities: { contact: entity(stored.entities.contact), company: entity(stored.entities.company) },
+  };
 }
 
 /** One entity's part of the index: its columns' postings, read into bitsets. */
