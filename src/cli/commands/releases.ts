@@ -1,6 +1,6 @@
 import { loadConfig } from '../../config.js';
 import { pruneReleases } from '../../engine/duckdb/release-store.js';
-import { describeReleases, indexRelease, RollbackRefused, rollbackRelease } from '../../engine/duckdb/releases.js';
+import { describeReleases, indexRelease, ReleaseRefused, rollbackRelease } from '../../engine/duckdb/releases.js';
 import { type CommandSpec, parse, UsageError } from '../args.js';
 
 export const releasesSpec: CommandSpec = {
@@ -34,7 +34,7 @@ export async function releases(argv: string[]): Promise<void> {
         const p = await rollbackRelease(dataDir, id);
         process.stdout.write(`${JSON.stringify({ serving: p.id, contacts: p.contacts, companies: p.companies })}\n`);
       } catch (e) {
-        if (e instanceof RollbackRefused) throw new UsageError(e.message);
+        if (e instanceof ReleaseRefused) throw new UsageError(e.message);
         throw e;
       }
       return;
@@ -49,7 +49,7 @@ export async function releases(argv: string[]): Promise<void> {
       try {
         process.stdout.write(`${JSON.stringify(await indexRelease(dataDir, id))}\n`);
       } catch (e) {
-        if (e instanceof RollbackRefused) throw new UsageError(e.message);
+        if (e instanceof ReleaseRefused) throw new UsageError(e.message);
         throw e;
       }
       return;

@@ -1,6 +1,6 @@
 import type { Entity } from '../../domain/catalog/index.js';
 import type { QueryRequest, QueryResult } from '../port.js';
-import { type Bitset, countBits, emptyBitset, setRows, setRowsFrom } from './bitmap-index/bitset.js';
+import { type Bitset, countBits, setRows, setRowsFrom } from './bitmap-index/bitset.js';
 import type { Verify } from './bitmap-index/plan.js';
 import { rowsByKeyQuery, verifyQuery } from './compile/select.js';
 import type { ReleaseSession } from './open-release.js';
@@ -54,7 +54,8 @@ export function verifier(session: ReleaseSession, entity: Entity, req: QueryRequ
       ...(budgetMs === undefined ? {} : { budgetMs }),
       ...(req.tenant ? { tenant: req.tenant } : {}),
     });
-    const exact = emptyBitset(candidates.length * 32);
+    // Same size as the candidates' bitset (the release's rows).
+    const exact = new Int32Array(candidates.length);
     setRows(
       exact,
       Uint32Array.from(rows, (r) => Number(r.sort_key) - 1),

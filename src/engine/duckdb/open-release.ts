@@ -7,15 +7,12 @@ import type { IndexState, PointReadsState, ReleaseInfo } from '../port.js';
 import { indexFile } from './bitmap-index/format.js';
 import { BitmapIndex, type EntityIndex } from './bitmap-index/reader.js';
 import { ConnectionPool } from './connection-pool.js';
-import { cardsPage, PointStore } from './point-store/point-store.js';
 import { PointReaders } from './point-store/readers.js';
 import { pointStoreFile } from './point-store/schema.js';
 import { plainRows } from './rows.js';
 
 /** The largest page a query asks for: family B's 5,000 rows plus the one that says whether more follow. */
 const PAGE_ROWS_MAX = 5001;
-/** Index pages up to this many rows read their cards on the calling thread (cards()). */
-const PAGE_CARDS_INLINE = 1001;
 
 export interface InstanceOptions {
   poolSize: number;
@@ -100,7 +97,6 @@ export class OpenRelease {
     private index: ReleaseIndex | null,
     private indexNote: string | undefined,
     private readonly indexCacheMb: number | null,
-    private pageCards: PointStore | null,
   ) {}
 
   static async open(
@@ -146,7 +142,6 @@ export class OpenRelease {
       opened.index ?? null,
       opened.reason,
       opts.index ? opts.indexCacheMb : null,
-      points.readers ? PointStore.open(pointStoreFile(file), info).store : null,
     );
   }
 
@@ -273,11 +268,6 @@ export class OpenRelease {
     const readers = this.points;
     if (!readers?.covers(columns)) return null;
     try {
-      // A page of up to PAGE_CARDS_INLINE rows is read here (about 1 µs a card once cached), sparing the hop to a
-      // reader thread, which costs more than the read when the thread has to wake up; bigger pages go to a reader.
-      const store = this.pageCards;
-      if (store && sortKeys.length <= PAGE_CARDS_INLINE)
-        return cardsPage([store.cards(sortKeys)], readers.layout, columns, sortKeys.length);
       return await readers.cards(sortKeys, columns);
     } catch {
       return null;
@@ -300,8 +290,6 @@ export class OpenRelease {
     this.resolveClosed = null;
     const points = this.points;
     this.points = null;
-    this.pageCards?.close();
-    this.pageCards = null;
     try {
       for (const ix of [this.index, ...this.setAside]) ix?.close();
       this.pool.close();

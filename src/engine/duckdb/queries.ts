@@ -21,7 +21,10 @@ export async function runQuery(
   req: QueryRequest,
 ): Promise<QueryResult> {
   // Point reads keep their key lookups; every other filter the index can answer is answered from it.
-  const points = req.page && entity === 'contact' ? pointReadLeaves(entity, where, null, 0) : null;
+  const points =
+    req.page && entity === 'contact'
+      ? pointReadLeaves(entity, where, req.page.afterSortKey, req.page.offset ?? 0)
+      : null;
   const ix = points ? null : session.index(entity);
   const plan = ix ? planBitset({ ix, entity, verify: verifier(session, entity, req) }, where) : null;
   if (plan) {

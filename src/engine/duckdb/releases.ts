@@ -71,8 +71,8 @@ export async function describeReleases(dataDir: string): Promise<ReleaseListing[
   return out;
 }
 
-/** A rollback or index build that cannot be done: unknown id, nothing older, or a release without its meta. */
-export class RollbackRefused extends Error {}
+/** A release action that cannot be done: unknown id, nothing older, no serving release, or one without its meta. */
+export class ReleaseRefused extends Error {}
 
 /**
  * Makes `id` (default: the newest release older than the serving one) the serving release: the CURRENT pointer
@@ -83,14 +83,14 @@ export async function rollbackRelease(dataDir: string, id?: string): Promise<Cur
   const serving = releases.findIndex((r) => r.serving);
   const target = id === undefined ? releases[serving - 1] : releases.find((r) => r.id === id);
   if (!target) {
-    throw new RollbackRefused(
+    throw new ReleaseRefused(
       id === undefined
         ? 'no release older than the serving one is on disk'
         : `no release ${id} on disk (cds releases list shows them)`,
     );
   }
   if (target.contacts === null || target.companies === null || target.created_at === null) {
-    throw new RollbackRefused(`release ${target.id} has no readable meta table`);
+    throw new ReleaseRefused(`release ${target.id} has no readable meta table`);
   }
   const pointer: CurrentPointer = {
     id: target.id,
@@ -117,7 +117,7 @@ export async function indexRelease(
   const releaseId = id ?? (await readCurrent(dataDir))?.id;
   const file = releaseId ? releaseFile(dataDir, releaseId) : null;
   if (!releaseId || !file || (await sizeOf(file)) === 0) {
-    throw new RollbackRefused(
+    throw new ReleaseRefused(
       releaseId ? `no release ${releaseId} on disk (cds releases list shows them)` : 'no release is serving',
     );
   }

@@ -42,11 +42,11 @@ class PostingWriter {
   private used = 0;
   constructor(private readonly fd: number) {}
 
-  /** Writes the posting of these row ids (ascending, or in any order when `sorted` is false). */
-  write(rows: Uint32Array, total: number, sorted: boolean): PostingRef {
+  /** Writes the posting of these row ids, given in any order (a sparse posting is sorted here, in place). */
+  write(rows: Uint32Array, total: number): PostingRef {
     const at = this.pos;
     const enc = encodingOf(rows.length, total);
-    if (enc === 'sparse') this.append(sorted ? rows : rows.sort());
+    if (enc === 'sparse') this.append(rows.sort());
     else if (enc === 'dense') {
       const bits = emptyBitset(total);
       setRows(bits, rows);
@@ -132,7 +132,7 @@ async function postingsOf(
         for (let j = 0; j < len; j++) rows[j] = Number(child.getItem(start + j));
       }
       const v = values.getItem(i) as unknown;
-      const ref: PostingRef = out ? out.write(rows, total, false) : [0, rows.length];
+      const ref: PostingRef = out ? out.write(rows, total) : [0, rows.length];
       onTerm(v === null ? null : typeof v === 'bigint' ? Number(v) : (v as Term), ref, rows);
     }
   }

@@ -37,8 +37,9 @@ const ASCII = /^[\x20-\x7e]*$/;
 export function planBitset(ctx: PlanContext, node: IRNode): BitsetPlan | null {
   const { ix } = ctx;
   if (isLeaf(node)) {
-    const leaf = planLeaf(ctx, node);
-    if (leaf === null || typeof leaf === 'function') return leaf;
+    const leaf = leafRows(ix, ctx.entity, node);
+    if (leaf === null) return null;
+    if (typeof leaf === 'function') return async () => leaf();
     // A leaf answered as candidates: checked against the columns before anything combines with it.
     const { candidates } = leaf;
     return async () => {
@@ -119,12 +120,6 @@ function scanDictionary(terms: TermsHeader, text: string, prefix: boolean): numb
 
 /** A leaf's rows computed from postings, or candidates to verify, or null (scan). */
 type LeafPlan = (() => Bitset) | { candidates: () => Bitset };
-
-function planLeaf(ctx: PlanContext, leaf: Leaf): BitsetPlan | { candidates: () => Bitset } | null {
-  const plan = leafRows(ctx.ix, ctx.entity, leaf);
-  if (plan === null || typeof plan !== 'function') return plan;
-  return async () => plan();
-}
 
 function leafRows(ix: EntityIndex, entity: Entity, leaf: Leaf): LeafPlan | null {
   const col = findColumn(entity, leaf.field, true);

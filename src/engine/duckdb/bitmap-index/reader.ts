@@ -100,14 +100,7 @@ export class BitmapIndex {
   private read(ref: PostingRef, words: number): Int32Array {
     const hit = this.cache.get(ref[0]);
     if (hit) return hit;
-    const out = new Int32Array(words);
-    const buf = Buffer.from(out.buffer);
-    let done = 0;
-    while (done < buf.length) {
-      const n = readSync(this.fd, buf, done, buf.length - done, ref[0] + done);
-      if (n === 0) throw new Error('the index file is truncated');
-      done += n;
-    }
+    const out = readArray(this.fd, [ref[0], words], (n) => new Int32Array(n));
     this.cache.put(ref[0], out);
     return out;
   }
@@ -117,7 +110,7 @@ export class BitmapIndex {
   }
 }
 
-/** Reads an array kept outside the header (format.ts ArrayRef). */
+/** Reads `ref[1]` elements at byte offset `ref[0]`: a posting, or an array kept outside the header (ArrayRef). */
 function readArray<T extends Float64Array | Int32Array>(fd: number, ref: ArrayRef, make: (n: number) => T): T {
   const out = make(ref[1]);
   const buf = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
@@ -211,26 +204,18 @@ export function findTerm(terms: TermsHeader, v: Term): number {
   return i < terms.values.length && compareTerms(terms.values[i]!, v) === 0 ? i : -1;
 }
 
-/** First position whose value is >= v. */
-export function lowerBound(values: readonly Term[], v: Term): number {
+/** First position whose value is >= v (or > v when `after`). */
+function bound(values: readonly Term[], v: Term, after: boolean): number {
   let lo = 0;
   let hi = values.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareTerms(values[mid]!, v) < 0) lo = mid + 1;
+    const c = compareTerms(values[mid]!, v);
+    if (c < 0 || (after && c === 0)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-/** First position whose value is > v. */
-export function upperBound(values: readonly Term[], v: Term): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareTerms(values[mid]!, v) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+export const lowerBound = (values: readonly Term[], v: Term): number => bound(values, v, false);
+export const upperBound = (values: readonly Term[], v: Term): number => bound(values, v, true);

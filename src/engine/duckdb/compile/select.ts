@@ -48,31 +48,30 @@ export function pageQuery(
 }
 
 /**
- * Rows by sort key (an index page, indexed-query.ts), ascending. The range bound lets zone maps skip row groups
- * outside the page's keys.
+ * The rows of ascending `sortKeys` (a semi-join on a key list, not a per-row list test: family B pages name 5,001
+ * keys). The range bound lets zone maps skip row groups outside the keys.
  */
+function byKeys(entity: Entity, sortKeys: readonly number[], p: Params): string {
+  const lo = p.add(sortKeys[0]!);
+  const hi = p.add(sortKeys[sortKeys.length - 1]!);
+  return (
+    `${ident(TABLE[entity])} WHERE sort_key BETWEEN ${lo} AND ${hi} AND sort_key IN (SELECT ` +
+    `unnest(${p.addList(sortKeys, 'BIGINT')}))`
+  );
+}
+
+/** Rows by sort key (an index page, indexed-query.ts), ascending. */
 export function rowsByKeyQuery(entity: Entity, sortKeys: readonly number[], columns: readonly string[]): CompiledQuery {
   const p = new Params();
   const cols = [...new Set([...columns, 'sort_key'])].map(ident).join(', ');
-  const lo = p.add(sortKeys[0]!);
-  const hi = p.add(sortKeys[sortKeys.length - 1]!);
-  return {
-    sql:
-      `SELECT ${cols} FROM ${ident(TABLE[entity])} WHERE sort_key BETWEEN ${lo} AND ${hi} AND ` +
-      `list_contains(${p.addList(sortKeys, 'BIGINT')}, sort_key) ORDER BY sort_key`,
-    params: p.values,
-  };
+  return { sql: `SELECT ${cols} FROM ${byKeys(entity, sortKeys, p)} ORDER BY sort_key`, params: p.values };
 }
 
-/** The sort keys among `sortKeys` whose rows match a leaf (the index's verification of candidates). */
+/** The sort keys among ascending `sortKeys` whose rows match a leaf (the index's verification of candidates). */
 export function verifyQuery(entity: Entity, leaf: Leaf, sortKeys: readonly number[]): CompiledQuery {
   const p = new Params();
-  const keys = p.addList(sortKeys, 'BIGINT');
-  const pred = compileWhere(entity, leaf, p);
-  return {
-    sql: `SELECT sort_key FROM ${ident(TABLE[entity])} WHERE sort_key IN (SELECT unnest(${keys})) AND ${pred}`,
-    params: p.values,
-  };
+  const from = byKeys(entity, sortKeys, p);
+  return { sql: `SELECT sort_key FROM ${from} AND ${compileWhere(entity, leaf, p)}`, params: p.values };
 }
 
 /**

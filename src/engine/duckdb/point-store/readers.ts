@@ -23,6 +23,9 @@ interface Reader {
   exited: Promise<void>;
 }
 
+/** Pages of cards up to this many rows are read on the calling thread (cards()). */
+const CARDS_INLINE = 1001;
+
 /** How long a reader may take to finish its lookups and stop before it is terminated. */
 const STOP_GRACE_MS = 5000;
 
@@ -41,6 +44,8 @@ export class PointReaders {
     private readonly readers: Reader[],
     readonly layout: readonly string[],
     private readonly keyColumns: ReadonlySet<string>,
+    /** This thread's own connection, for small pages of cards (cards()). */
+    private inline: PointStore | null,
   ) {}
 
   /** Starts `count` readers on the store of a release; null with the reason when it cannot be used. Never throws. */
@@ -53,9 +58,8 @@ export class PointReaders {
     const probe = PointStore.open(file, release);
     if (!probe.store) return { readers: null, reason: probe.reason };
     const { layout, keyColumns } = probe.store;
-    probe.store.close();
     const readers: Reader[] = [];
-    const pool = new PointReaders(readers, layout, new Set(keyColumns));
+    const pool = new PointReaders(readers, layout, new Set(keyColumns), probe.store);
     let failed: string | null | undefined;
     try {
       const started = await Promise.all(
@@ -128,6 +132,10 @@ export class PointReaders {
    * the least busy reader; rejects when it fails.
    */
   async cards(sortKeys: readonly number[], columns: readonly string[]): Promise<Record<string, unknown>[]> {
+    // A page of up to CARDS_INLINE rows is read on this thread (primary-key reads of cached pages), sparing the
+    // round trip to a reader thread; bigger pages (family B's 5,000 rows) go to a reader.
+    if (this.inline && !this.closing && sortKeys.length <= CARDS_INLINE)
+      return cardsPage([this.inline.cards(sortKeys)], this.layout, columns, sortKeys.length);
     const reader = this.readers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const rows = await this.ask(reader, { sortKeys: [...sortKeys] });
     return cardsPage([rows], this.layout, columns, sortKeys.length);
@@ -168,6 +176,8 @@ export class PointReaders {
 
   /** Stops every reader once the lookups sent to it are answered; new reads reject. */
   close(): Promise<void> {
+    this.inline?.close();
+    this.inline = null;
     this.closing ??= Promise.all(this.readers.map((r) => stop(r))).then(() => undefined);
     return this.closing;
   }
