@@ -23,6 +23,14 @@ export const SETTINGS: readonly Setting[] = [
     default: './data',
     doc: 'Data directory: releases, state.sqlite, files, secret.',
   },
+  {
+    key: 'filesDir',
+    env: 'CDS_FILES_DIR',
+    default: '',
+    doc:
+      'Where export files (and uploads) live; every process of a deployment must see the same folder. Default: ' +
+      'DATA/files.',
+  },
   { key: 'port', flag: '--port', env: 'PORT', default: '8080', doc: 'HTTP port (0 = any free port).' },
   { key: 'host', flag: '--host', env: 'HOST', default: '127.0.0.1', doc: 'Interface to bind.' },
   {
@@ -45,7 +53,19 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'Search engine adapter: duckdb (embedded) or elasticsearch.',
   },
   { key: 'state', env: 'CDS_STATE', default: 'sqlite', doc: 'State store adapter: sqlite (embedded) or redis.' },
-  { key: 'redisUrl', env: 'REDIS_URL', default: '', doc: 'Redis URL for CDS_STATE=redis.' },
+  {
+    key: 'redisUrl',
+    env: 'REDIS_URL',
+    default: '',
+    doc: 'Redis URL for CDS_STATE=redis: redis://[:password@]host:6379[/db], or rediss://… for TLS.',
+  },
+  {
+    key: 'redisPrefix',
+    env: 'CDS_REDIS_PREFIX',
+    default: 'cds:',
+    doc: 'Prefix of every Redis key the deployment writes (state, rate windows, job queue); one per deployment.',
+  },
+  { key: 'redisTls', env: 'REDIS_TLS', default: '0', doc: 'Use TLS to Redis even with a redis:// URL.' },
   {
     key: 'elasticsearchUrl',
     env: 'ELASTICSEARCH_URL',
@@ -196,6 +216,15 @@ export const SETTINGS: readonly Setting[] = [
       'when set (shorter refuses to start). 10 failed sign-ins per minute from one address answer 429.',
   },
   {
+    key: 'metricsPort',
+    env: 'CDS_METRICS_PORT',
+    default: '',
+    doc:
+      'Also serve GET /metrics (Prometheus text) on this port of HOST, without authentication: for a private ' +
+      'network only. Empty: no metrics port; /metrics on the main port takes the operator token (404 when ' +
+      'CDS_ADMIN_TOKEN is empty too). 0 = any free port.',
+  },
+  {
     key: 'secret',
     env: 'CDS_SECRET',
     default: '',
@@ -267,13 +296,22 @@ const intIn = (min: number, max: number) =>
 
 const ConfigSchema = v.object({
   dataDir: v.pipe(v.string(), v.minLength(1)),
+  filesDir: v.string(),
   port: intIn(0, 65535),
   host: v.pipe(v.string(), v.minLength(1)),
   publicUrl: v.string(),
   logLevel: v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   engine: v.picklist(['duckdb', 'elasticsearch']),
   state: v.picklist(['sqlite', 'redis']),
-  redisUrl: v.string(),
+  redisUrl: v.pipe(
+    v.string(),
+    v.check((s) => s === '' || /^rediss?:\/\/\S+$/i.test(s), 'a redis:// or rediss:// URL, or empty'),
+  ),
+  redisPrefix: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _ . : - (1 to 64)')),
+  redisTls: v.pipe(
+    v.picklist(['0', '1'], 'must be 0 or 1'),
+    v.transform((x) => x === '1'),
+  ),
   elasticsearchUrl: v.string(),
   duckdbPool: intIn(1, 64),
   pointReaders: intIn(1, 64),
@@ -310,6 +348,11 @@ const ConfigSchema = v.object({
   adminToken: v.pipe(
     v.string(),
     v.check((s) => s === '' || s.length >= 32, 'must be empty or at least 32 characters'),
+  ),
+  metricsPort: v.pipe(
+    v.string(),
+    v.check((s) => s === '' || (/^\d+$/.test(s) && Number(s) <= 65535), 'empty or a port number (0-65535)'),
+    v.transform((s) => (s === '' ? null : Number(s))),
   ),
   secret: v.pipe(
     v.string(),
@@ -375,6 +418,7 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
   }
   const cfg = parsed.output;
   cfg.dataDir = resolve(cfg.dataDir);
+  cfg.filesDir = cfg.filesDir ? resolve(cfg.filesDir) : join(cfg.dataDir, 'files');
   if (!cfg.publicUrl) cfg.publicUrl = `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
   cfg.publicUrl = cfg.publicUrl.replace(/\/+$/, '');
   return cfg;
@@ -383,6 +427,9 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
 /** The service secret: CDS_SECRET, or a random one generated once into DATA/secret (mode 0600). */
 export function ensureSecret(cfg: Config): string {
   if (cfg.secret) return cfg.secret;
+  // Every process of a deployment must sign and hash with the same secret: a generated one would differ per host.
+  if (cfg.state === 'redis')
+    throw new ConfigError('CDS_STATE=redis needs CDS_SECRET (the same secret of 32+ characters in every process)');
   mkdirSync(cfg.dataDir, { recursive: true });
   const file = join(cfg.dataDir, 'secret');
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });

@@ -1,21 +1,28 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Logger, pino } from 'pino';
-import { type Config, ensureSecret } from './config.js';
+import { type Config, ConfigError, ensureSecret } from './config.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { openDuckDBEngine } from './engine/duckdb/duckdb-engine.js';
 import { sweepKilledLoads } from './engine/duckdb/release-store.js';
 import { DuckDBWhereSqlParser } from './engine/duckdb/where-sql/parser.js';
 import type { SearchEngine } from './engine/port.js';
+import { timedEngine } from './engine/timed.js';
 import { OperatorSignIns } from './face/operator-sign-ins.js';
+import { BullJobQueue } from './jobs/bullmq/bullmq-queue.js';
 import { exportJobKind } from './jobs/export/worker.js';
 import { JobRunner } from './jobs/runner.js';
+import { observeJobEnds } from './metrics/job-ends.js';
+import { Metrics } from './metrics/metrics.js';
 import { openNetworkSource } from './network-signals/source.js';
 import { HoldLeases } from './operations/hold-leases.js';
 import { alertScheduler, collectJobKinds } from './operations/network-signals/index.js';
 import type { Services } from './operations/types.js';
 import { MemoryRateLimiter } from './state/memory/rate-limiter.js';
 import type { StateStore } from './state/port.js';
+import { connectRedis, type RedisClient } from './state/redis/client.js';
+import { openRedisStore } from './state/redis/index.js';
+import { RedisRateLimiter } from './state/redis/rate-limiter.js';
 import { openSqliteStore } from './state/sqlite/index.js';
 import { unavailableStateStore } from './state/unavailable-store.js';
 import { BUILD_VERSION } from './version.js';
@@ -28,21 +35,64 @@ export function makeLogger(level: string): Logger {
   return pino({ level, base: { service: 'cds' } }, pino.destination(2));
 }
 
-/** Opens the state store chosen by configuration (CDS_STATE). */
-export function openState(config: Config, secret: string): StateStore {
-  if (config.state !== 'sqlite')
-    throw new Error(`CDS_STATE=${config.state} is not available in this build; use sqlite.`);
+/**
+ * Opens the state store chosen by configuration (CDS_STATE): the SQLite file of the data dir, or the deployment's
+ * Redis (REDIS_URL). A command waits for Redis; a server (`wait: false`) starts while Redis is down and answers 503
+ * until the connection comes up.
+ */
+export async function openState(
+  config: Config,
+  secret: string,
+  opts: { wait?: boolean; client?: RedisClient; logger?: Logger } = {},
+): Promise<StateStore> {
+  if (config.state === 'redis') {
+    const client = opts.client ?? (await redisClientFor(config, opts));
+    return openRedisStore({
+      client,
+      // A command's own connection closes with the store; a server's shared one closes in closeServices.
+      ownsClient: opts.client === undefined,
+      keyPepper: secret,
+      dataDir: config.dataDir,
+      prefix: config.redisPrefix,
+    });
+  }
   mkdirSync(config.dataDir, { recursive: true });
   return openSqliteStore({ file: stateFile(config.dataDir), keyPepper: secret, dataDir: config.dataDir });
+}
+
+/** The process's one Redis connection (state, rate windows), from REDIS_URL and REDIS_TLS. */
+export async function redisClientFor(
+  config: Config,
+  opts: { wait?: boolean; logger?: Logger } = {},
+): Promise<RedisClient> {
+  if (!config.redisUrl) throw new ConfigError('CDS_STATE=redis needs REDIS_URL (redis://host:6379 or rediss://…)');
+  let lastLogged = 0;
+  return connectRedis({
+    url: config.redisUrl,
+    tls: config.redisTls,
+    wait: opts.wait ?? true,
+    onError: (err) => {
+      // The client reconnects by itself; say so at most every 10 s rather than on every retry.
+      if (Date.now() - lastLogged < 10_000) return;
+      lastLogged = Date.now();
+      opts.logger?.error({ err }, 'Redis unreachable; retrying');
+    },
+  });
 }
 
 /**
  * For the server: a state file that cannot be opened degrades the service (503, health false) instead of crashing it.
  */
-function openStateForServer(config: Config, secret: string, logger: Logger): StateStore {
+async function openStateForServer(
+  config: Config,
+  secret: string,
+  logger: Logger,
+  client: RedisClient | undefined,
+): Promise<StateStore> {
   try {
-    return openState(config, secret);
+    return await openState(config, secret, { wait: false, logger, ...(client ? { client } : {}) });
   } catch (e) {
+    if (e instanceof ConfigError) throw e;
     logger.error({ err: e }, 'state store unavailable');
     return unavailableStateStore((e as Error).message);
   }
@@ -70,8 +120,8 @@ export async function openEngine(config: Config): Promise<SearchEngine> {
  */
 function restrictFileModes(config: Config): void {
   process.umask(0o077);
-  mkdirSync(join(config.dataDir, 'files'), { recursive: true, mode: 0o700 });
-  chmodSync(join(config.dataDir, 'files'), 0o700);
+  mkdirSync(config.filesDir, { recursive: true, mode: 0o700 });
+  chmodSync(config.filesDir, 0o700);
   for (const file of [stateFile(config.dataDir), join(config.dataDir, 'secret')]) {
     if (existsSync(file)) chmodSync(file, 0o600);
   }
@@ -83,15 +133,31 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
   const secret = ensureSecret(config);
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? makeLogger(config.logLevel);
-  const state = openStateForServer(config, secret, logger);
+  // Redis mode: one connection for the state store and the rate windows of this process.
+  const redis = config.state === 'redis' ? await redisClientFor(config, { wait: false, logger }) : undefined;
+  const state = await openStateForServer(config, secret, logger, redis);
   // Holds of requests whose process died (their lease expired) go back to their accounts; live requests of
   // another process serving this data dir keep theirs.
-  const orphans = state.releaseOrphanHolds(clock.now());
+  const orphans = await state.releaseOrphanHolds(clock.now()).catch((err: unknown) => {
+    logger.warn({ err }, 'could not look for orphan credit holds now; the lease sweep will');
+    return 0;
+  });
   if (orphans > 0) logger.warn({ orphans }, 'released credit holds left by a stopped process');
-  const engine = await openEngine(config);
+  const metrics = new Metrics();
+  const engine = timedEngine(await openEngine(config), (entity, kind, s) => metrics.engineCall(entity, kind, s));
   // Temp files of loads killed earlier go (a load still running keeps its own: its marker names a live process).
   const swept = await sweepKilledLoads(config.dataDir);
   if (swept.length > 0) logger.warn({ swept }, 'removed what a killed load left behind');
+  // Redis mode: job wake-ups travel on BullMQ (its own connection: a worker's blocking reads must not hold up the
+  // state store's commands), so any worker process of the deployment takes a job an API process queued.
+  const queue = redis
+    ? new BullJobQueue({
+        client: await redisClientFor(config, { wait: false, logger }),
+        lockMs: config.jobStaleMs,
+        prefix: `${config.redisPrefix}bull`,
+        logger,
+      })
+    : undefined;
   const jobs = new JobRunner({
     store: state,
     clock,
@@ -99,16 +165,25 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
     maxRunning: Math.max(1, config.workers),
     heartbeatMs: config.jobHeartbeatMs,
     staleMs: config.jobStaleMs,
+    ...(queue ? { queue } : {}),
+    onJobEnd: observeJobEnds(metrics, state, (err) => logger.warn({ err }, 'could not read a job hold for metrics')),
   });
   const services: Services = {
     config,
     engine,
     state,
     jobs,
-    rateLimiter: new MemoryRateLimiter(config.ratePerMinute, config.rateConcurrent),
+    rateLimiter: redis
+      ? new RedisRateLimiter(redis, {
+          prefix: `${config.redisPrefix}rate:`,
+          perMinute: config.ratePerMinute,
+          concurrent: config.rateConcurrent,
+        })
+      : new MemoryRateLimiter(config.ratePerMinute, config.rateConcurrent),
     networkSource: openNetworkSource({ config, clock, engine }),
     whereSqlParser: new DuckDBWhereSqlParser(),
     operatorSignIns: new OperatorSignIns(),
+    metrics,
     holdLeases: new HoldLeases(
       state,
       clock,
@@ -119,7 +194,23 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
     logger,
     secret,
     build: { version: BUILD_VERSION },
+    ...(redis ? { redis } : {}),
   };
+  services.holdLeases.onCharged = (hold) => metrics.creditsCharged(hold);
+  metrics.scrapeFrom({
+    engine: { adapter: config.engine, health: () => engine.health() },
+    state: { adapter: config.state, ping: () => state.ping() },
+    // Queued jobs of the deployment (from the store, capped at 10,000), jobs running in this process, and in Redis
+    // mode the BullMQ wake-ups waiting, being handled and delayed.
+    jobCounts: async () => {
+      const wake = await jobs.queueCounts();
+      return {
+        queued: (await state.queuedJobs(10_000)).length,
+        running_here: jobs.runningJobs().length,
+        ...(wake ? { wakeup_waiting: wake.waiting, wakeup_active: wake.active, wakeup_delayed: wake.delayed } : {}),
+      };
+    },
+  });
   registerWorkers(services);
   services.holdLeases.start();
   // CDS_WORKERS=0: this process only queues jobs; another process on the same data dir runs them.
@@ -136,7 +227,7 @@ function registerWorkers(services: Services): void {
   jobs.register(
     exportJobKind({
       engine,
-      dataDir: config.dataDir,
+      filesDir: config.filesDir,
       concurrency: config.exportConcurrency,
       batchRows: config.exportBatchRows,
       batchBudgetMs: config.exportBatchBudgetMs,
@@ -151,7 +242,11 @@ function registerWorkers(services: Services): void {
 export async function closeServices(services: Services): Promise<void> {
   services.holdLeases.stop();
   await services.jobs.stop();
+  await services.jobs.closeQueue();
   await services.engine.close();
   await services.whereSqlParser.close();
-  services.state.close();
+  // The Redis limiter renews its live slots' leases on a timer; the memory one has nothing to stop.
+  await (services.rateLimiter as { close?: () => Promise<void> | void }).close?.();
+  await services.state.close();
+  if (services.redis?.isOpen) await services.redis.close();
 }

@@ -9,10 +9,12 @@ import { releases, releasesSpec } from './commands/releases.js';
 import { seed, seedSpec } from './commands/seed.js';
 import { serve, serveSpec } from './commands/serve.js';
 import { start, startSpec } from './commands/start.js';
+import { worker, workerSpec } from './commands/worker.js';
 
 const COMMANDS: ReadonlyArray<{ spec: CommandSpec; run: (argv: string[]) => Promise<void> }> = [
   { spec: startSpec, run: start },
   { spec: serveSpec, run: (argv) => serve(argv) },
+  { spec: workerSpec, run: worker },
   { spec: seedSpec, run: seed },
   { spec: loadSpec, run: load },
   { spec: accountsSpec, run: accounts },

@@ -25,13 +25,13 @@ const invalidKeyHint: Record<Family | 'mcp', string> = {
   mcp: 'Add the X-API-Key header (or Authorization: Bearer) to the MCP client configuration.',
 };
 
-export function authenticateKey(
+export async function authenticateKey(
   services: Services,
   ctx: Pick<Context, 'get'>,
   family: Family | 'mcp',
-): { account: Account; key: ApiKeyRecord } {
+): Promise<{ account: Account; key: ApiKeyRecord }> {
   const secret = credentialOf(ctx, family);
-  const found = secret ? services.state.authenticate(secret, services.clock.now()) : undefined;
+  const found = secret ? await services.state.authenticate(secret, services.clock.now()) : undefined;
   if (!found) {
     throw new AppError('auth.invalid_key', secret ? 'The API key is unknown or revoked.' : 'No API key was sent.', {
       hint: invalidKeyHint[family],
@@ -41,14 +41,14 @@ export function authenticateKey(
 }
 
 /** The operator routes accept only the operator token; an API key there answers 403 auth.oauth_required. */
-export function authenticateOperator(services: Services, ctx: Pick<Context, 'get' | 'ip'>): void {
+export async function authenticateOperator(services: Services, ctx: Pick<Context, 'get' | 'ip'>): Promise<void> {
   const now = services.clock.now();
   services.operatorSignIns.check(ctx.ip, now.getTime());
   const secret = credentialOf(ctx, 'B');
   const token = services.config.adminToken;
   if (secret && token && sameSecret(secret, token)) return;
   services.operatorSignIns.fail(ctx.ip, now.getTime());
-  if (secret && services.state.authenticate(secret, now)) {
+  if (secret && (await services.state.authenticate(secret, now))) {
     throw new AppError('auth.oauth_required', 'Operator routes do not accept an API key.', {
       hint: 'Sign in with the operator token (CDS_ADMIN_TOKEN), or use the `cds accounts` command.',
     });

@@ -6,8 +6,9 @@ import type { RateDecision, RateLimiter } from '../state/rate-limiter.js';
  * Applies the per-key limits to one HTTP request (REST or MCP) and sets the IETF draft headers on every
  * response that carries a key: `RateLimit-Policy: "default";q=300;w=60` and `RateLimit: "default";r=R;t=T`
  * (remaining R in the window, T seconds until a slot frees). A refusal is 429 rate.limited with Retry-After.
- * The in-flight slot is released when the handler ends, fails, or the client disconnects — exactly once. An MCP
- * request counts once per JSON-RPC message it carries (`weight`).
+ * The in-flight slot is held until the answer is written out (or the client disconnects), success or error alike,
+ * and released exactly once: a request is in flight until its answer has left. An MCP request counts once per
+ * JSON-RPC message it carries (`weight`).
  */
 export async function withRateLimit<T>(
   limiter: RateLimiter,
@@ -20,6 +21,8 @@ export async function withRateLimit<T>(
   setHeaders(ctx, limiter, decision);
   if (!decision.allowed) {
     ctx.set('Retry-After', String(decision.retryAfter));
+    // The metrics count 429s by reason (http/metrics.ts).
+    ctx.state.rateLimited = decision.reason ?? 'rate';
     throw new AppError(
       'rate.limited',
       decision.reason === 'concurrency'
@@ -35,15 +38,13 @@ export async function withRateLimit<T>(
   const release = () => {
     if (released) return;
     released = true;
-    void limiter.releaseSlot(keyId);
+    // Nobody awaits the release; a failed one (Redis unreachable) is freed by the slot's lease instead.
+    limiter.releaseSlot(keyId, decision.slot).catch(() => {});
   };
-  // The response's close fires on finish and on a dropped connection alike.
-  ctx.res.once('close', release);
-  try {
-    return await run();
-  } finally {
-    release();
-  }
+  // The response's close fires once the answer (or the error envelope) is written, and on a dropped connection.
+  if (ctx.res.writableFinished || ctx.res.destroyed) release();
+  else ctx.res.once('close', release);
+  return run();
 }
 
 function setHeaders(ctx: Context, limiter: RateLimiter, d: RateDecision): void {

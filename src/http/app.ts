@@ -6,6 +6,7 @@ import { mcpEndpoint } from '../mcp/index.js';
 import { MCP_ONLY_OPERATIONS, OPERATIONS } from '../operations/index.js';
 import type { Services } from '../operations/types.js';
 import { fileRoutes } from './files.js';
+import { metricsRoute, requestMetrics } from './metrics.js';
 import { errorHandler } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
@@ -16,17 +17,25 @@ import { buildRestRouter } from './rest-router.js';
 /** Builds the whole HTTP app (STYLE: build in one function, listen elsewhere). */
 export function buildApp(services: Services): Koa {
   const app = new Koa();
-  const quotaFor = (ctx: { state: Record<string, unknown>; get(h: string): string }): Quota | undefined => {
+  const quotaFor = async (ctx: {
+    state: Record<string, unknown>;
+    get(h: string): string;
+  }): Promise<Quota | undefined> => {
     // A failure before routing (a malformed body, a bad version header) still names the account when the key is valid.
     const secret = credentialOf(ctx, 'B');
     const account =
       (ctx.state.account as Account | undefined) ??
-      (secret ? services.state.authenticate(secret, services.clock.now())?.account : undefined);
+      (secret ? (await services.state.authenticate(secret, services.clock.now()))?.account : undefined);
     if (!account) return undefined;
     const now = services.clock.now();
-    return quotaBlock(services.state.snapshot(account.id, now), now, (ctx.state.spent as number | undefined) ?? 0);
+    return quotaBlock(
+      await services.state.snapshot(account.id, now),
+      now,
+      (ctx.state.spent as number | undefined) ?? 0,
+    );
   };
   app.use(requestId());
+  app.use(requestMetrics(services.metrics));
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
     await next();
@@ -44,6 +53,7 @@ export function buildApp(services: Services): Koa {
   app.use(errorHandler(services.logger, quotaFor));
   app.use(serviceVersion());
   app.use(jsonBody(services.config.maxBodyBytes));
+  app.use(metricsRoute(services));
   app.use(openApiRoutes(services, OPERATIONS));
   app.use(mcpEndpoint(services, [...OPERATIONS, ...MCP_ONLY_OPERATIONS]));
   app.use(fileRoutes(services));

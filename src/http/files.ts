@@ -32,7 +32,7 @@ export function fileRoutes(services: Services): Middleware {
         hint: 'Start the export again.',
       });
     if (!check.ok) throw gone();
-    const file = join(exportsDir(services.config.dataDir), name);
+    const file = join(exportsDir(services.config.filesDir), name);
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) throw gone();
     ctx.status = 200;

@@ -50,7 +50,7 @@ export async function withIdempotency(
   }
   const hash = requestHash(op, input);
   const state = services.state;
-  const begun = state.beginIdempotent(accountId, key, hash, services.clock.now(), idempotencyLeaseMs(services));
+  const begun = await state.beginIdempotent(accountId, key, hash, services.clock.now(), idempotencyLeaseMs(services));
   if (begun.state === 'mismatch') {
     throw new AppError('idempotency.mismatch', 'This Idempotency-Key was already used with another request body.', {
       field: 'header.Idempotency-Key',
@@ -71,9 +71,14 @@ export async function withIdempotency(
   try {
     out = await run();
   } catch (e) {
-    state.abandonIdempotent(accountId, key);
+    // The first error is the answer; a key left running is claimed again once its lease passes.
+    await state.abandonIdempotent(accountId, key).catch(() => undefined);
     throw e;
   }
-  state.finishIdempotent(accountId, key, out.status, out.body);
+  // The call is done and paid for: its answer goes out even if the record cannot be saved now (the key is then
+  // claimed again after its lease, and the caller, holding this answer, has no reason to retry).
+  await state
+    .finishIdempotent(accountId, key, out.status, out.body)
+    .catch((err: unknown) => services.logger.warn({ err, key }, 'could not save an idempotent answer'));
   return out;
 }

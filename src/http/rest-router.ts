@@ -22,13 +22,15 @@ export function buildRestRouter(services: Services, operations: readonly Operati
 
 async function runRest(services: Services, op: Operation, ctx: Context): Promise<void> {
   ctx.state.buildLabel = buildLabel(services);
+  // The metrics' route label (http/metrics.ts): the operation, never the path with its ids.
+  ctx.state.operation = op.name;
   let account: Account | undefined;
   let key: ApiKeyRecord | undefined;
   if (op.auth === 'key' || (op.auth === 'optional' && credentialOf(ctx, op.family))) {
-    ({ account, key } = authenticateKey(services, ctx, op.family));
+    ({ account, key } = await authenticateKey(services, ctx, op.family));
     ctx.state.account = account;
   } else if (op.auth === 'operator') {
-    authenticateOperator(services, ctx);
+    await authenticateOperator(services, ctx);
   }
   const source: unknown = op.method === 'GET' || op.method === 'DELETE' ? { ...ctx.query } : (ctx.state.body ?? {});
   const input =
@@ -79,7 +81,9 @@ async function runRest(services: Services, op: Operation, ctx: Context): Promise
   const idempotencyKey = ctx.get('Idempotency-Key');
   settleWithResponse(ctx.res, settlements, () => {
     if (account && idempotencyKey && !ctx.response.get('Idempotent-Replayed'))
-      services.state.abandonIdempotent(account.id, idempotencyKey);
+      services.state
+        .abandonIdempotent(account.id, idempotencyKey)
+        .catch((err: unknown) => services.logger.warn({ err }, 'could not forget an undelivered Idempotency-Key'));
   });
   if (services.config.testAnswerDelayMs > 0) await new Promise((r) => setTimeout(r, services.config.testAnswerDelayMs));
   ctx.status = out.status;

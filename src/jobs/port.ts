@@ -4,8 +4,9 @@ import type { ExportPayload } from './export/payload.js';
 
 /**
  * Durable jobs (exports, signal collects, alert runs) kept in the state store, so they
- * survive a restart. Creating a job and taking its credit hold happen in one transaction; finishing a
- * job and settling its hold happen in one transaction, so a crash can neither lose a hold nor charge twice.
+ * survive a restart. Creating a job and taking its credit hold happen in one atomic step (a SQLite transaction, a
+ * Redis Lua script); finishing a job and settling its hold likewise, so a crash can neither lose a hold nor charge
+ * twice.
  */
 /** Every job kind and the payload it carries: the one map that `enqueue` and the workers are typed by. */
 export interface JobPayloads {
@@ -14,6 +15,8 @@ export interface JobPayloads {
   alert_run: CollectPayload;
 }
 export type JobKind = keyof JobPayloads;
+/** Every job kind, once (the keys of JobPayloads). */
+export const JOB_KINDS: readonly JobKind[] = ['export', 'collect', 'alert_run'] satisfies (keyof JobPayloads)[];
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type JobEndStatus = 'completed' | 'failed' | 'cancelled';
 
@@ -75,34 +78,41 @@ export interface JobEnd {
 }
 
 export interface JobStore {
-  createJob<P>(job: NewJob<P>): { job: Job<P>; hold: Hold | null };
-  getJob(id: string): Job | undefined;
+  createJob<P>(job: NewJob<P>): Promise<{ job: Job<P>; hold: Hold | null }>;
+  getJob(id: string): Promise<Job | undefined>;
   /** Jobs of an account, newest first, optionally one kind. */
-  listJobs(accountId: string, kind?: JobKind, limit?: number): Job[];
+  listJobs(accountId: string, kind?: JobKind, limit?: number): Promise<Job[]>;
   /**
    * Atomically moves the oldest queued job of these kinds to running for `worker`, counting one attempt
    * and setting started_at and the heartbeat. Undefined when none is queued.
    */
-  claimJob(kinds: JobKind[], now: Date, worker?: string): Job | undefined;
+  claimJob(kinds: JobKind[], now: Date, worker?: string): Promise<Job | undefined>;
+  /**
+   * Atomically moves this one job from queued to running for `worker`, like claimJob (a queue's wake-up names the
+   * job). Undefined when it is not queued (taken by another worker, ended, unknown).
+   */
+  claimJobById(id: string, now: Date, worker: string): Promise<Job | undefined>;
+  /** Queued jobs, oldest first (a queue runner announces them again in case a wake-up was lost). */
+  queuedJobs(limit: number): Promise<Array<Pick<Job, 'id' | 'kind' | 'attempts'>>>;
   /**
    * Saves progress (merged into result) and refreshes the heartbeat. Returns false, changing nothing, when
    * the job is no longer running (or, with `attempt`, was claimed again since): the worker should stop.
    */
-  progressJob(id: string, result: Record<string, unknown>, now: Date, attempt?: number): boolean;
+  progressJob(id: string, result: Record<string, unknown>, now: Date, attempt?: number): Promise<boolean>;
   /**
    * Ends a job and settles its hold in one transaction: `charge` credits are charged, the rest returned.
    * A job already ended is left as it is (returns false): settling never happens twice.
    */
-  finishJob(id: string, end: JobEnd, now: Date): boolean;
+  finishJob(id: string, end: JobEnd, now: Date): Promise<boolean>;
   /**
    * Puts a running job back in the queue. A runner stopping cleanly hands its jobs back without counting
    * the attempt; `spent: true` keeps it counted (a failed run to be retried). False when the job is not
    * running on that attempt.
    */
-  yieldJob(id: string, attempt: number, now: Date, spent?: boolean): boolean;
+  yieldJob(id: string, attempt: number, now: Date, spent?: boolean): Promise<boolean>;
   /**
    * Running jobs whose heartbeat is older than `staleBefore` (or whose worker `isDead` says is gone): their
    * process died. Back to queued, to be resumed from the start; returns them.
    */
-  requeueStale(staleBefore: Date, now: Date, isDead?: (worker: string) => boolean): Job[];
+  requeueStale(staleBefore: Date, now: Date, isDead?: (worker: string) => boolean): Promise<Job[]>;
 }

@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
 import type { Hold } from '../domain/credits.js';
-import type { Job, JobEndStatus, JobKind, JobPayloads, JobStore, NewJob } from './port.js';
+import type { Job, JobEnd, JobEndStatus, JobKind, JobPayloads, JobStore, NewJob } from './port.js';
+import type { JobQueue } from './queue.js';
 
 /**
  * The in-process job runner (ARCHITECTURE "job queue: in-process worker over the state store").
@@ -37,7 +38,7 @@ export interface JobRunContext {
    * Merges `result` into the job's result and refreshes the heartbeat; throws when the job is no longer ours or the
    * runner stops.
    */
-  progress(result: Record<string, unknown>): void;
+  progress(result: Record<string, unknown>): Promise<void>;
   /** Throws when the runner stops or the job was lost: a safe point to leave at. */
   checkpoint(): void;
   /** Aborted when the runner stops or the job was lost. */
@@ -59,7 +60,12 @@ export interface JobKindDef<P = Record<string, unknown>, K extends JobKind = Job
   concurrency?: number;
   run(job: Job<P>, ctx: JobRunContext): Promise<JobOutcome>;
   /** The outcome once the job failed for good (default: its error message, nothing charged). */
-  giveUp?(job: Job<P>, error: unknown): { error: string; charge?: number; result?: Record<string, unknown> };
+  giveUp?(
+    job: Job<P>,
+    error: unknown,
+  ):
+    | { error: string; charge?: number; result?: Record<string, unknown> }
+    | Promise<{ error: string; charge?: number; result?: Record<string, unknown> }>;
 }
 
 /** Work done every `everyMs` beside the jobs while the runner runs (the alert scheduler); skipped while busy. */
@@ -100,6 +106,17 @@ export interface JobRunnerOptions {
   stopGraceMs?: number;
   /** Pause before a failed run is retried, times the attempt number (default 1 s). */
   retryDelayMs?: number;
+  /**
+   * Scale-out: wake-ups come from this queue (BullMQ) instead of polling the store. The store still decides who
+   * runs a job (claimJobById); every heartbeat period the runner requeues stale jobs and announces queued ones
+   * again, so a lost wake-up delays a job by at most that period.
+   */
+  queue?: JobQueue;
+  /**
+   * Told when this runner ended a job (finishJob took the end), with the run's time from its claim in seconds:
+   * the metrics count jobs by outcome and the credits they charged.
+   */
+  onJobEnd?(job: Job, end: JobEnd, seconds: number): void;
 }
 
 interface Running {
@@ -123,8 +140,12 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
   private readonly periodic: PeriodicTask[] = [];
   private periodicTimers: NodeJS.Timeout[] = [];
   private started = false;
+  private ticking = false;
+  private again = false;
   private lastStaleCheck = 0;
-  private readonly o: Required<Omit<JobRunnerOptions, 'store' | 'clock' | 'logger'>>;
+  private lastReconcile = 0;
+  private readonly o: Required<Omit<JobRunnerOptions, 'store' | 'clock' | 'logger' | 'queue' | 'onJobEnd'>>;
+  private consuming = false;
 
   constructor(private readonly opts: JobRunnerOptions) {
     this.o = {
@@ -151,9 +172,16 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
   }
 
   /** Creates the job (with its hold, atomically: JobStore.createJob) and wakes the runner. */
-  enqueue<K extends JobKind & keyof M>(job: NewJob<M[K]> & { kind: K }): { job: Job<M[K]>; hold: Hold | null } {
-    const created = this.opts.store.createJob(job);
-    this.nudge();
+  async enqueue<K extends JobKind & keyof M>(
+    job: NewJob<M[K]> & { kind: K },
+  ): Promise<{ job: Job<M[K]>; hold: Hold | null }> {
+    const created = await this.opts.store.createJob(job);
+    if (this.opts.queue) {
+      // The job is saved with its hold: a wake-up that fails to go out now is sent by the next reconciliation.
+      await this.opts.queue
+        .announce(created.job)
+        .catch((err: unknown) => this.opts.logger.warn({ err, job: created.job.id }, 'job wake-up not sent; retried'));
+    } else this.nudge();
     return created;
   }
 
@@ -183,6 +211,16 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
     return this.started;
   }
 
+  /** Closes the wake-up queue's connections (after `stop()`; a no-op without a queue). */
+  async closeQueue(): Promise<void> {
+    await this.opts.queue?.close();
+  }
+
+  /** Wake-ups waiting, handled and delayed (queue mode), for /metrics; undefined when the runner polls. */
+  queueCounts(): Promise<{ waiting: number; active: number; delayed: number }> | undefined {
+    return this.opts.queue?.counts();
+  }
+
   /** Ids of the jobs this runner is running now. */
   runningJobs(): string[] {
     return [...this.running.keys()];
@@ -194,7 +232,32 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
     liveRunners.add(this.workerId);
     this.lastStaleCheck = 0;
     for (const task of this.periodic) this.startPeriodic(task);
+    const queue = this.opts.queue;
+    if (queue && !this.consuming) {
+      this.consuming = true;
+      queue.consume(
+        [...this.kinds.values()].map((d) => ({ kind: d.kind, concurrency: d.concurrency ?? 1 })),
+        (id) => this.runWokenJob(id),
+      );
+    }
     this.schedule(0);
+  }
+
+  /** Queue mode: a wake-up named this job. Claims it if it is still queued, runs it, and announces a retry. */
+  private async runWokenJob(id: string): Promise<void> {
+    const { store, clock, queue } = this.opts;
+    if (!this.started) return;
+    const job = await store.claimJobById(id, clock.now(), this.workerId);
+    if (!job) return;
+    const def = this.kinds.get(job.kind);
+    if (!def || !this.started) {
+      await store.yieldJob(job.id, job.attempts, clock.now());
+      return;
+    }
+    await this.launch(def, job);
+    // A failed run to retry (or a stop) put the job back in the queue: wake a worker for its next attempt.
+    const after = await store.getJob(id);
+    if (after?.status === 'queued') await queue?.announce(after);
   }
 
   /**
@@ -232,21 +295,34 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.tick();
-      this.schedule(this.o.pollMs);
+      // One tick at a time: a nudge during a tick claims again right after it.
+      if (this.ticking) {
+        this.again = true;
+        return;
+      }
+      this.ticking = true;
+      void this.tick().finally(() => {
+        this.ticking = false;
+        this.schedule(this.again ? 0 : this.o.pollMs);
+        this.again = false;
+      });
     }, ms);
   }
 
-  private tick(): void {
+  private async tick(): Promise<void> {
     const { store, clock, logger } = this.opts;
     try {
       if (Date.now() - this.lastStaleCheck >= Math.min(this.o.heartbeatMs, this.o.staleMs)) {
         this.lastStaleCheck = Date.now();
-        const back = store.requeueStale(new Date(clock.now().getTime() - this.o.staleMs), clock.now(), (w) =>
+        const back = await store.requeueStale(new Date(clock.now().getTime() - this.o.staleMs), clock.now(), (w) =>
           this.isDead(w),
         );
         for (const j of back)
           logger.warn({ job: j.id, kind: j.kind, attempts: j.attempts }, 'job of a stopped worker requeued');
+      }
+      if (this.opts.queue) {
+        await this.reconcile();
+        return;
       }
       for (const def of this.kinds.values()) {
         while (
@@ -254,13 +330,30 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
           this.running.size < this.o.maxRunning &&
           this.countOf(def.kind) < (def.concurrency ?? 1)
         ) {
-          const job = store.claimJob([def.kind], clock.now(), this.workerId);
+          const job = await store.claimJob([def.kind], clock.now(), this.workerId);
           if (!job) break;
-          this.launch(def, job);
+          if (!this.started) {
+            // stop() came while the claim was on its way: hand the job back uncounted.
+            await store.yieldJob(job.id, job.attempts, clock.now());
+            break;
+          }
+          void this.launch(def, job);
         }
       }
     } catch (e) {
       logger.error({ err: e }, 'job runner poll failed');
+    }
+  }
+
+  /**
+   * Queue mode, every heartbeat period: queued jobs are announced again (a wake-up lost to a crash between saving a
+   * job and announcing it, or consumed while the job was still running elsewhere); duplicates are dropped by id.
+   */
+  private async reconcile(): Promise<void> {
+    if (Date.now() - this.lastReconcile < this.o.heartbeatMs) return;
+    this.lastReconcile = Date.now();
+    for (const job of await this.opts.store.queuedJobs(1000)) {
+      if (this.kinds.has(job.kind)) await this.opts.queue!.announce(job);
     }
   }
 
@@ -284,26 +377,28 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
     }
   }
 
-  private launch(def: JobKindDef<unknown>, job: Job): void {
+  /** Runs a claimed job; resolves once it ended, was handed back, or was abandoned at stop. */
+  private launch(def: JobKindDef<unknown>, job: Job): Promise<void> {
     const { store, clock, logger } = this.opts;
     const abort = new AbortController();
     const entry: Running = { job, abort, done: Promise.resolve(), abandoned: false, heartbeat: null };
     const lose = () => abort.abort(new JobLost(`job ${job.id} was taken over or ended elsewhere`));
     const beat = setInterval(() => {
-      try {
-        if (!store.progressJob(job.id, {}, clock.now(), job.attempts)) lose();
-      } catch (e) {
-        logger.warn({ err: e, job: job.id }, 'heartbeat failed');
-      }
+      store.progressJob(job.id, {}, clock.now(), job.attempts).then(
+        (ours) => {
+          if (!ours) lose();
+        },
+        (e: unknown) => logger.warn({ err: e, job: job.id }, 'heartbeat failed'),
+      );
     }, this.o.heartbeatMs);
     entry.heartbeat = beat;
     const ctx: JobRunContext = {
       attempt: job.attempts,
       now: () => clock.now(),
       checkpoint: () => abort.signal.throwIfAborted(),
-      progress: (result) => {
+      progress: async (result) => {
         abort.signal.throwIfAborted();
-        if (!store.progressJob(job.id, result, clock.now(), job.attempts)) {
+        if (!(await store.progressJob(job.id, result, clock.now(), job.attempts))) {
           lose();
           abort.signal.throwIfAborted();
         }
@@ -311,46 +406,47 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
       signal: abort.signal,
       logger: logger.child({ job: job.id, kind: job.kind, attempt: job.attempts }),
     };
-    const end = (fn: () => void) => {
+    const end = async (fn: () => Promise<unknown>) => {
       if (entry.abandoned) return;
       try {
-        fn();
+        await fn();
       } catch (e) {
+        // The job stays running in the store; its heartbeat stops, so it goes stale and is run again.
         logger.error({ err: e, job: job.id }, 'could not record the end of a job');
       }
     };
+    const started = performance.now();
+    const finish = (outcome: JobEnd) =>
+      end(async () => {
+        if (await store.finishJob(job.id, outcome, clock.now()))
+          this.opts.onJobEnd?.(job, outcome, (performance.now() - started) / 1000);
+      });
     this.running.set(job.id, entry);
     entry.done = (async () => {
       try {
         if (job.attempts > this.o.maxAttempts)
           throw new FatalJobError(`the job was interrupted ${job.attempts - 1} times`);
         const out = await def.run(job, ctx);
-        end(() => store.finishJob(job.id, { ...out, attempt: job.attempts }, clock.now()));
+        await finish({ ...out, attempt: job.attempts });
       } catch (e) {
         if (abort.signal.aborted) {
           // Stopping: hand the job back without counting this run. Lost: someone else owns it now.
           if (abort.signal.reason instanceof RunnerStopping)
-            end(() => store.yieldJob(job.id, job.attempts, clock.now()));
+            await end(() => store.yieldJob(job.id, job.attempts, clock.now()));
         } else if (e instanceof FatalJobError || job.attempts >= this.o.maxAttempts) {
           logger.warn({ err: e, job: job.id, attempts: job.attempts }, 'job failed');
-          const g = def.giveUp?.(job, e) ?? { error: (e as Error).message ?? String(e) };
-          end(() =>
-            store.finishJob(
-              job.id,
-              {
-                status: 'failed',
-                error: g.error,
-                charge: g.charge ?? 0,
-                ...(g.result ? { result: g.result } : {}),
-                attempt: job.attempts,
-              },
-              clock.now(),
-            ),
-          );
+          const g = (await def.giveUp?.(job, e)) ?? { error: (e as Error).message ?? String(e) };
+          await finish({
+            status: 'failed',
+            error: g.error,
+            charge: g.charge ?? 0,
+            ...(g.result ? { result: g.result } : {}),
+            attempt: job.attempts,
+          });
         } else {
           logger.warn({ err: e, job: job.id, attempt: job.attempts }, 'job run failed; retrying');
           await sleep(this.o.retryDelayMs * job.attempts, abort.signal).catch(() => undefined);
-          end(() => store.yieldJob(job.id, job.attempts, clock.now(), true));
+          await end(() => store.yieldJob(job.id, job.attempts, clock.now(), true));
         }
       } finally {
         clearInterval(beat);
@@ -358,6 +454,7 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
         this.nudge();
       }
     })();
+    return entry.done;
   }
 }
 

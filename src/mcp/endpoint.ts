@@ -26,7 +26,7 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
     if (ctx.path !== MCP_PATH) return next();
     ctx.state.buildLabel = buildLabel(services);
     checkOrigin(ctx, services.config.mcpAllowedOrigins);
-    const caller = authenticateKey(services, ctx, 'mcp');
+    const caller = await authenticateKey(services, ctx, 'mcp');
     ctx.state.account = caller.account;
     if (ctx.method !== 'POST')
       return jsonRpcError(ctx, 405, -32000, 'Method not allowed: this stateless MCP server takes POST only.', {

@@ -182,31 +182,31 @@ export interface SignalStore {
    * skipped (a batch replayed after a restart); a person first seen for the source becomes a lead of this
    * run. With `maxNewLeads`, writing stops before the row that would make one lead more than that.
    */
-  addSignals(run: SignalRun, rows: readonly NewSignal[], now: Date, maxNewLeads?: number): AddedSignals;
+  addSignals(run: SignalRun, rows: readonly NewSignal[], now: Date, maxNewLeads?: number): Promise<AddedSignals>;
   /** Counters of one run, read from its rows. */
-  runStats(runId: string): RunStats;
+  runStats(runId: string): Promise<RunStats>;
   /**
    * Forgets the leads first seen by this run (a failed or cancelled run charges none, so later runs count them again).
    */
-  forgetRunLeads(runId: string): void;
+  forgetRunLeads(runId: string): Promise<void>;
   /** Rows of an account in insertion order after `afterSeq`, filtered by source and run. */
-  listSignals(q: SignalQuery): StoredSignal[];
-  countSignals(q: Omit<SignalQuery, 'afterSeq' | 'limit'>): number;
+  listSignals(q: SignalQuery): Promise<StoredSignal[]>;
+  countSignals(q: Omit<SignalQuery, 'afterSeq' | 'limit'>): Promise<number>;
 
   /** Creates an alert; throws alerts.limit_reached when the account already has `maxActive` active alerts. */
-  createAlert(input: NewAlert, maxActive: number): AlertRecord;
+  createAlert(input: NewAlert, maxActive: number): Promise<AlertRecord>;
   /** The alert, deleted ones included (callers hide those). */
-  getAlert(id: string): AlertRecord | undefined;
+  getAlert(id: string): Promise<AlertRecord | undefined>;
   /** An account's alerts (not deleted), newest first. */
-  listAlerts(accountId: string): AlertRecord[];
+  listAlerts(accountId: string): Promise<AlertRecord[]>;
   /** Changes an alert; turning one active throws alerts.limit_reached at `maxActive` active alerts. */
-  updateAlert(id: string, patch: AlertPatch, now: Date, maxActive?: number): AlertRecord;
-  deleteAlert(id: string, now: Date): AlertRecord;
+  updateAlert(id: string, patch: AlertPatch, now: Date, maxActive?: number): Promise<AlertRecord>;
+  deleteAlert(id: string, now: Date): Promise<AlertRecord>;
   /** Active alerts whose next run is due at `now`, oldest due first. */
-  dueAlerts(now: Date, limit: number): AlertRecord[];
+  dueAlerts(now: Date, limit: number): Promise<AlertRecord[]>;
   /**
    * Moves a due alert from slot `due` to `next` if no one else did (compare and set): of several
    * schedulers on one data dir, only the one that wins the slot starts the run.
    */
-  claimAlertSlot(id: string, due: string, next: string, now: Date): boolean;
+  claimAlertSlot(id: string, due: string, next: string, now: Date): Promise<boolean>;
 }

@@ -20,7 +20,7 @@ export async function withContactCredits<T>(
   const state = ctx.services.state;
   if (ctx.dryRun) {
     // A quote: deliver what the credits left would allow, to learn the units, and move nothing.
-    const credits = contactAvailable(ctx, category);
+    const credits = await contactAvailable(ctx, category);
     const granted = mode === 'exact' ? wanted : Math.min(wanted, credits.available);
     if ((mode === 'exact' && wanted > credits.available) || granted === 0) {
       addQuote(ctx, contactQuote(credits, wanted, 0, mode));
@@ -33,7 +33,7 @@ export async function withContactCredits<T>(
   const leases = ctx.services.holdLeases;
   // exact: all or nothing (the store raises 402 itself); up_to: the store grants what is left. The hold carries
   // this process's lease until it settles, so no other process takes it for an orphan.
-  const hold = state.reserve({
+  const hold = await state.reserve({
     accountId: account.id,
     kind: 'contact',
     category,
@@ -43,14 +43,10 @@ export async function withContactCredits<T>(
     leaseUntil: leases.leaseUntil(),
   });
   leases.track(hold.id);
-  const settle = (charge: number | null) => {
-    leases.untrack(hold.id);
-    if (charge === null) state.releaseHold(hold.id, ctx.now);
-    else state.commit(hold.id, charge, ctx.now);
-  };
+  const settle = (charge: number | null) => leases.settle(hold.id, charge, ctx.now);
   if (hold.amount === 0 && wanted > 0) {
-    settle(null);
-    throw exhaustedError(ctx, category);
+    await settle(null);
+    throw await exhaustedError(ctx, category);
   }
   let settled = false;
   try {
@@ -66,15 +62,15 @@ export async function withContactCredits<T>(
     ctx.spent += charge;
     return result;
   } finally {
-    if (!settled) settle(null);
+    if (!settled) await settle(null);
   }
 }
 
 /** The store's own 402 with binding and resets_at: asking it for one credit in exact mode raises it. */
-function exhaustedError(ctx: OpContext, category: UsageCategory): AppError {
+async function exhaustedError(ctx: OpContext, category: UsageCategory): Promise<AppError> {
   let probe: Hold | undefined;
   try {
-    probe = ctx.services.state.reserve({
+    probe = await ctx.services.state.reserve({
       accountId: ctx.account!.id,
       kind: 'contact',
       category,
@@ -85,6 +81,6 @@ function exhaustedError(ctx: OpContext, category: UsageCategory): AppError {
   } catch (e) {
     return e as AppError;
   }
-  ctx.services.state.releaseHold(probe.id, ctx.now);
+  await ctx.services.state.releaseHold(probe.id, ctx.now);
   return new AppError('contact_credits.exhausted', 'No contact credits are left.');
 }

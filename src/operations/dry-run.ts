@@ -42,12 +42,12 @@ export class QuoteReady extends Error {
  * Contact credits the account can spend now for `category` (on unlimited plans, that category's fair-use
  * budget), and the window that would cut a larger call.
  */
-export function contactAvailable(
+export async function contactAvailable(
   ctx: OpContext,
   category: UsageCategory,
-): { available: number; binding: string; resets_at: string } {
+): Promise<{ available: number; binding: string; resets_at: string }> {
   const now = ctx.services.clock.now();
-  const snap = ctx.services.state.snapshot(ctx.account!.id, now);
+  const snap = await ctx.services.state.snapshot(ctx.account!.id, now);
   const q = quotaBlock(snap, now, 0);
   if (snap.contact.kind !== 'unlimited')
     return { available: q.today_remaining, binding: q.binding, resets_at: q.resets_at };
@@ -74,7 +74,7 @@ export function addQuote(ctx: OpContext, q: Quote): void {
 
 /** A contact-credit quote of `wanted` units of which `delivered` would be delivered given what is available. */
 export function contactQuote(
-  credits: ReturnType<typeof contactAvailable>,
+  credits: Awaited<ReturnType<typeof contactAvailable>>,
   wanted: number,
   delivered: number,
   mode: 'up_to' | 'exact',

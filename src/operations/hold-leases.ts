@@ -1,4 +1,5 @@
 import type { Clock } from '../domain/clock.js';
+import type { Hold } from '../domain/credits.js';
 import type { StateStore } from '../state/port.js';
 
 /** How long a request's hold survives without renewal; renewed every third of it while the request lives. */
@@ -8,11 +9,18 @@ export const HOLD_LEASE_MS = 60_000;
  * The leases of this process's live request holds. A hold is reserved with a lease (`leaseUntil`), tracked until
  * it settles, and renewed on a timer, so another process sweeping orphans (at its start, and every lease period
  * while it serves) releases only the holds of processes that died. Holds of jobs carry no lease.
+ *
+ * A settlement the store could not take at the moment (Redis or the state file briefly unreachable) is not lost:
+ * the hold stays tracked, its lease renewed, and the charge or release is retried on every tick until it lands.
  */
 export class HoldLeases {
   private readonly live = new Set<string>();
+  /** Holds whose settlement failed: charge (or null: release) to retry. */
+  private readonly unsettled = new Map<string, number | null>();
   private timer: NodeJS.Timeout | null = null;
   private lastSweep = 0;
+  /** Told of each charge the store committed (the settled hold); the composition root counts it in the metrics. */
+  onCharged: (hold: Hold) => void = () => {};
 
   constructor(
     private readonly state: StateStore,
@@ -35,25 +43,58 @@ export class HoldLeases {
     this.live.delete(holdId);
   }
 
-  /** Renews the live holds and, once a lease period has passed, releases the holds of dead processes. */
-  tick(): void {
+  /**
+   * Charges `charge` from a tracked hold (null: releases it) and stops tracking it. Never throws: when the store
+   * cannot take it now, the hold keeps its lease and the settlement is retried by `tick`.
+   */
+  async settle(holdId: string, charge: number | null, now: Date): Promise<void> {
+    try {
+      if (charge === null) await this.state.releaseHold(holdId, now);
+      else this.onCharged(await this.state.commit(holdId, charge, now));
+      this.untrack(holdId);
+    } catch (err) {
+      this.unsettled.set(holdId, charge);
+      this.onError(err);
+    }
+  }
+
+  /** Settlements waiting for the store to come back. */
+  get pendingSettlements(): number {
+    return this.unsettled.size;
+  }
+
+  /**
+   * Renews the live holds, retries settlements that failed, and, once a lease period has passed, releases the
+   * holds of dead processes.
+   */
+  async tick(): Promise<void> {
     const now = this.clock.now();
-    if (this.live.size > 0) this.state.renewHoldLeases([...this.live], new Date(now.getTime() + this.leaseMs));
+    if (this.live.size > 0) await this.state.renewHoldLeases([...this.live], new Date(now.getTime() + this.leaseMs));
+    for (const [holdId, charge] of [...this.unsettled]) {
+      if (charge === null) await this.state.releaseHold(holdId, now);
+      else this.onCharged(await this.state.commit(holdId, charge, now));
+      this.unsettled.delete(holdId);
+      this.untrack(holdId);
+    }
     if (now.getTime() - this.lastSweep >= this.leaseMs) {
       this.lastSweep = now.getTime();
-      const released = this.state.releaseOrphanHolds(now);
+      const released = await this.state.releaseOrphanHolds(now);
       if (released > 0) this.onSwept(released);
     }
   }
 
   start(): void {
     this.lastSweep = this.clock.now().getTime();
+    let busy = false;
     const safeTick = () => {
-      try {
-        this.tick();
-      } catch (err) {
-        this.onError(err); // a state store that is down is reported by health; the next tick tries again
-      }
+      if (busy) return;
+      busy = true;
+      // A state store that is down is reported by health; the next tick tries again.
+      this.tick()
+        .catch((err: unknown) => this.onError(err))
+        .finally(() => {
+          busy = false;
+        });
     };
     this.timer = setInterval(safeTick, Math.max(1000, Math.floor(this.leaseMs / 3)));
     this.timer.unref();

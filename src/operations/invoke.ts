@@ -78,12 +78,16 @@ export async function invokeOperation(services: Services, op: Operation, inv: In
   try {
     result = services.config.checkContracts ? await checked(op, run, ctx.dryRun) : await run();
   } catch (e) {
-    ctx.settlement.undelivered();
+    await ctx.settlement.undelivered();
     throw e;
   }
-  if (!inv.deferSettlement) ctx.settlement.delivered();
+  if (!inv.deferSettlement) await ctx.settlement.delivered();
   const quota = inv.account
-    ? quotaBlock(asSettled(services.state.snapshot(inv.account.id, now), ctx.settlement.charges()), now, ctx.spent)
+    ? quotaBlock(
+        asSettled(await services.state.snapshot(inv.account.id, now), ctx.settlement.charges()),
+        now,
+        ctx.spent,
+      )
     : undefined;
   return { ctx, result, ...(quota ? { quota } : {}) };
 }
@@ -101,7 +105,7 @@ async function quoted(ctx: OpContext, op: Operation, input: unknown): Promise<Op
     if (!(e instanceof QuoteReady)) throw e;
   }
   // Nothing to pay (no matches, nothing found): a quote of nothing.
-  const quote = ctx.quote ?? contactQuote(contactAvailable(ctx, 'search'), 0, 0, 'up_to');
+  const quote = ctx.quote ?? contactQuote(await contactAvailable(ctx, 'search'), 0, 0, 'up_to');
   const body = quoteBody(quote);
   return op.family === 'B' ? { body } : { data: body, ...(warnings ? { warnings } : {}) };
 }

@@ -4,8 +4,8 @@ import type { PendingCharge } from '../domain/quota/index.js';
 interface Pending {
   /** The contact credits it holds and will charge, for the answer's own quota figures. */
   charge: PendingCharge;
-  delivered(): void;
-  undelivered(): void;
+  delivered(): Promise<void>;
+  undelivered(): Promise<void>;
 }
 
 /**
@@ -25,12 +25,12 @@ export class Settlement {
     return this.pending.map((p) => p.charge);
   }
 
-  delivered(): void {
-    for (const p of this.take()) p.delivered();
+  async delivered(): Promise<void> {
+    await Promise.all(this.take().map((p) => p.delivered()));
   }
 
-  undelivered(): void {
-    for (const p of this.take()) p.undelivered();
+  async undelivered(): Promise<void> {
+    await Promise.all(this.take().map((p) => p.undelivered()));
   }
 
   private take(): Pending[] {
@@ -49,7 +49,8 @@ export function settleWithResponse(res: ServerResponse, settlements: Settlement[
   const settle = (delivered: boolean) => {
     if (done) return;
     done = true;
-    for (const s of settlements) delivered ? s.delivered() : s.undelivered();
+    // Each pending charge settles through HoldLeases.settle, which never rejects (a failed one is retried later).
+    for (const s of settlements) void (delivered ? s.delivered() : s.undelivered());
     if (!delivered) onUndelivered?.();
   };
   if (res.writableFinished) {

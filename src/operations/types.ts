@@ -9,9 +9,11 @@ import type { WhereSqlParser } from '../domain/family-b/where-sql.js';
 import type { SearchEngine } from '../engine/port.js';
 import type { OperatorSignIns } from '../face/operator-sign-ins.js';
 import type { JobRunner } from '../jobs/runner.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { NetworkSource } from '../network-signals/port.js';
 import type { StateStore } from '../state/port.js';
 import type { RateLimiter } from '../state/rate-limiter.js';
+import type { RedisClient } from '../state/redis/client.js';
 import type { HoldLeases } from './hold-leases.js';
 import type { Quote } from './quote.js';
 import type { Settlement } from './settlement.js';
@@ -32,10 +34,14 @@ export interface Services {
   operatorSignIns: OperatorSignIns;
   /** Family B where_sql into the Query IR (never executes client text). */
   whereSqlParser: WhereSqlParser;
+  /** This instance's Prometheus registry (GET /metrics): the faces, the runner and the engine report to it. */
+  metrics: Metrics;
   clock: Clock;
   logger: Logger;
   secret: string;
   build: { version: string };
+  /** Redis mode (CDS_STATE=redis): the process's connection, shared by the state store and the rate limiter. */
+  redis?: RedisClient;
 }
 
 export type Family = 'A' | 'B' | 'system';

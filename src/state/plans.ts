@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import type { Plan } from '../domain/account.js';
 
+/** Where `premium_credits.exhausted` sends the user to buy more (both state adapters). */
+export const DEFAULT_UPGRADE_URL = 'https://contact-data-service.local/billing';
+
 /** File in the data dir where operators override plans by slug or add new ones. */
 export const PLANS_FILE = 'plans.json';
 

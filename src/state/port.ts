@@ -4,8 +4,9 @@ import type { JobStore } from '../jobs/port.js';
 import type { SignalStore } from '../network-signals/port.js';
 
 /**
- * StateStore port: accounts, plans, API keys, credits, feedback (and later jobs, idempotency, signals).
- * Implemented by state/sqlite (embedded default) and state/redis (scale-out); both pass test/state.
+ * StateStore port: accounts, plans, API keys, credits, feedback, idempotency records, domain lists, jobs and signals.
+ * Implemented by state/sqlite (embedded default) and state/redis (scale-out); both pass test/state. Every method is
+ * async (Redis answers over the network); plans are configuration and stay synchronous.
  * Every credit movement goes through reserve -> commit | release here, atomically (ARCHITECTURE rule 5).
  */
 
@@ -58,27 +59,30 @@ export interface StateStore extends JobStore, SignalStore {
   listPlans(): Plan[];
   getPlan(slug: string): Plan | undefined;
   // accounts (bad input and unknown account ids throw AppError request.invalid with `field`)
-  createAccount(input: { name: string; plan: string; billingDay: number | null; now: Date }): Account;
-  getAccount(id: string): Account | undefined;
-  listAccounts(): Account[];
-  setAccountStatus(id: string, status: AccountStatus): Account;
+  createAccount(input: { name: string; plan: string; billingDay: number | null; now: Date }): Promise<Account>;
+  getAccount(id: string): Promise<Account | undefined>;
+  listAccounts(): Promise<Account[]>;
+  setAccountStatus(id: string, status: AccountStatus): Promise<Account>;
   /** Moves the account to another plan / billing day; usage already counted stays in its windows. */
-  setAccountPlan(id: string, input: { plan: string; billingDay: number | null }): Account;
+  setAccountPlan(id: string, input: { plan: string; billingDay: number | null }): Promise<Account>;
   // keys: the secret is returned once and stored only as a keyed hash.
   // createKey throws key.limit_reached while an active key exists; revokeKey throws key.not_found for an
   // unknown, already revoked or other account's key. authenticate never accepts a revoked key but does
   // accept a suspended account's key (the HTTP layer decides 403 vs allowed).
-  createKey(accountId: string, input: { name?: string | null; now: Date }): { key: ApiKeyRecord; secret: string };
-  revokeKey(accountId: string, keyId: string, now: Date): ApiKeyRecord;
-  listKeys(accountId: string): ApiKeyRecord[];
-  authenticate(secret: string, now: Date): { account: Account; key: ApiKeyRecord } | undefined;
+  createKey(
+    accountId: string,
+    input: { name?: string | null; now: Date },
+  ): Promise<{ key: ApiKeyRecord; secret: string }>;
+  revokeKey(accountId: string, keyId: string, now: Date): Promise<ApiKeyRecord>;
+  listKeys(accountId: string): Promise<ApiKeyRecord[]>;
+  authenticate(secret: string, now: Date): Promise<{ account: Account; key: ApiKeyRecord } | undefined>;
   // credits (reserve throws contact_credits.exhausted / premium_credits.exhausted in mode exact)
-  snapshot(accountId: string, now: Date): CreditSnapshot;
-  reserve(req: ReserveRequest): Hold;
+  snapshot(accountId: string, now: Date): Promise<CreditSnapshot>;
+  reserve(req: ReserveRequest): Promise<Hold>;
   /** Charges min(charged, amount) and returns the rest; a no-op returning the hold once it is settled. */
-  commit(holdId: string, charged: number, now: Date): Hold;
-  releaseHold(holdId: string, now: Date): Hold;
-  getHold(holdId: string): Hold | undefined;
+  commit(holdId: string, charged: number, now: Date): Promise<Hold>;
+  releaseHold(holdId: string, now: Date): Promise<Hold>;
+  getHold(holdId: string): Promise<Hold | undefined>;
   /**
    * Releases holds no queued or running job owns: request-scoped holds of a process that died mid-request.
    * Called once at start-up, before the server accepts requests. Returns how many were released.
@@ -87,12 +91,12 @@ export interface StateStore extends JobStore, SignalStore {
    * Releases the holds of requests whose process died: a lease that expired before `now`, or (state written by an
    * earlier version) no lease and no live job. Live requests of other processes keep theirs. Returns the count.
    */
-  releaseOrphanHolds(now: Date): number;
+  releaseOrphanHolds(now: Date): Promise<number>;
   /** Extends the leases of these held holds (a process renews its live requests' holds). */
-  renewHoldLeases(holdIds: readonly string[], until: Date): void;
+  renewHoldLeases(holdIds: readonly string[], until: Date): Promise<void>;
   // feedback
-  addFeedback(accountId: string, body: Record<string, unknown>, now: Date): Feedback;
-  listFeedback(accountId: string): Feedback[];
+  addFeedback(accountId: string, body: Record<string, unknown>, now: Date): Promise<Feedback>;
+  listFeedback(accountId: string): Promise<Feedback[]>;
   // saved domain lists (family B domain_list_id); every lookup is scoped to its account
   /**
    * Saves a list unless the account would then hold more than `limits.lists` lists or `limits.domains` domains in
@@ -102,16 +106,22 @@ export interface StateStore extends JobStore, SignalStore {
     accountId: string,
     input: { name: string; domains: string[]; now: Date },
     limits: DomainListLimits,
-  ): DomainList;
-  getDomainList(accountId: string, id: string): DomainList | undefined;
-  listDomainLists(accountId: string): DomainList[];
+  ): Promise<DomainList>;
+  getDomainList(accountId: string, id: string): Promise<DomainList | undefined>;
+  listDomainLists(accountId: string): Promise<DomainList[]>;
   // idempotency: claim a key for a request hash; finish stores the answer; abandon frees the key. A running
   // record holds the key for `leaseMs` from its start: past it (its process died mid-request) the key is
   // claimed again as new, so a retry is not refused for 24 hours.
-  beginIdempotent(accountId: string, key: string, requestHash: string, now: Date, leaseMs: number): IdempotencyBegin;
-  finishIdempotent(accountId: string, key: string, status: number, body: unknown): void;
-  abandonIdempotent(accountId: string, key: string): void;
+  beginIdempotent(
+    accountId: string,
+    key: string,
+    requestHash: string,
+    now: Date,
+    leaseMs: number,
+  ): Promise<IdempotencyBegin>;
+  finishIdempotent(accountId: string, key: string, status: number, body: unknown): Promise<void>;
+  abandonIdempotent(accountId: string, key: string): Promise<void>;
   // health
-  ping(): boolean;
-  close(): void;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
 }

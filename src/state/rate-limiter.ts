@@ -14,6 +14,11 @@ export interface RateDecision {
   resetSeconds: number;
   /** Seconds the client should wait before retrying (429 only). */
   retryAfter: number;
+  /**
+   * The admitted request's in-flight slot, to hand back to `releaseSlot` (set when allowed by an adapter that
+   * tells slots apart: the Redis one frees exactly this slot, never another process's).
+   */
+  slot?: string;
 }
 
 export interface RateLimiter {
@@ -21,9 +26,13 @@ export interface RateLimiter {
   readonly concurrent: number;
   /**
    * Admits a request (counting it `weight` times in the window, default once, and once as in flight) or refuses
-   * it. An MCP batch of N JSON-RPC messages weighs N.
+   * it. An MCP batch of N JSON-RPC messages weighs N. `nowMs` is the caller's clock; the Redis adapter reads
+   * Redis's clock instead, so that every host of a deployment measures the shared window on one clock.
    */
   acquire(key: string, nowMs: number, weight?: number): Promise<RateDecision>;
-  /** Ends an admitted request's in-flight slot; called exactly once per admitted request. */
-  releaseSlot(key: string): Promise<void>;
+  /**
+   * Ends an admitted request's in-flight slot (`slot` from its decision); called exactly once per admitted request.
+   * May reject when a shared store is unreachable; the Redis slot's lease then frees it.
+   */
+  releaseSlot(key: string, slot?: string): Promise<void>;
 }

@@ -6,7 +6,7 @@ import type { StateStore } from './port.js';
  * and every call answers 503 data.unavailable instead of crashing the process.
  */
 export function unavailableStateStore(reason: string): StateStore {
-  const fail = () => {
+  const fail = async () => {
     throw new AppError('data.unavailable', 'Account data is unavailable for a short time.', {
       hint: 'Retry in a minute; the operator has been told.',
       details: { component: 'state' },
@@ -14,9 +14,11 @@ export function unavailableStateStore(reason: string): StateStore {
   };
   return new Proxy({} as StateStore, {
     get(_t, prop) {
-      if (prop === 'ping') return () => false;
-      if (prop === 'close') return () => undefined;
-      if (prop === 'releaseOrphanHolds') return () => 0;
+      // Not a thenable: an async function returning this store must not take it for a promise.
+      if (prop === 'then') return undefined;
+      if (prop === 'ping') return async () => false;
+      if (prop === 'close') return async () => undefined;
+      if (prop === 'releaseOrphanHolds') return async () => 0;
       if (prop === 'unavailableReason') return reason;
       return fail;
     },

@@ -17,7 +17,7 @@ it('a running alert run is cancelled by DELETE; nothing is charged and its rows 
     const url = `https://network.com/company/cancel-${i}`;
     if ((await net.estimate(parseSignalTarget('network_company', url, 'network.com'))) > 3000) target = url;
   }
-  const { apiKey } = app.createAccount('pro');
+  const { apiKey } = await app.createAccount('pro');
   const alert = (
     await app.request('POST', '/v1/signals/alerts', {
       key: apiKey,
@@ -28,15 +28,15 @@ it('a running alert run is cancelled by DELETE; nothing is charged and its rows 
   expect(started).toHaveLength(1);
   const runId = started[0]!;
   for (;;) {
-    const job = app.services.state.getJob(runId)!;
+    const job = (await app.services.state.getJob(runId))!;
     if (job.status === 'running' && ((job.result as { signals?: number }).signals ?? 0) >= 200) break;
     expect(['queued', 'running']).toContain(job.status);
     await new Promise((r) => setTimeout(r, 20));
   }
   expect((await app.request('DELETE', `/v1/signals/alerts/${alert.id}`, { key: apiKey })).status).toBe(200);
-  const job = app.services.state.getJob(runId)!;
+  const job = (await app.services.state.getJob(runId))!;
   expect(job.status).toBe('cancelled');
-  expect(app.services.state.getHold(job.holdId!)).toMatchObject({ status: 'released', charged: 0 });
+  expect(await app.services.state.getHold(job.holdId!)).toMatchObject({ status: 'released', charged: 0 });
   // The worker notices at its next batch and stops writing.
   await new Promise((r) => setTimeout(r, 300));
   const rows = await allSignals(app, apiKey, `source_type=alert&source_id=${alert.id}`);

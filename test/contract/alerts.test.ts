@@ -18,11 +18,11 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => app.shutdown());
-afterEach(() => {
+afterEach(async () => {
   app.clock.set(T0);
   // Every test starts with no alert due, so a tick runs only what the test created.
-  for (const a of app.services.state.dueAlerts(new Date('2100-01-01T00:00:00Z'), 10_000))
-    app.services.state.deleteAlert(a.id, app.clock.now());
+  for (const a of await app.services.state.dueAlerts(new Date('2100-01-01T00:00:00Z'), 10_000))
+    await app.services.state.deleteAlert(a.id, app.clock.now());
 });
 
 async function findTarget(kind: SignalKind, path: string, ok: (n: number) => boolean): Promise<string> {
@@ -56,7 +56,7 @@ const ALERT_FIELDS = [
 
 describe('POST /v1/signals/alerts', () => {
   it('needs a paid plan: 403 plan.required', async () => {
-    const res = await create(app.createAccount('free').apiKey, {
+    const res = await create((await app.createAccount('free')).apiKey, {
       kind: 'network_profile',
       target: 'https://network.com/in/someone',
     });
@@ -64,7 +64,7 @@ describe('POST /v1/signals/alerts', () => {
   });
 
   it('creates an alert (201) with its schedule; the first run is due at once', async () => {
-    const { apiKey } = app.createAccount('starter');
+    const { apiKey } = await app.createAccount('starter');
     const res = await create(apiKey, {
       kind: 'network_profile',
       target: 'https://www.network.com/in/Someone/',
@@ -90,7 +90,7 @@ describe('POST /v1/signals/alerts', () => {
   });
 
   it('refuses bad schedules, targets, max_followers and small company pages', async () => {
-    const { apiKey } = app.createAccount('starter');
+    const { apiKey } = await app.createAccount('starter');
     expect(
       (
         await create(apiKey, {
@@ -117,7 +117,7 @@ describe('POST /v1/signals/alerts', () => {
   });
 
   it('at most 100 active alerts: the 101st answers 403 alerts.limit_reached, and so does re-activating one', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const ids: string[] = [];
     for (let i = 0; i < 100; i++) {
       const res = await create(apiKey, { kind: 'network_post', target: `https://network.com/posts/limit-${i}` });
@@ -143,17 +143,17 @@ describe('POST /v1/signals/alerts', () => {
   });
 
   it('a suspended account may pause and edit an alert but not switch it back on (403 account.suspended)', async () => {
-    const { apiKey, accountId } = app.createAccount('pro');
+    const { apiKey, accountId } = await app.createAccount('pro');
     const made = await create(apiKey, { kind: 'network_post', target: 'https://network.com/posts/suspended-case' });
     expect(made.status).toBe(201);
     const id = made.body.data.id as string;
     const patch = (body: unknown) => app.request('PATCH', `/v1/signals/alerts/${id}`, { key: apiKey, body });
-    app.services.state.setAccountStatus(accountId, 'suspended');
+    await app.services.state.setAccountStatus(accountId, 'suspended');
     expect((await patch({ active: false })).body.data).toMatchObject({ active: false });
     expect((await patch({ schedule: { interval_minutes: 120 } })).status).toBe(200);
     expectError(await patch({ active: true }), 403, 'account.suspended');
     expect((await app.request('GET', `/v1/signals/alerts/${id}`, { key: apiKey })).body.data.active).toBe(false);
-    app.services.state.setAccountStatus(accountId, 'active');
+    await app.services.state.setAccountStatus(accountId, 'active');
     expect((await patch({ active: true })).body.data).toMatchObject({ active: true });
     await app.request('DELETE', `/v1/signals/alerts/${id}`, { key: apiKey });
   });
@@ -161,7 +161,7 @@ describe('POST /v1/signals/alerts', () => {
 
 describe('alert runs on the schedule (clock set by the test)', () => {
   it('runs when due, writes rows under the alert, and later runs charge only new leads', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const target = await findTarget('network_profile', 'in', (n) => n > 40 && n < 400);
     const alert = (await create(apiKey, { kind: 'network_profile', target, schedule: { interval_minutes: 1440 } })).body
       .data;
@@ -202,7 +202,7 @@ describe('alert runs on the schedule (clock set by the test)', () => {
   });
 
   it('an inactive alert does not run; a run that cannot hold its credits is skipped with last_error', async () => {
-    const { apiKey, accountId } = app.createAccount('starter');
+    const { apiKey, accountId } = await app.createAccount('starter');
     const target = await findTarget('network_profile', 'in', (n) => n > 10 && n < 300);
     const alert = (await create(apiKey, { kind: 'network_profile', target })).body.data;
     await app.request('PATCH', `/v1/signals/alerts/${alert.id}`, { key: apiKey, body: { active: false } });
@@ -216,7 +216,7 @@ describe('alert runs on the schedule (clock set by the test)', () => {
     expect(resumed).toMatchObject({ active: true, next_run_at: T0, schedule: { interval_minutes: 60 } });
     // Spend the premium allowance: the run cannot hold and waits for its next slot.
     const now = app.clock.now();
-    const h = app.services.state.reserve({
+    const h = await app.services.state.reserve({
       accountId,
       kind: 'premium',
       category: null,
@@ -224,7 +224,7 @@ describe('alert runs on the schedule (clock set by the test)', () => {
       mode: 'exact',
       now,
     });
-    app.services.state.commit(h.id, 1000, now);
+    await app.services.state.commit(h.id, 1000, now);
     const t = await tick();
     expect(t.started).toEqual([]);
     const skipped = (await app.request('GET', `/v1/signals/alerts/${alert.id}`, { key: apiKey })).body.data;
@@ -236,7 +236,7 @@ describe('alert runs on the schedule (clock set by the test)', () => {
 
 describe('poll, busy, delete, other accounts', () => {
   it('poll runs now (202, alert_id set); a queued run answers 409 alert.busy; delete cancels it and releases the hold', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const target = await findTarget('network_profile', 'in', (n) => n > 10 && n < 300);
     const alert = (await create(apiKey, { kind: 'network_profile', target })).body.data;
     await app.runner.stop();
@@ -257,7 +257,7 @@ describe('poll, busy, delete, other accounts', () => {
       expect(del.status).toBe(200);
       expect(del.body.data).toMatchObject({ id: alert.id, deleted: true });
       expect((await premium(apiKey)).held).toBe(0);
-      const run = app.services.state.getJob(poll.body.data.job.id)!;
+      const run = (await app.services.state.getJob(poll.body.data.job.id))!;
       expect(run.status).toBe('cancelled');
       expect(run.error).toContain('deleted');
       expect((await app.request('GET', `/v1/signals/alerts/${alert.id}`, { key: apiKey })).body.error.code).toBe(
@@ -269,8 +269,8 @@ describe('poll, busy, delete, other accounts', () => {
   });
 
   it("another account's alert, or an unknown id, answers 404 alert.not_found on every route", async () => {
-    const a = app.createAccount('pro').apiKey;
-    const b = app.createAccount('pro').apiKey;
+    const a = (await app.createAccount('pro')).apiKey;
+    const b = (await app.createAccount('pro')).apiKey;
     const alert = (await create(a, { kind: 'network_post', target: 'https://network.com/posts/mine' })).body.data;
     for (const id of [alert.id, 'alr_unknown']) {
       for (const [method, path, body] of [

@@ -23,13 +23,13 @@ describe('authentication', () => {
   });
 
   it('family A takes Bearer only; X-API-Key there is a missing key', async () => {
-    const { apiKey } = app.createAccount('starter');
+    const { apiKey } = await app.createAccount('starter');
     expect((await app.request('GET', '/v1/account', { key: apiKey })).status).toBe(200);
     expect((await app.request('GET', '/v1/account', { key: apiKey, keyHeader: 'x-api-key' })).status).toBe(401);
   });
 
   it('a revoked key answers 401', async () => {
-    const { apiKey } = app.createAccount('starter');
+    const { apiKey } = await app.createAccount('starter');
     const list = await app.request('GET', '/v1/keys', { key: apiKey });
     const id = list.body.data[0].id;
     const del = await app.request('DELETE', `/v1/keys/${id}`, { key: apiKey });
@@ -42,7 +42,7 @@ describe('authentication', () => {
 
 describe('keys routes', () => {
   it('lists keys without secrets', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const res = await app.request('GET', '/v1/keys', { key: apiKey });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(1);
@@ -53,7 +53,7 @@ describe('keys routes', () => {
   });
 
   it('a second active key answers 409 key.limit_reached with a hint', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const res = await app.request('POST', '/v1/keys', { key: apiKey, body: { name: 'second' } });
     expectError(res, 409, 'key.limit_reached');
     expect(res.body.error.hint).toBeTruthy();
@@ -61,8 +61,8 @@ describe('keys routes', () => {
   });
 
   it('revoking an unknown key, or another account key, answers 404 key.not_found', async () => {
-    const a = app.createAccount('pro');
-    const b = app.createAccount('pro');
+    const a = await app.createAccount('pro');
+    const b = await app.createAccount('pro');
     const bKeyId = (await app.request('GET', '/v1/keys', { key: b.apiKey })).body.data[0].id;
     const other = await app.request('DELETE', `/v1/keys/${bKeyId}`, { key: a.apiKey });
     expectError(other, 404, 'key.not_found');
@@ -72,10 +72,10 @@ describe('keys routes', () => {
   });
 
   it('after revoking, a new key can be created for the account and works', async () => {
-    const { accountId, apiKey } = app.createAccount('pro');
+    const { accountId, apiKey } = await app.createAccount('pro');
     const id = (await app.request('GET', '/v1/keys', { key: apiKey })).body.data[0].id;
     await app.request('DELETE', `/v1/keys/${id}`, { key: apiKey });
-    const { secret } = app.services.state.createKey(accountId, { name: 'rotated', now: app.clock.now() });
+    const { secret } = await app.services.state.createKey(accountId, { name: 'rotated', now: app.clock.now() });
     const res = await app.request('GET', '/v1/keys', { key: secret });
     expect(res.status).toBe(200);
     expect(res.body.data.map((k: { active: boolean }) => k.active).sort()).toEqual([false, true]);
@@ -86,7 +86,7 @@ describe('operator routes and auth.oauth_required', () => {
   const op = { Authorization: 'Bearer operator-secret-token-0123456789abcdef' };
 
   it('an API key on an operator route answers 403 auth.oauth_required', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const res = await app.request('POST', '/v1/admin/accounts', { key: apiKey, body: { plan: 'pro' } });
     expectError(res, 403, 'auth.oauth_required');
   });
@@ -120,7 +120,7 @@ describe('operator routes and auth.oauth_required', () => {
 
 describe('feedback', () => {
   it('stores feedback and answers its id', async () => {
-    const { apiKey } = app.createAccount('free');
+    const { apiKey } = await app.createAccount('free');
     const res = await app.request('POST', '/v1/feedback', {
       key: apiKey,
       body: { message: 'Phone of per_x is wrong', category: 'data_quality' },
@@ -130,7 +130,7 @@ describe('feedback', () => {
   });
 
   it('rejects a blank message and unknown fields', async () => {
-    const { apiKey } = app.createAccount('free');
+    const { apiKey } = await app.createAccount('free');
     expect((await app.request('POST', '/v1/feedback', { key: apiKey, body: { message: '   ' } })).body.error.code).toBe(
       'request.invalid',
     );

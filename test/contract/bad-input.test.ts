@@ -10,7 +10,7 @@ let app: TestApp;
 let key: string;
 beforeAll(async () => {
   app = await startTestApp({ contacts: 400, companies: 60 });
-  key = app.createAccount('pro').apiKey;
+  key = (await app.createAccount('pro')).apiKey;
 });
 afterAll(async () => app.close());
 
@@ -129,7 +129,7 @@ describe('family A requests take only the members their operation names', () => 
   });
 
   it('nothing is charged for a refused search', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     await app.request('POST', '/v1/contacts/search', { key: apiKey, body: { filter: {}, limt: 5 } });
     const credits = await app.request('GET', '/v1/credits', { key: apiKey });
     expect(credits.body.data.contact.day).toMatchObject({ used: 0, held: 0 });

@@ -151,12 +151,12 @@ describe('the route table covers the operation table', () => {
     const failures: string[] = [];
     for (const op of OPERATIONS) {
       // A fresh account each: one export at a time per account, one active key.
-      const { apiKey, accountId } = app.createAccount('pro');
+      const { apiKey, accountId } = await app.createAccount('pro');
       if (op.name === 'keys.revoke' || op.name === 'keys.create' || op.name.startsWith('admin.')) continue;
       if (/:id|:export_id/.test(op.path)) continue; // read by id: covered by the 404 table with real ids
       const res = await call(op, EXAMPLES[op.name]!({}), apiKey);
       if (res.status >= 300) failures.push(`${op.name} -> ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
-      expect(app.services.state.getAccount(accountId)?.status).toBe('active');
+      expect((await app.services.state.getAccount(accountId))?.status).toBe('active');
     }
     expect(failures).toEqual([]);
   });
@@ -165,25 +165,25 @@ describe('the route table covers the operation table', () => {
 describe.each(keyed.map((op) => [op.name, op] as const))('%s', (_name, op) => {
   it('answers 401 auth.invalid_key without a key, and with a revoked key', async () => {
     expectError(await call(op, EXAMPLES[op.name]!({})), 401, 'auth.invalid_key');
-    const { apiKey, accountId } = app.createAccount('pro');
-    const keyId = app.services.state.listKeys(accountId)[0]!.id;
-    app.services.state.revokeKey(accountId, keyId, app.clock.now());
+    const { apiKey, accountId } = await app.createAccount('pro');
+    const keyId = (await app.services.state.listKeys(accountId))[0]!.id;
+    await app.services.state.revokeKey(accountId, keyId, app.clock.now());
     expectError(await call(op, EXAMPLES[op.name]!({}), apiKey), 401, 'auth.invalid_key');
   });
 });
 
 describe.each(spending.map((op) => [op.name, op] as const))('%s (spends)', (_name, op) => {
   it('answers 403 account.suspended for a suspended account', async () => {
-    const { apiKey, accountId } = app.createAccount('pro');
-    app.services.state.setAccountStatus(accountId, 'suspended');
+    const { apiKey, accountId } = await app.createAccount('pro');
+    await app.services.state.setAccountStatus(accountId, 'suspended');
     expectError(await call(op, EXAMPLES[op.name]!({}), apiKey), 403, 'account.suspended');
   });
 });
 
 describe('free operations keep working for a suspended account', () => {
   it.each(free.map((op) => [op.name, op] as const))('%s', async (_name, op) => {
-    const { apiKey, accountId } = app.createAccount('pro');
-    app.services.state.setAccountStatus(accountId, 'suspended');
+    const { apiKey, accountId } = await app.createAccount('pro');
+    await app.services.state.setAccountStatus(accountId, 'suspended');
     const res = await call(op, EXAMPLES[op.name]!({}), apiKey);
     expect(res.body?.error?.code).not.toBe('account.suspended');
   });
@@ -191,10 +191,10 @@ describe('free operations keep working for a suspended account', () => {
 
 describe.each(charging.map((op) => [op.name, op] as const))('%s (charges)', (_name, op) => {
   it('answers 402 when the account has no credits of its kind left', async () => {
-    const { apiKey, accountId } = app.createAccount('broke');
+    const { apiKey, accountId } = await app.createAccount('broke');
     const ids: Record<string, string> = {};
     if (op.name === 'signals.alerts.poll') {
-      const alert = app.services.state.createAlert(
+      const alert = await app.services.state.createAlert(
         {
           accountId,
           kind: 'network_profile',
@@ -228,7 +228,7 @@ describe("another account's ids", () => {
   let owner: { apiKey: string; accountId: string };
   const ids: Record<string, string> = {};
   beforeAll(async () => {
-    owner = app.createAccount('pro');
+    owner = await app.createAccount('pro');
     const byName = (name: string) => OPERATIONS.find((op) => op.name === name)!;
     const made = async (name: string) => {
       const res = await call(byName(name), EXAMPLES[name]!({}), owner.apiKey);
@@ -245,7 +245,7 @@ describe("another account's ids", () => {
     ids.exportB = (await made('b.contacts.export')).export_id;
     ids.collect = (await made('signals.collect')).data.job.id;
     ids.alert = (await made('signals.alerts.create')).data.id;
-    ids.key = app.services.state.listKeys(owner.accountId)[0]!.id;
+    ids.key = (await app.services.state.listKeys(owner.accountId))[0]!.id;
   });
 
   it('every operation with an id in its path is in the table', () => {
@@ -255,7 +255,7 @@ describe("another account's ids", () => {
 
   it.each(Object.entries(BY_ID))('%s answers 404 %s to a stranger, and 2xx to the owner', async (name, code) => {
     const op = OPERATIONS.find((o) => o.name === name)!;
-    const stranger = app.createAccount('pro');
+    const stranger = await app.createAccount('pro');
     expectError(await call(op, EXAMPLES[name]!(ids), stranger.apiKey), 404, code);
     if (name === 'keys.revoke') return; // the owner's revoke would end the owner's key for the next cases
     const own = await call(op, EXAMPLES[name]!(ids), owner.apiKey);
@@ -263,7 +263,7 @@ describe("another account's ids", () => {
   });
 
   it("signals.list with another account's collect id lists nothing of it", async () => {
-    const stranger = app.createAccount('pro');
+    const stranger = await app.createAccount('pro');
     const op = OPERATIONS.find((o) => o.name === 'signals.list')!;
     const res = await call(op, { source_type: 'collect', source_id: ids.collect }, stranger.apiKey);
     expect(res.status).toBe(200);
@@ -276,7 +276,7 @@ describe("another account's ids", () => {
     expect(made.status).toBeLessThan(300);
     const listId = made.body.domain_list_id;
     expect(typeof listId).toBe('string');
-    const stranger = app.createAccount('pro');
+    const stranger = await app.createAccount('pro');
     const search = OPERATIONS.find((o) => o.name === 'b.contacts.search')!;
     const res = await call(search, { domain_list_id: listId, limit: 1 }, stranger.apiKey);
     const none = await call(search, { domain_list_id: 'dl_never_made', limit: 1 }, stranger.apiKey);
@@ -293,7 +293,7 @@ describe('operator routes', () => {
   it.each(operatorOps.map((op) => [op.name, op] as const))(
     '%s answers 401 without a token and 403 auth.oauth_required to an API key',
     async (_name, op) => {
-      const { apiKey, accountId } = app.createAccount('pro');
+      const { apiKey, accountId } = await app.createAccount('pro');
       expectError(await call(op, EXAMPLES[op.name]!({ account: accountId })), 401, 'auth.invalid_key');
       expectError(await call(op, EXAMPLES[op.name]!({ account: accountId }), apiKey), 403, 'auth.oauth_required');
       const res = await app.request(op.method, op.path.replace(':id', accountId), {
@@ -323,8 +323,8 @@ describe('the same rules over MCP', () => {
   const tools = spending.filter((op) => op.mcp);
 
   it('every spending tool answers account.suspended for a suspended account', async () => {
-    const { apiKey, accountId } = app.createAccount('pro');
-    app.services.state.setAccountStatus(accountId, 'suspended');
+    const { apiKey, accountId } = await app.createAccount('pro');
+    await app.services.state.setAccountStatus(accountId, 'suspended');
     const c = await client(apiKey);
     try {
       for (const op of tools) {
@@ -337,7 +337,7 @@ describe('the same rules over MCP', () => {
   });
 
   it('every charging tool answers its 402 code when no credits are left', async () => {
-    const { apiKey } = app.createAccount('broke');
+    const { apiKey } = await app.createAccount('broke');
     const c = await client(apiKey);
     try {
       for (const op of tools.filter((o) => o.charges)) {
@@ -356,7 +356,7 @@ describe('family A operations refuse members they do not name', () => {
   it.each(familyA.map((op) => [op.name, op] as const))(
     '%s over REST: 400 request.invalid naming it',
     async (_n, op) => {
-      const { apiKey } = app.createAccount('pro');
+      const { apiKey } = await app.createAccount('pro');
       const res = await call(op, { ...EXAMPLES[op.name]!({}), zz_unknown: 1 }, apiKey);
       expectError(res, 400, 'request.invalid');
       expect(res.body.error.field).toBe('zz_unknown');
@@ -364,7 +364,7 @@ describe('family A operations refuse members they do not name', () => {
   );
 
   it('and over MCP, every family A tool', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const c = new Client({ name: 'route-table', version: '1.0.0' });
     const headers = { 'X-API-Key': apiKey };
     await c.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers } }));
@@ -385,8 +385,8 @@ describe('family A operations refuse members they do not name', () => {
 });
 
 describe('every spending operation quotes with dry_run: the quote is what the real call then charges', () => {
-  const usedContact = (accountId: string) => {
-    const c = app.services.state.snapshot(accountId, app.clock.now()).contact;
+  const usedContact = async (accountId: string) => {
+    const c = (await app.services.state.snapshot(accountId, app.clock.now())).contact;
     if (c.kind !== 'windows') throw new Error('expected a windows plan');
     return { used: c.day.used, held: c.day.held };
   };
@@ -394,31 +394,33 @@ describe('every spending operation quotes with dry_run: the quote is what the re
   const settle = () => new Promise((r) => setTimeout(r, 50));
 
   it.each(spending.map((op) => [op.name, op] as const))('%s', async (_n, op) => {
-    const { apiKey, accountId } = app.createAccount('pro');
+    const { apiKey, accountId } = await app.createAccount('pro');
     const ids: Record<string, string> = {};
     if (op.name === 'signals.alerts.poll') {
-      ids.alert = app.services.state.createAlert(
-        {
-          accountId,
-          kind: 'network_profile',
-          target: 'https://www.network.com/in/quote-poll',
-          intervalMinutes: 60,
-          maxFollowers: null,
-          now: app.clock.now(),
-        },
-        100,
+      ids.alert = (
+        await app.services.state.createAlert(
+          {
+            accountId,
+            kind: 'network_profile',
+            target: 'https://www.network.com/in/quote-poll',
+            intervalMinutes: 60,
+            maxFollowers: null,
+            now: app.clock.now(),
+          },
+          100,
+        )
       ).id;
     }
     const input = EXAMPLES[op.name]!(ids);
-    const before = usedContact(accountId);
+    const before = await usedContact(accountId);
     const dry = await call(op, { ...input, dry_run: true }, apiKey);
     expect(dry.status).toBe(200);
     const quote = quoteOf(dry);
     expect(quote).toMatchObject({ dry_run: true, sufficient: true });
     await settle();
     // The quote held, charged and started nothing.
-    expect(usedContact(accountId)).toEqual(before);
-    expect(app.services.state.listJobs(accountId, 'export', 10)).toEqual([]);
+    expect(await usedContact(accountId)).toEqual(before);
+    expect(await app.services.state.listJobs(accountId, 'export', 10)).toEqual([]);
     const real = await call(op, input, apiKey);
     expect(real.status).toBeLessThan(300);
     await settle();
@@ -437,12 +439,12 @@ describe('every spending operation quotes with dry_run: the quote is what the re
         op.name === 'exports.create' ? `/v1/exports/${id}` : `/api/v1/contacts/search/export/${id}`,
       );
     }
-    expect(usedContact(accountId)).toEqual({ used: before.used + quote.contact_credits, held: 0 });
+    expect(await usedContact(accountId)).toEqual({ used: before.used + quote.contact_credits, held: 0 });
     expect(quote.contact_credits).toBe(quote.units);
   });
 
   it('on an unlimited plan the quote reads the call’s own fair-use budget, and the real call charges the quote', async () => {
-    const { apiKey } = app.createAccount('tight');
+    const { apiKey } = await app.createAccount('tight');
     const body = { filter: {}, limit: 5 };
     const dry = await app.request('POST', '/v1/contacts/search', { key: apiKey, body: { ...body, dry_run: true } });
     expect(dry.body.data).toMatchObject({
@@ -458,7 +460,7 @@ describe('every spending operation quotes with dry_run: the quote is what the re
   });
 
   it('a quote past the credits left says so, with the window that cuts it', async () => {
-    const { apiKey } = app.createAccount('broke');
+    const { apiKey } = await app.createAccount('broke');
     const res = await app.request('POST', '/v1/contacts/search', {
       key: apiKey,
       body: { filter: {}, limit: 5, dry_run: true },

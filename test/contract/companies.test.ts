@@ -7,7 +7,7 @@ let key: string;
 let companies: Row[];
 beforeAll(async () => {
   app = await startTestApp({ contacts: 2000, companies: 400, seed: 27 });
-  key = app.createAccount('pro').apiKey;
+  key = (await app.createAccount('pro')).apiKey;
   companies = await allRows(app, 'companies');
 });
 afterAll(async () => app.close());
@@ -36,7 +36,7 @@ describe('companies: count, search and lookup', () => {
   });
 
   it('search walks every matching company once in id order and charges one credit per company', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const want = companies.filter((r) => r.hq_country === 'us').map((r) => r.id);
     const got: string[] = [];
     let cursor: string | null = null;
@@ -55,7 +55,7 @@ describe('companies: count, search and lookup', () => {
   });
 
   it('lookup by domain, URL, name, profile URL or id; misses free; one credit per match', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const [a, b, d] = companies.filter((x) => has(x.domain) && has(x.network) && has(x.name_norm));
     const inputs = [a!.domain, `https://www.${b!.domain}/`, d!.id, d!.network, 'no-such-company-anywhere.example', ''];
     const res = await app.request('POST', '/v1/companies/lookup', { key: apiKey, body: { inputs } });

@@ -13,7 +13,7 @@ let key: string;
 let target: Row;
 beforeAll(async () => {
   app = await startTestApp({ contacts: 600, companies: 80, seed: 3 });
-  key = app.createAccount('pro').apiKey;
+  key = (await app.createAccount('pro')).apiKey;
   target = (await allRows(app, 'contacts')).find((r) => r.work_email && r.mobile_phone)!;
 });
 afterAll(async () => app.close());

@@ -7,7 +7,7 @@ let key: string;
 let rows: Row[];
 beforeAll(async () => {
   app = await startTestApp({ contacts: 3000, companies: 400, seed: 11 });
-  key = app.createAccount('pro').apiKey;
+  key = (await app.createAccount('pro')).apiKey;
   rows = await allRows(app, 'contacts');
 });
 afterAll(async () => app.close());
@@ -260,7 +260,7 @@ describe('POST /v1/contacts/search', () => {
   });
 
   it('charges one credit per returned row; no_rows charges nothing', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const res = await app.request('POST', '/v1/contacts/search', {
       key: apiKey,
       body: { filter: { countries: ['us'] }, limit: 7 },
@@ -352,8 +352,8 @@ describe('POST /v1/contacts/search', () => {
   });
 
   it('a page is cut to the credits left; with none left 402 contact_credits.exhausted with binding and resets_at', async () => {
-    const { accountId, apiKey } = app.createAccount('free');
-    const hold = app.services.state.reserve({
+    const { accountId, apiKey } = await app.createAccount('free');
+    const hold = await app.services.state.reserve({
       accountId,
       kind: 'contact',
       category: 'search',
@@ -361,7 +361,7 @@ describe('POST /v1/contacts/search', () => {
       mode: 'exact',
       now: app.clock.now(),
     });
-    app.services.state.commit(hold.id, 95, app.clock.now());
+    await app.services.state.commit(hold.id, 95, app.clock.now());
     const cut = await app.request('POST', '/v1/contacts/search', { key: apiKey, body: { filter: {}, limit: 20 } });
     expect(cut.status).toBe(200);
     expect(cut.body.data).toHaveLength(5);
@@ -375,8 +375,8 @@ describe('POST /v1/contacts/search', () => {
   });
 
   it('suspended accounts cannot search but can count', async () => {
-    const { accountId, apiKey } = app.createAccount('pro');
-    app.services.state.setAccountStatus(accountId, 'suspended');
+    const { accountId, apiKey } = await app.createAccount('pro');
+    await app.services.state.setAccountStatus(accountId, 'suspended');
     const s = await app.request('POST', '/v1/contacts/search', { key: apiKey, body: { filter: {} } });
     expectError(s, 403, 'account.suspended');
     expect((await app.request('POST', '/v1/contacts/count', { key: apiKey, body: { filter: {} } })).status).toBe(200);

@@ -17,9 +17,10 @@ afterAll(async () => app.close());
 describe('credits under concurrency', () => {
   it('caps are never exceeded and every charge matches delivered rows', async () => {
     const emails = rows.filter((r) => has(r.work_email)).map((r) => r.work_email as string);
-    const accounts = Array.from({ length: 6 }, () => {
-      const a = app.createAccount('free');
-      const h = app.services.state.reserve({
+    const accounts: { accountId: string; apiKey: string; delivered: number; refused: number }[] = [];
+    for (let n = 0; n < 6; n++) {
+      const a = await app.createAccount('free');
+      const h = await app.services.state.reserve({
         accountId: a.accountId,
         kind: 'contact',
         category: 'search',
@@ -27,9 +28,9 @@ describe('credits under concurrency', () => {
         mode: 'exact',
         now: app.clock.now(),
       });
-      app.services.state.commit(h.id, 70, app.clock.now());
-      return { ...a, delivered: 0, refused: 0 };
-    });
+      await app.services.state.commit(h.id, 70, app.clock.now());
+      accounts.push({ ...a, delivered: 0, refused: 0 });
+    }
     await Promise.all(
       accounts.flatMap((a, ai) =>
         [0, 1].map(async (lane) => {
@@ -58,7 +59,7 @@ describe('credits under concurrency', () => {
       ),
     );
     for (const a of accounts) {
-      const snap = app.services.state.snapshot(a.accountId, app.clock.now());
+      const snap = await app.services.state.snapshot(a.accountId, app.clock.now());
       if (snap.contact.kind !== 'pool') throw new Error('free plan has a pool');
       expect(snap.contact.pool.held).toBe(0);
       expect(snap.contact.pool.used).toBe(70 + a.delivered);

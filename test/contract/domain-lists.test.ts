@@ -12,8 +12,8 @@ afterAll(async () => app.close());
 
 describe('saved domain lists and domain_list_id', () => {
   it('a saved list filters family B search and count to its domains; lists belong to their account', async () => {
-    const a = app.createAccount('pro');
-    const b = app.createAccount('pro');
+    const a = await app.createAccount('pro');
+    const b = await app.createAccount('pro');
     const domains = [
       ...new Set(rows.filter((r) => has(r.company_domain)).map((r) => r.company_domain as string)),
     ].slice(0, 5);
@@ -52,7 +52,7 @@ describe('saved domain lists and domain_list_id', () => {
   });
 
   it('refuses a value that is not a domain', async () => {
-    const a = app.createAccount('pro');
+    const a = await app.createAccount('pro');
     const res = await app.request('POST', '/api/v1/domain-lists', {
       key: a.apiKey,
       keyHeader: 'x-api-key',
@@ -68,18 +68,18 @@ describe('saved domain lists are bounded per account', () => {
     app.request('POST', '/api/v1/domain-lists', { key: apiKey, body: { name: 'bulk', domains } });
 
   it('at most 50 lists: the 51st answers 409 domain_lists.limit_reached, another account is unaffected', async () => {
-    const a = app.createAccount('pro');
+    const a = await app.createAccount('pro');
     for (let i = 0; i < 50; i++) expect((await save(a.apiKey, [`list${i}.example.com`])).status).toBe(201);
     const refused = await save(a.apiKey, ['one-more.example.com']);
     expectError(refused, 409, 'domain_lists.limit_reached');
     expect(refused.body.error.message).toMatch(/holds 50 lists/);
     const listed = await app.request('GET', '/api/v1/domain-lists', { key: a.apiKey });
     expect(listed.body.domain_lists).toHaveLength(50);
-    expect((await save(app.createAccount('pro').apiKey, ['fresh.example.com'])).status).toBe(201);
+    expect((await save((await app.createAccount('pro')).apiKey, ['fresh.example.com'])).status).toBe(201);
   });
 
   it('at most 100,000 domains over all lists', async () => {
-    const a = app.createAccount('pro');
+    const a = await app.createAccount('pro');
     for (let i = 0; i < 10; i++) {
       const domains = Array.from({ length: 10_000 }, (_, j) => `d${i}-${j}.example.com`);
       expect((await save(a.apiKey, domains)).status).toBe(201);

@@ -25,7 +25,7 @@ const phoneCounts = () => {
 
 describe('POST /v1/enrichments', () => {
   it('matches emails (any case, mailto:, Name <email>), profile URLs and phones in input order, one credit each', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const [a, b, c] = uniqueBy('work_email');
     const n = uniqueBy('network_slug')[0]!;
     const phones = phoneCounts();
@@ -77,14 +77,14 @@ describe('POST /v1/enrichments', () => {
   });
 
   it('repeated inputs are charged each time', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const e = uniqueBy('work_email')[0]!.work_email;
     const res = await enrich(apiKey, { inputs: [e, e, e] });
     expect(res.body.quota.contact_credits_used).toBe(3);
   });
 
   it('a shared work email returns the later last_updated with a duplicate_work_email warning', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const groups = new Map<string, Row[]>();
     for (const r of rows) if (has(r.work_email)) groups.set(r.work_email, [...(groups.get(r.work_email) ?? []), r]);
     const shared = [...groups.values()].find(
@@ -104,7 +104,7 @@ describe('POST /v1/enrichments', () => {
   });
 
   it('a shared profile slug returns the later last_updated with duplicate_network', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const groups = new Map<string, Row[]>();
     for (const r of rows)
       if (has(r.network_slug)) groups.set(r.network_slug, [...(groups.get(r.network_slug) ?? []), r]);
@@ -116,7 +116,7 @@ describe('POST /v1/enrichments', () => {
   });
 
   it('a phone shared by several contacts is ambiguous, free, and decided before company_domain', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const shared = [...phoneCounts()].find(([, ids]) => ids.size > 1)!;
     expect(shared).toBeDefined();
     const res = await enrich(apiKey, { inputs: [shared[0]], company_domain: 'example.com' });
@@ -131,7 +131,7 @@ describe('POST /v1/enrichments', () => {
   });
 
   it('company_domain: off-domain inputs are free misses listed on one off_domain warning', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const [a, b] = uniqueBy('work_email').filter((r) => has(r.company_domain));
     const res = await enrich(apiKey, {
       inputs: [a!.work_email, b!.work_email],
@@ -148,7 +148,7 @@ describe('POST /v1/enrichments', () => {
   });
 
   it('columns ["*"] returns every column', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const res = await enrich(apiKey, { inputs: [uniqueBy('work_email')[0]!.work_email], columns: ['*'] });
     expect(Object.keys(res.body.data[0].contact)).toContain('experience');
   });
@@ -160,7 +160,7 @@ describe('POST /v1/enrichments', () => {
     [{ inputs: 'a@b.com' }, 400, 'request.invalid'],
     [{ inputs: [] }, 400, 'request.invalid'],
   ])('%j answers %d %s', async (body, status, code) => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const res = await enrich(apiKey, body);
     expect(res.status).toBe(status);
     expect(res.body.error.code).toBe(code);
@@ -168,8 +168,8 @@ describe('POST /v1/enrichments', () => {
   });
 
   it('402 when the credits left cannot cover the matches; nothing is charged', async () => {
-    const { accountId, apiKey } = app.createAccount('free');
-    const h = app.services.state.reserve({
+    const { accountId, apiKey } = await app.createAccount('free');
+    const h = await app.services.state.reserve({
       accountId,
       kind: 'contact',
       category: 'enrich',
@@ -177,7 +177,7 @@ describe('POST /v1/enrichments', () => {
       mode: 'exact',
       now: app.clock.now(),
     });
-    app.services.state.commit(h.id, 99, app.clock.now());
+    await app.services.state.commit(h.id, 99, app.clock.now());
     const [a, b] = uniqueBy('work_email');
     const res = await enrich(apiKey, { inputs: [a!.work_email, b!.work_email] });
     expectError(res, 402, 'contact_credits.exhausted');

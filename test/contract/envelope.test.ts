@@ -5,7 +5,7 @@ let app: TestApp;
 let key: string;
 beforeAll(async () => {
   app = await startTestApp();
-  key = app.createAccount('pro').apiKey;
+  key = (await app.createAccount('pro')).apiKey;
 });
 afterAll(async () => app.close());
 

@@ -72,10 +72,10 @@ async function credits(key: string) {
 }
 
 /** Spends through the credits module, as a spending route does. */
-function spend(accountId: string, amount: number, category: UsageCategory = 'search'): void {
+async function spend(accountId: string, amount: number, category: UsageCategory = 'search'): Promise<void> {
   const now = app.clock.now();
-  const hold = app.services.state.reserve({ accountId, kind: 'contact', category, amount, mode: 'exact', now });
-  app.services.state.commit(hold.id, amount, now);
+  const hold = await app.services.state.reserve({ accountId, kind: 'contact', category, amount, mode: 'exact', now });
+  await app.services.state.commit(hold.id, amount, now);
 }
 
 const start = (key: string, body: Record<string, unknown>) => app.request('POST', '/v1/exports', { key, body });
@@ -92,7 +92,7 @@ const cell = (v: unknown): string =>
 
 describe('POST /v1/exports and GET /v1/exports/{id}', () => {
   it('answers 202, holds credits at start, charges only the exported rows on completion, and serves the CSV', async () => {
-    const { accountId, apiKey: key } = app.createAccount('pro');
+    const { accountId, apiKey: key } = await app.createAccount('pro');
     const expected = rows.filter((r) => r.country === 'us');
     expect(expected.length).toBeGreaterThan(20);
     const before = await credits(key);
@@ -182,7 +182,7 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
   });
 
   it('cuts at max_rows with an export_truncated warning without resets_at, and charges the rows written', async () => {
-    const { apiKey: key } = app.createAccount('pro');
+    const { apiKey: key } = await app.createAccount('pro');
     const res = await start(key, { filter: {}, max_rows: 5 });
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({
@@ -208,7 +208,7 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
   });
 
   it('cuts at the upper bound of one export (export_limit), naming it in the warning', async () => {
-    const { apiKey: key } = app.createAccount('pro');
+    const { apiKey: key } = await app.createAccount('pro');
     const bound = app.services.config.exportMaxRows;
     app.services.config.exportMaxRows = 40;
     try {
@@ -235,8 +235,8 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
   });
 
   it('cuts at the credits left: truncation_reason credits, resets_at of the window that cut it', async () => {
-    const { accountId, apiKey: key } = app.createAccount('starter'); // 1,000 a day, 10,000 a month
-    spend(accountId, 990);
+    const { accountId, apiKey: key } = await app.createAccount('starter'); // 1,000 a day, 10,000 a month
+    await spend(accountId, 990);
     const res = await start(key, { filter: {} });
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({
@@ -259,11 +259,11 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
       code: 'contact_credits.exhausted',
       details: { binding: 'day', resets_at: '2026-11-11T00:00:00.000Z' },
     });
-    expect(app.services.state.listJobs(accountId, 'export')).toHaveLength(1);
+    expect(await app.services.state.listJobs(accountId, 'export')).toHaveLength(1);
   });
 
   it('free plan: the lifetime pool cuts the export, resets_at is far-future and the hint says the pool is spent', async () => {
-    const { accountId, apiKey: key } = app.createAccount('free'); // pool of 100
+    const { accountId, apiKey: key } = await app.createAccount('free'); // pool of 100
     const res = await start(key, { filter: {} });
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({ rows_to_export: 100, truncation_reason: 'credits' });
@@ -275,14 +275,14 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     const refused = await start(key, { filter: {} });
     expect(refused.status).toBe(402);
     expect(refused.body.error.details).toEqual({ binding: 'month', resets_at: FAR_FUTURE });
-    expect(app.services.state.listJobs(accountId, 'export')).toHaveLength(1);
+    expect(await app.services.state.listJobs(accountId, 'export')).toHaveLength(1);
   });
 
   it(
     'max_rows_per_company keeps at most k rows per domain (rows without one are not capped), warning without ' +
       'resets_at',
     async () => {
-      const { apiKey: key } = app.createAccount('pro');
+      const { apiKey: key } = await app.createAccount('pro');
       const seen = new Map<string, number>();
       const expected = rows.filter((r) => {
         if (!has(r.company_domain)) return true;
@@ -310,18 +310,18 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
   );
 
   it('a filter matching nothing answers 400 export.no_matches, free, with no job', async () => {
-    const { accountId, apiKey: key } = app.createAccount('pro');
+    const { accountId, apiKey: key } = await app.createAccount('pro');
     const res = await start(key, { filter: { domains: ['no-such-company.example'] } });
     expectError(res, 400, 'export.no_matches');
     expect(res.body.error.hint).toContain('domains');
     expect(res.body.quota.contact_credits_used).toBe(0);
     expect((await credits(key)).contact.day).toMatchObject({ used: 0, held: 0 });
-    expect(app.services.state.listJobs(accountId)).toHaveLength(0);
+    expect(await app.services.state.listJobs(accountId)).toHaveLength(0);
   });
 
   it('one export at a time per account: a second start answers 409 export.running and holds nothing more', async () => {
-    const { apiKey: key } = app.createAccount('pro');
-    const other = app.createAccount('pro').apiKey;
+    const { apiKey: key } = await app.createAccount('pro');
+    const other = (await app.createAccount('pro')).apiKey;
     const first = await start(key, { filter: {}, max_rows: 10 });
     expect(first.status).toBe(202);
     const second = await start(key, { filter: {}, max_rows: 10 });
@@ -333,15 +333,15 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
   });
 
   it('two starts at the same moment: exactly one export is created and held', async () => {
-    const { accountId, apiKey: key } = app.createAccount('pro');
+    const { accountId, apiKey: key } = await app.createAccount('pro');
     const both = await Promise.all([start(key, { filter: {}, max_rows: 7 }), start(key, { filter: {}, max_rows: 7 })]);
     expect(both.map((r) => r.status).sort()).toEqual([202, 409]);
-    expect(app.services.state.listJobs(accountId, 'export')).toHaveLength(1);
+    expect(await app.services.state.listJobs(accountId, 'export')).toHaveLength(1);
     expect((await credits(key)).contact.day.held).toBe(7);
   });
 
   it('validates the body: format, max_rows, filter', async () => {
-    const { apiKey: key } = app.createAccount('pro');
+    const { apiKey: key } = await app.createAccount('pro');
     expect((await start(key, { filter: {}, format: 'xlsx' })).body.error).toMatchObject({
       code: 'request.invalid',
       field: 'format',
@@ -364,7 +364,7 @@ describe('signed links', () => {
   let exportId: string;
   let url: string;
   beforeAll(async () => {
-    key = app.createAccount('pro').apiKey;
+    key = (await app.createAccount('pro')).apiKey;
     const res = await start(key, { filter: {}, max_rows: 3, columns: ['name'] });
     exportId = res.body.data.export_id;
     url = (await runJobs(key, exportId)).body.data.url;
@@ -392,7 +392,7 @@ describe('signed links', () => {
     'another account cannot read, poll or download: 404 export.not_found like an unknown id, and no signature of ' +
       'its own',
     async () => {
-      const other = app.createAccount('pro').apiKey;
+      const other = (await app.createAccount('pro')).apiKey;
       const theirs = await app.request('GET', `/v1/exports/${exportId}`, { key: other });
       const unknown = await app.request('GET', '/v1/exports/exp_doesnotexist000', { key: other });
       expect(theirs.status).toBe(404);
@@ -424,7 +424,7 @@ describe('signed links', () => {
     const res = await start(key, { filter: {}, max_rows: 2 });
     const id = res.body.data.export_id;
     const link = (await runJobs(key, id)).body.data.url;
-    rmSync(exportFile(app.dataDir, id));
+    rmSync(exportFile(app.config.filesDir, id));
     expect((await app.request('GET', `/v1/exports/${id}`, { key })).body.error.code).toBe('export.expired');
     const file = await download(link);
     expectError(file, 410, 'export.expired');
@@ -436,7 +436,7 @@ describe('family B export routes', () => {
     app.request(method, path, { key, keyHeader: 'x-api-key', ...(body !== undefined ? { body } : {}) });
 
   it('starts with export_id, polls with exactly the spec fields, serves a CSV with display labels valid 24 hours', async () => {
-    const { apiKey: key } = app.createAccount('pro');
+    const { apiKey: key } = await app.createAccount('pro');
     const expected = rows.filter((r) => r.country === 'gb');
     const res = await b('POST', '/api/v1/contacts/search/export', key, {
       countries: ['United Kingdom'],
@@ -489,8 +489,8 @@ describe('family B export routes', () => {
   });
 
   it('caps at the credits left (rows_capped_by_credits) and reports creditsRemaining null on unlimited plans', async () => {
-    const { accountId, apiKey: key } = app.createAccount('starter');
-    spend(accountId, 995);
+    const { accountId, apiKey: key } = await app.createAccount('starter');
+    await spend(accountId, 995);
     const res = await b('POST', '/api/v1/contacts/search/export', key, { filters: { countries: ['us'] } });
     expect(res.body).toMatchObject({ rows_to_export: 5, rows_capped_by_credits: true, creditsRemaining: 0 });
     const done = await runJobs(key, res.body.export_id, `/api/v1/contacts/search/export/${res.body.export_id}`);
@@ -501,7 +501,7 @@ describe('family B export routes', () => {
       creditsRemaining: 0,
     });
 
-    const unlimited = app.createAccount('unlimited');
+    const unlimited = await app.createAccount('unlimited');
     const u = await b('POST', '/api/v1/contacts/search/export', unlimited.apiKey, { max_rows: 7 });
     expect(u.status).toBe(202);
     expect(u.body).toMatchObject({ rows_to_export: 7, rows_capped_by_credits: false, creditsRemaining: null });
@@ -510,7 +510,7 @@ describe('family B export routes', () => {
   });
 
   it('answers export.no_matches and export.running like family A', async () => {
-    const { apiKey: key } = app.createAccount('pro');
+    const { apiKey: key } = await app.createAccount('pro');
     expect(
       (await b('POST', '/api/v1/contacts/search/export', key, { domains: ['no-such-company.example'] })).body.error
         .code,
@@ -525,13 +525,13 @@ describe('family B export routes', () => {
 
 describe('files are the owner’s alone', () => {
   it('export files, the state file and the secret are 0600, the files folder 0700', async () => {
-    const { apiKey: key } = app.createAccount('pro');
+    const { apiKey: key } = await app.createAccount('pro');
     const res = await start(key, { filter: { countries: ['US'] }, columns: ['name'] });
     expect(res.status).toBe(202);
     const done = await runJobs(key, res.body.data.export_id);
     expect(done.body.data.status).toBe('completed');
     const mode = (path: string) => statSync(path).mode & 0o777;
-    expect(mode(exportFile(app.dataDir, res.body.data.export_id))).toBe(0o600);
+    expect(mode(exportFile(app.config.filesDir, res.body.data.export_id))).toBe(0o600);
     expect(mode(join(app.dataDir, 'files'))).toBe(0o700);
     expect(mode(stateFile(app.dataDir))).toBe(0o600);
     expect(mode(join(app.dataDir, 'secret'))).toBe(0o600);

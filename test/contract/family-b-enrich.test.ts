@@ -20,7 +20,7 @@ const uniq = (f: string) => {
 
 describe('family B enrichment', () => {
   it('from-network: email per profile URL, success only with an email, one credit per success', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const withEmail = uniq('network_slug').find((r) => has(r.work_email))!;
     const noEmail = uniq('network_slug').find((r) => !has(r.work_email));
     const items = [
@@ -49,7 +49,7 @@ describe('family B enrichment', () => {
   });
 
   it('from-email: profile URL per email', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const r = uniq('work_email').find((x) => has(x.network))!;
     const res = await b(apiKey, 'POST', '/api/v1/enrich/from-email', {
       items: [{ email: r.work_email.toUpperCase() }, { email: 'x@nowhere.example' }],
@@ -60,7 +60,7 @@ describe('family B enrichment', () => {
   });
 
   it('from-person: first and last name with company name or domain', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const r = rows.find(
       (x) =>
         [x.first_name, x.last_name, x.company_domain, x.company].every(has) &&
@@ -80,7 +80,7 @@ describe('family B enrichment', () => {
   });
 
   it('batches above 100 items answer 400; limit_per_item above 10 answers 400', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const items = Array.from({ length: 101 }, (_, i) => ({ email: `p${i}@x.com` }));
     expect((await b(apiKey, 'POST', '/api/v1/enrich/from-email', { items })).status).toBe(400);
     expect(
@@ -90,7 +90,7 @@ describe('family B enrichment', () => {
   });
 
   it('creditsRemaining is null on unlimited plans', async () => {
-    const { apiKey } = app.createAccount('unlimited');
+    const { apiKey } = await app.createAccount('unlimited');
     const res = await b(apiKey, 'POST', '/api/v1/enrich/from-email', {
       items: [{ email: uniq('work_email')[0]!.work_email }],
     });
@@ -100,7 +100,7 @@ describe('family B enrichment', () => {
 
 describe('family B lookups', () => {
   it('phone lookup: a match costs one credit; a shared number is ambiguous and free', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const counts = new Map<string, number>();
     for (const r of rows)
       for (const p of [r.mobile_phone, r.direct_phone]) if (has(p)) counts.set(p, (counts.get(p) ?? 0) + 1);
@@ -127,7 +127,7 @@ describe('family B lookups', () => {
   });
 
   it('colleagues from a work email leave the person out; one credit per contact; 100 by default', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const r = uniq('work_email').find(
       (x) => has(x.company_domain) && rows.filter((y) => y.company_domain === x.company_domain).length > 3,
     )!;
@@ -167,7 +167,7 @@ describe('family B lookups', () => {
   });
 
   it('decision makers: executives, VPs, directors and head-of roles with valid emails', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const domains = [...new Set(rows.filter((r) => has(r.company_domain)).map((r) => r.company_domain))].slice(0, 40);
     const headOf = (t: unknown) => typeof t === 'string' && /(^|[^a-z0-9])head[^a-z0-9]+of([^a-z0-9]|$)/i.test(t);
     const want = rows

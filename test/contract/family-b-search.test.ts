@@ -7,7 +7,7 @@ let key: string;
 let rows: Row[];
 beforeAll(async () => {
   app = await startTestApp({ contacts: 3000, companies: 400, seed: 23 });
-  key = app.createAccount('unlimited').apiKey;
+  key = (await app.createAccount('unlimited')).apiKey;
   rows = await allRows(app, 'contacts');
 });
 afterAll(async () => app.close());
@@ -315,7 +315,7 @@ describe('family B filters against an independent computation', () => {
 
 describe('POST /api/v1/contacts/search', () => {
   it('returns the matching rows in order in `contacts` with offset paging and credits', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const want = rows.filter((r) => r.country === 'us').map((r) => r.id);
     const got: string[] = [];
     let offset = 0;
@@ -472,8 +472,8 @@ describe('filter-values, contacts health, fair use', () => {
   });
 
   it('fair use on an unlimited plan: used, remaining, caps and the next 00:00 UTC', async () => {
-    const { accountId, apiKey } = app.createAccount('unlimited');
-    const h = app.services.state.reserve({
+    const { accountId, apiKey } = await app.createAccount('unlimited');
+    const h = await app.services.state.reserve({
       accountId,
       kind: 'contact',
       category: 'export',
@@ -481,13 +481,13 @@ describe('filter-values, contacts health, fair use', () => {
       mode: 'exact',
       now: app.clock.now(),
     });
-    app.services.state.commit(h.id, 120, app.clock.now());
+    await app.services.state.commit(h.id, 120, app.clock.now());
     const res = await app.request('GET', '/api/v1/usage/fair-use', { key: apiKey, keyHeader: 'x-api-key' });
     expect(res.body.unlimited).toBe(true);
     expect(res.body.resets_at).toBe('2026-11-11T00:00:00.000Z');
     expect(JSON.stringify(res.body.fair_use.export)).toContain('"used":120');
     const paid = await app.request('GET', '/api/v1/usage/fair-use', {
-      key: app.createAccount('pro').apiKey,
+      key: (await app.createAccount('pro')).apiKey,
       keyHeader: 'x-api-key',
     });
     expect(paid.body.unlimited).toBe(false);

@@ -15,7 +15,7 @@ describe('query budgets', () => {
       env: { CDS_SEARCH_BUDGET_MS: '1', CDS_COUNT_BUDGET_MS: '1' },
     });
     try {
-      const { apiKey } = app.createAccount('pro');
+      const { apiKey } = await app.createAccount('pro');
       const heavy = {
         where: {
           or: [
@@ -47,7 +47,7 @@ describe('query budgets', () => {
     'free', async () => {
     const app = await startTestApp({ contacts: 20_000, companies: 1000, env: { CDS_SEARCH_BUDGET_MS: '1' } });
     try {
-      const { apiKey } = app.createAccount('pro');
+      const { apiKey } = await app.createAccount('pro');
       const stored = await app.services.engine.query(
         'contact',
         { field: 'work_email', op: 'exists' },
@@ -85,7 +85,7 @@ describe('unreadable files', () => {
     writeFileSync(file, Buffer.alloc(4096, 7));
     const app = await startTestApp({ dataDir: dir, noSeed: true });
     try {
-      const { apiKey } = app.createAccount('pro');
+      const { apiKey } = await app.createAccount('pro');
       const h = await app.request('GET', '/v1/health');
       expect(h.status).toBe(200);
       expect(h.body.data.status).toBe('degraded');
@@ -131,8 +131,8 @@ describe('holds left by a process that died mid-request', () => {
       const config = loadConfig(['--data', dir]);
       const store = openSqliteStore({ file: join(dir, 'state.sqlite'), keyPepper: ensureSecret(config) });
       const now = new Date('2026-11-10T12:00:00Z');
-      const acc = store.createAccount({ name: 'x', plan: 'pro', billingDay: null, now });
-      const orphan = store.reserve({
+      const acc = await store.createAccount({ name: 'x', plan: 'pro', billingDay: null, now });
+      const orphan = await store.reserve({
         accountId: acc.id,
         kind: 'contact',
         category: 'search',
@@ -140,7 +140,7 @@ describe('holds left by a process that died mid-request', () => {
         mode: 'exact',
         now,
       });
-      const done = store.reserve({
+      const done = await store.reserve({
         accountId: acc.id,
         kind: 'contact',
         category: 'search',
@@ -148,13 +148,13 @@ describe('holds left by a process that died mid-request', () => {
         mode: 'exact',
         now,
       });
-      store.commit(done.id, 5, now);
-      store.close();
+      await store.commit(done.id, 5, now);
+      await store.close();
       const app = await startTestApp({ dataDir: dir, noSeed: true });
       try {
-        expect(app.services.state.getHold(orphan.id)!.status).toBe('released');
-        expect(app.services.state.getHold(done.id)!.status).toBe('committed');
-        const snap = app.services.state.snapshot(acc.id, now);
+        expect((await app.services.state.getHold(orphan.id))!.status).toBe('released');
+        expect((await app.services.state.getHold(done.id))!.status).toBe('committed');
+        const snap = await app.services.state.snapshot(acc.id, now);
         expect(snap.contact.kind === 'windows' && snap.contact.day.held).toBe(0);
         expect(snap.contact.kind === 'windows' && snap.contact.day.used).toBe(5);
       } finally {

@@ -14,7 +14,7 @@ const search = (key: string, body: unknown, headers: Record<string, string> = {}
 
 describe('Idempotency-Key on spending POSTs', () => {
   it('a retry with the same key and body returns the first answer and spends nothing again', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const body = { filter: { countries: ['us'] }, limit: 5 };
     const first = await search(apiKey, body, { 'Idempotency-Key': 'retry-1' });
     expect(first.status).toBe(200);
@@ -28,20 +28,20 @@ describe('Idempotency-Key on spending POSTs', () => {
   });
 
   it('the same key with another body answers 409 idempotency.mismatch', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     await search(apiKey, { filter: {}, limit: 1 }, { 'Idempotency-Key': 'k' });
     const res = await search(apiKey, { filter: {}, limit: 2 }, { 'Idempotency-Key': 'k' });
     expectError(res, 409, 'idempotency.mismatch');
   });
 
   it('a key left running by a process that died is free again once its lease passes', async () => {
-    const { apiKey, accountId } = app.createAccount('pro');
+    const { apiKey, accountId } = await app.createAccount('pro');
     const body = { filter: {}, limit: 3 };
     const op = OPERATIONS.find((o) => o.name === 'contacts.search')!;
     const lease = idempotencyLeaseMs(app.services);
     // The dead process claimed the key and never finished.
     const start = app.clock.now();
-    app.services.state.beginIdempotent(accountId, 'orphan', requestHash(op, body), start, lease);
+    await app.services.state.beginIdempotent(accountId, 'orphan', requestHash(op, body), start, lease);
     app.clock.advance(lease - 1000);
     expectError(await search(apiKey, body, { 'Idempotency-Key': 'orphan' }), 409, 'idempotency.in_progress');
     app.clock.advance(2000);
@@ -54,7 +54,7 @@ describe('Idempotency-Key on spending POSTs', () => {
   });
 
   it('a failed call is not stored: its retry runs again', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const bad = await search(apiKey, { filter: { seniority: ['boss'] } }, { 'Idempotency-Key': 'f' });
     expect(bad.status).toBe(400);
     const again = await search(apiKey, { filter: { seniority: ['boss'] } }, { 'Idempotency-Key': 'f' });
@@ -65,7 +65,7 @@ describe('Idempotency-Key on spending POSTs', () => {
 
 describe('rate limits', () => {
   it('sets RateLimit headers on keyed responses and answers 429 rate.limited with Retry-After past the window', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     let last: Awaited<ReturnType<typeof app.request>> | undefined;
     for (let i = 0; i < 20; i++) {
       last = await app.request('GET', '/v1/account', { key: apiKey });
@@ -78,11 +78,13 @@ describe('rate limits', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.body.quota.plan).toBe('pro');
     // Another key of another account is not affected.
-    expect((await app.request('GET', '/v1/account', { key: app.createAccount('pro').apiKey })).status).toBe(200);
+    expect((await app.request('GET', '/v1/account', { key: (await app.createAccount('pro')).apiKey })).status).toBe(
+      200,
+    );
   });
 
   it('at most 2 concurrent requests per key; slots free when requests end or fail', async () => {
-    const { apiKey } = app.createAccount('unlimited');
+    const { apiKey } = await app.createAccount('unlimited');
     // Twelve arrive together; each waits on the engine, so more than two are in flight at once.
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>

@@ -9,10 +9,15 @@ afterAll(async () => app.close());
 afterEach(() => app.clock.set('2026-11-10T12:00:00.000Z'));
 
 /** Spends through the one credits module (reserve -> commit), as a spending route does. */
-function spend(accountId: string, amount: number, at: string, category: UsageCategory | null = 'search'): void {
+async function spend(
+  accountId: string,
+  amount: number,
+  at: string,
+  category: UsageCategory | null = 'search',
+): Promise<void> {
   const now = new Date(at);
-  const hold = app.services.state.reserve({ accountId, kind: 'contact', category, amount, mode: 'exact', now });
-  app.services.state.commit(hold.id, amount, now);
+  const hold = await app.services.state.reserve({ accountId, kind: 'contact', category, amount, mode: 'exact', now });
+  await app.services.state.commit(hold.id, amount, now);
 }
 
 async function quota(key: string) {
@@ -30,7 +35,7 @@ async function quota(key: string) {
 
 describe('quota block per plan kind (clock set by the test)', () => {
   it('free plan: lifetime pool, equal remaining, binding month, far-future reset', async () => {
-    const { accountId, apiKey } = app.createAccount('free');
+    const { accountId, apiKey } = await app.createAccount('free');
     expect(await quota(apiKey)).toEqual({
       plan: 'free',
       contact_credits_used: 0,
@@ -39,8 +44,8 @@ describe('quota block per plan kind (clock set by the test)', () => {
       binding: 'month',
       resets_at: '9999-12-31T23:59:59.000Z',
     });
-    spend(accountId, 30, '2026-09-01T10:00:00Z');
-    spend(accountId, 20, '2026-11-10T11:00:00Z');
+    await spend(accountId, 30, '2026-09-01T10:00:00Z');
+    await spend(accountId, 20, '2026-11-10T11:00:00Z');
     const q = await quota(apiKey);
     expect(q.month_remaining).toBe(50);
     expect(q.today_remaining).toBe(50);
@@ -48,10 +53,10 @@ describe('quota block per plan kind (clock set by the test)', () => {
   });
 
   it('paid plan without a subscription: UTC calendar month and UTC day', async () => {
-    const { accountId, apiKey } = app.createAccount('starter');
-    for (const day of ['03', '04', '05']) spend(accountId, 1000, `2026-11-${day}T09:00:00Z`);
-    spend(accountId, 250, '2026-11-10T08:00:00Z');
-    spend(accountId, 999, '2026-10-31T23:59:00Z'); // previous month: not counted
+    const { accountId, apiKey } = await app.createAccount('starter');
+    for (const day of ['03', '04', '05']) await spend(accountId, 1000, `2026-11-${day}T09:00:00Z`);
+    await spend(accountId, 250, '2026-11-10T08:00:00Z');
+    await spend(accountId, 999, '2026-10-31T23:59:00Z'); // previous month: not counted
     const q = await quota(apiKey);
     expect(q.month_remaining).toBe(10_000 - 3250);
     expect(q.today_remaining).toBe(1000 - 250);
@@ -62,10 +67,10 @@ describe('quota block per plan kind (clock set by the test)', () => {
   });
 
   it('billing day 15: the month runs from the 15th; a spent day cap binds the day', async () => {
-    const { accountId, apiKey } = app.createAccount('starter', { billingDay: 15 });
-    spend(accountId, 500, '2026-10-14T12:00:00Z'); // before this billing month
-    spend(accountId, 1000, '2026-10-15T00:00:00Z');
-    spend(accountId, 1000, '2026-11-10T10:00:00Z');
+    const { accountId, apiKey } = await app.createAccount('starter', { billingDay: 15 });
+    await spend(accountId, 500, '2026-10-14T12:00:00Z'); // before this billing month
+    await spend(accountId, 1000, '2026-10-15T00:00:00Z');
+    await spend(accountId, 1000, '2026-11-10T10:00:00Z');
     const q = await quota(apiKey);
     expect(q.month_remaining).toBe(10_000 - 2000);
     expect(q.today_remaining).toBe(0);
@@ -74,8 +79,8 @@ describe('quota block per plan kind (clock set by the test)', () => {
   });
 
   it('the month binds when it has less left than the day', async () => {
-    const { accountId, apiKey } = app.createAccount('pro', { billingDay: 15 });
-    for (let d = 16; d <= 31; d++) spend(accountId, 6000, `2026-10-${String(d).padStart(2, '0')}T10:00:00Z`);
+    const { accountId, apiKey } = await app.createAccount('pro', { billingDay: 15 });
+    for (let d = 16; d <= 31; d++) await spend(accountId, 6000, `2026-10-${String(d).padStart(2, '0')}T10:00:00Z`);
     const q = await quota(apiKey);
     expect(q.month_remaining).toBe(100_000 - 96_000);
     // Today can spend no more than the month has left.
@@ -85,8 +90,8 @@ describe('quota block per plan kind (clock set by the test)', () => {
   });
 
   it('a new billing month starts with a full month', async () => {
-    const { accountId, apiKey } = app.createAccount('starter', { billingDay: 15 });
-    spend(accountId, 900, '2026-11-14T10:00:00Z');
+    const { accountId, apiKey } = await app.createAccount('starter', { billingDay: 15 });
+    await spend(accountId, 900, '2026-11-14T10:00:00Z');
     app.clock.set('2026-11-15T00:00:01.000Z');
     const q = await quota(apiKey);
     expect(q.month_remaining).toBe(10_000);
@@ -94,8 +99,8 @@ describe('quota block per plan kind (clock set by the test)', () => {
   });
 
   it('unlimited: remaining is the smallest fair-use budget', async () => {
-    const { accountId, apiKey } = app.createAccount('unlimited');
-    spend(accountId, 700, '2026-11-10T09:00:00Z', 'export');
+    const { accountId, apiKey } = await app.createAccount('unlimited');
+    await spend(accountId, 700, '2026-11-10T09:00:00Z', 'export');
     const q = await quota(apiKey);
     expect(q.plan).toBe('unlimited');
     expect(q.today_remaining).toBe(50_000 - 700);
@@ -103,8 +108,8 @@ describe('quota block per plan kind (clock set by the test)', () => {
   });
 
   it('GET /v1/credits shows caps, used, held and premium credits', async () => {
-    const { accountId, apiKey } = app.createAccount('pro');
-    const hold = app.services.state.reserve({
+    const { accountId, apiKey } = await app.createAccount('pro');
+    const hold = await app.services.state.reserve({
       accountId,
       kind: 'contact',
       category: 'export',
@@ -112,14 +117,14 @@ describe('quota block per plan kind (clock set by the test)', () => {
       mode: 'exact',
       now: app.clock.now(),
     });
-    spend(accountId, 10, '2026-11-10T09:00:00Z');
+    await spend(accountId, 10, '2026-11-10T09:00:00Z');
     const res = await app.request('GET', '/v1/credits', { key: apiKey });
     expect(res.status).toBe(200);
     const text = JSON.stringify(res.body.data);
     expect(text).toContain('"held":40');
     expect(text).toContain('"used":10');
     expect(text).toContain('10000');
-    app.services.state.releaseHold(hold.id, app.clock.now());
+    await app.services.state.releaseHold(hold.id, app.clock.now());
     expect(JSON.stringify((await app.request('GET', '/v1/credits', { key: apiKey })).body.data)).toContain('"held":0');
   });
 });

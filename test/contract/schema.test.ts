@@ -6,7 +6,7 @@ let app: TestApp;
 let key: string;
 beforeAll(async () => {
   app = await startTestApp();
-  key = app.createAccount('free').apiKey;
+  key = (await app.createAccount('free')).apiKey;
 });
 afterAll(async () => app.close());
 

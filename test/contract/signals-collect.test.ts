@@ -94,7 +94,7 @@ const CONTACT_KEYS = [
 ];
 
 describe('POST /v1/signals/collect: targets', () => {
-  const key = () => app.createAccount('pro').apiKey;
+  const key = async () => (await app.createAccount('pro')).apiKey;
   it.each([
     ['network_profile', 'https://network.com/company/acme', 'https://network.com/in/<slug>', 'network_company'],
     ['network_profile', 'http://network.com/in/jane', 'https://network.com/in/<slug>', null],
@@ -111,7 +111,7 @@ describe('POST /v1/signals/collect: targets', () => {
     ['network_company', 'https://network.com/posts/hello', 'https://network.com/company/<slug>', 'network_post'],
     ['network_company', 'https://network.com/school/mit', 'https://network.com/company/<slug>', null],
   ])('%s with %s answers 400 request.invalid with the accepted form', async (kind, target, form, fitting) => {
-    const res = await collect(key(), { kind, target });
+    const res = await collect(await key(), { kind, target });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'request.invalid', field: 'target' });
     expect(res.body.error.hint).toContain(form);
@@ -119,13 +119,13 @@ describe('POST /v1/signals/collect: targets', () => {
   });
 
   it('accepts www and a trailing slash, and answers the canonical target', async () => {
-    const res = await collect(key(), {
+    const res = await collect(await key(), {
       kind: 'network_profile',
       target: 'https://www.network.com/in/Jane-Doe/',
       dry_run: true,
     });
     expect(res.status).toBe(200);
-    const started = await collect(key(), {
+    const started = await collect(await key(), {
       kind: 'network_post',
       target: 'https://www.network.com/feed/update/urn:li:activity:7123456789/',
     });
@@ -134,7 +134,7 @@ describe('POST /v1/signals/collect: targets', () => {
   });
 
   it('refuses an unknown kind, max_followers outside 100..1,000,000 or on a profile', async () => {
-    const k = key();
+    const k = await key();
     expect((await collect(k, { kind: 'network_group', target: 'https://network.com/in/x' })).body.error).toMatchObject({
       code: 'request.invalid',
       field: 'kind',
@@ -155,7 +155,7 @@ describe('POST /v1/signals/collect: targets', () => {
 
 describe('POST /v1/signals/collect: holds, dry run, minimum, credits', () => {
   it('dry_run estimates (units, premium_credits = 2 x engagers, available, sufficient), holds nothing, starts nothing', async () => {
-    const { apiKey } = app.createAccount('starter');
+    const { apiKey } = await app.createAccount('starter');
     const t = await findTarget('network_profile', 'in', (n) => n > 50 && n < 400);
     const res = await collect(apiKey, { kind: 'network_profile', target: t.url, dry_run: true });
     expect(res.status).toBe(200);
@@ -172,7 +172,7 @@ describe('POST /v1/signals/collect: holds, dry run, minimum, credits', () => {
 
   it('a company page below 100 followers answers 400 signals.below_minimum with details.followers (dry run too)', async () => {
     const t = await findTarget('network_company', 'company', (n) => n < 100);
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     for (const body of [
       { kind: 'network_company', target: t.url, max_followers: 100 },
       { kind: 'network_company', target: t.url, dry_run: true },
@@ -186,7 +186,7 @@ describe('POST /v1/signals/collect: holds, dry run, minimum, credits', () => {
   it('a company holds exactly max_followers; without it min(followers, available) with max_followers_missing', async () => {
     const big = await findTarget('network_company', 'company', (n) => n > 5000);
     const small = await findTarget('network_company', 'company', (n) => n >= 100 && n < 900);
-    const { apiKey } = app.createAccount('starter'); // 1,000 premium credits
+    const { apiKey } = await app.createAccount('starter'); // 1,000 premium credits
     const exact = await collect(apiKey, {
       kind: 'network_company',
       target: big.url,
@@ -231,7 +231,7 @@ describe('POST /v1/signals/collect: holds, dry run, minimum, credits', () => {
     'the free plan has no premium credits: 402 premium_credits.exhausted; below 100 credits a company still asks ' +
       'for 100',
     async () => {
-      const { apiKey } = app.createAccount('free');
+      const { apiKey } = await app.createAccount('free');
       const t = await findTarget('network_profile', 'in', (n) => n > 0);
       const res = await collect(apiKey, { kind: 'network_profile', target: t.url });
       expect(res.status).toBe(402);
@@ -255,7 +255,7 @@ describe('POST /v1/signals/collect: holds, dry run, minimum, credits', () => {
 
 describe('a collect job end to end (simulated network)', () => {
   it('writes rows, matches stored contacts (one contact credit each), counts unique leads and settles the hold', async () => {
-    const { accountId, apiKey } = app.createAccount('pro');
+    const { accountId, apiKey } = await app.createAccount('pro');
     const t = await findTarget('network_profile', 'in', (n) => n > 150 && n < 500);
     const res = await collect(apiKey, { kind: 'network_profile', target: t.url });
     expect(res.status).toBe(202);
@@ -345,7 +345,7 @@ describe('a collect job end to end (simulated network)', () => {
     const t = await findTarget('network_post', 'posts', (n) => n > 5 && n < 100);
     const runs: string[][] = [];
     for (let i = 0; i < 2; i++) {
-      const { apiKey } = app.createAccount('pro');
+      const { apiKey } = await app.createAccount('pro');
       const id = (await collect(apiKey, { kind: 'network_post', target: t.url })).body.data.job.id;
       await waitCollect(app, apiKey, id);
       runs.push(
@@ -357,7 +357,7 @@ describe('a collect job end to end (simulated network)', () => {
   });
 
   it('wait: true answers the finished job for a small estimate; a company page never waits', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const t = await findTarget('network_post', 'posts', (n) => n > 0 && n <= 500);
     const res = await collect(apiKey, { kind: 'network_post', target: t.url, wait: true });
     expect(res.status).toBe(202);
@@ -379,7 +379,7 @@ describe('a collect job end to end (simulated network)', () => {
   });
 
   it('a company job collects the requested number of newest followers, and a new follower shows up later', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const c = await findTarget('network_company', 'company', (n) => n > 1000 && n < 20_000);
     const id = (await collect(apiKey, { kind: 'network_company', target: c.url, max_followers: 250 })).body.data.job.id;
     const done = await waitCollect(app, apiKey, id);
@@ -396,7 +396,7 @@ describe('a collect job end to end (simulated network)', () => {
   it('a long company collection meets each person once, even where two stored contacts share a profile', async () => {
     // The test release holds contacts that share a profile slug (the source's duplicates); a page's
     // followers sample the stored people, and every follower must still be a different person.
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const c = await findTarget('network_company', 'company', (n) => n > 3000 && n < 50_000);
     const id = (await collect(apiKey, { kind: 'network_company', target: c.url, max_followers: 3000 })).body.data.job
       .id;
@@ -410,9 +410,9 @@ describe('a collect job end to end (simulated network)', () => {
   });
 
   it('contact credits running out keep the rows without their contact and say so', async () => {
-    const { accountId, apiKey } = app.createAccount('starter'); // 1,000 contact credits a day
+    const { accountId, apiKey } = await app.createAccount('starter'); // 1,000 contact credits a day
     const now = app.clock.now();
-    const hold = app.services.state.reserve({
+    const hold = await app.services.state.reserve({
       accountId,
       kind: 'contact',
       category: 'search',
@@ -420,7 +420,7 @@ describe('a collect job end to end (simulated network)', () => {
       mode: 'exact',
       now,
     });
-    app.services.state.commit(hold.id, 997, now);
+    await app.services.state.commit(hold.id, 997, now);
     const t = await findTarget('network_profile', 'in', (n) => n > 100 && n < 450);
     const res = await collect(apiKey, { kind: 'network_profile', target: t.url, wait: true });
     const job = res.body.data.job;
@@ -436,7 +436,7 @@ describe('a collect job end to end (simulated network)', () => {
   });
 
   it('a profile with no engagement yet ends no_matches and charges nothing', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     // Before any post of 2026 has engagement: the clock far back.
     app.clock.set('2025-12-20T00:00:00.000Z');
     const t = await findTarget('network_post', 'posts', (n) => n === 0);
@@ -454,8 +454,8 @@ describe('a collect job end to end (simulated network)', () => {
 
 describe('GET /v1/signals/collect/{id} and GET /v1/signals', () => {
   it("unknown ids and other accounts' jobs answer 404 collect.not_found", async () => {
-    const a = app.createAccount('pro').apiKey;
-    const b = app.createAccount('pro').apiKey;
+    const a = (await app.createAccount('pro')).apiKey;
+    const b = (await app.createAccount('pro')).apiKey;
     const t = await findTarget('network_post', 'posts', (n) => n > 0 && n < 50);
     const id = (await collect(a, { kind: 'network_post', target: t.url })).body.data.job.id;
     for (const [key, path] of [
@@ -474,7 +474,7 @@ describe('GET /v1/signals/collect/{id} and GET /v1/signals', () => {
   });
 
   it('pages rows with a cursor pinned to the query; the listing is free', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const t = await findTarget('network_post', 'posts', (n) => n > 25 && n < 200);
     const id = (await collect(apiKey, { kind: 'network_post', target: t.url, wait: true })).body.data.job.id;
     const all = await allSignals(app, apiKey, `source_type=collect&source_id=${id}`);
@@ -520,7 +520,7 @@ describe('GET /v1/signals/collect/{id} and GET /v1/signals', () => {
 
 describe('premium credits: held while a job waits, monthly allowance reset on the billing date', () => {
   it('GET /v1/credits shows premium held and available; the allowance resets on the billing day', async () => {
-    const { apiKey } = app.createAccount('starter', { billingDay: 15 });
+    const { apiKey } = await app.createAccount('starter', { billingDay: 15 });
     const c = await findTarget('network_company', 'company', (n) => n > 1000);
     await app.runner.stop();
     try {

@@ -95,7 +95,7 @@ const premium = async (key: string) => (await app.request('GET', '/v1/credits', 
 
 describe('HTTP signals provider', () => {
   it('collects page by page with the cursor and the token, and matches stored contacts', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const res = await collect(apiKey, 'ok');
     expect(res.status).toBe(202);
     expect(res.body.data.job).toMatchObject({
@@ -133,7 +133,7 @@ describe('HTTP signals provider', () => {
   });
 
   it('retries a 5xx with backoff: an estimate and a collect page that fail once still succeed', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     expect((await collect(apiKey, 'flaky-estimate')).status).toBe(202);
     expect(count('estimate', 'flaky-estimate')).toBe(2);
     const res = await collect(apiKey, 'flaky-collect');
@@ -142,7 +142,7 @@ describe('HTTP signals provider', () => {
   });
 
   it('a provider that does not answer in time fails the job after bounded retries; nothing is charged', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const res = await collect(apiKey, 'slow');
     const job = res.body.data.job;
     expect(job.status).toBe('failed');
@@ -164,7 +164,7 @@ describe('HTTP signals provider', () => {
     ['garbage', 'item 0: `name` is missing'],
     ['notjson', 'the body is not a JSON object'],
   ])('a malformed answer (%s) fails the job at once with an actionable error', async (slug, detail) => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const job = (await collect(apiKey, slug)).body.data.job;
     expect(job.status).toBe('failed');
     expect(job.error).toContain('malformed');
@@ -174,7 +174,7 @@ describe('HTTP signals provider', () => {
   });
 
   it('an unknown target answers 400; a provider down at sizing time answers 503', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const missing = await collect(apiKey, 'missing');
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ code: 'request.invalid', field: 'target' });
@@ -186,7 +186,7 @@ describe('HTTP signals provider', () => {
   });
 
   it('more unique engagers than the hold: the job stops at the hold and ends partial (status: completed)', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const job = (await collect(apiKey, 'partial')).body.data.job;
     expect(job).toMatchObject({
       status: 'partial',

@@ -51,8 +51,8 @@ async function expectSettledOnce(app: SignalsApp, key: string, id: string): Prom
   expect(rows).toHaveLength(1500);
   expect(new Set(rows.map((r) => r.id)).size).toBe(1500);
   expect(rows.filter((r) => r.lead)).toHaveLength(done.leads);
-  const job = app.services.state.getJob(id)!;
-  expect(app.services.state.getHold(job.holdId!)).toMatchObject({
+  const job = (await app.services.state.getJob(id))!;
+  expect(await app.services.state.getHold(job.holdId!)).toMatchObject({
     status: 'committed',
     amount: 1500,
     charged: done.leads,
@@ -64,7 +64,7 @@ async function expectSettledOnce(app: SignalsApp, key: string, id: string): Prom
 describe('restart during a running collect job', () => {
   it('a clean stop hands the job back; the next start resumes it from its cursor', async () => {
     const first = await startSignalsApp({ dataDir, env: { CDS_SIGNALS_DELAY_MS: '30' } });
-    const { apiKey } = first.createAccount('pro');
+    const { apiKey } = await first.createAccount('pro');
     const target = await bigCompany(first);
     const id = await startMidway(first, apiKey, target);
     await first.shutdown();
@@ -79,11 +79,11 @@ describe('restart during a running collect job', () => {
 
   it('a process that dies mid-job leaves it running; the next runner requeues and finishes it', async () => {
     const first = await startSignalsApp({ dataDir, noSeed: true, env: { CDS_SIGNALS_DELAY_MS: '30' } });
-    const { apiKey } = first.createAccount('pro');
+    const { apiKey } = await first.createAccount('pro');
     const target = await bigCompany(first);
     const id = await startMidway(first, apiKey, target);
     // Die: the state file closes under the running job, so nothing can be handed back; then the rest stops.
-    first.services.state.close();
+    await first.services.state.close();
     await first.shutdown();
 
     const second = await startSignalsApp({ dataDir, noSeed: true });

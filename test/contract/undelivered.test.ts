@@ -33,7 +33,7 @@ async function abandoned(key: string, path: string, body: unknown, headers: Reco
 
 describe('charge only what was delivered', () => {
   it('a delivered search is charged its rows', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const res = await app.request('POST', '/v1/contacts/search', { key: apiKey, body: { filter: {}, limit: 10 } });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(10);
@@ -41,19 +41,19 @@ describe('charge only what was delivered', () => {
   });
 
   it('family A: a client gone before the answer pays nothing, and nothing stays held', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     await abandoned(apiKey, '/v1/contacts/search', { filter: {}, limit: 10 });
     expect(await day(apiKey)).toMatchObject({ used: 0, held: 0 });
   });
 
   it('family B: the same', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     await abandoned(apiKey, '/api/v1/contacts/search', { limit: 10 });
     expect(await day(apiKey)).toMatchObject({ used: 0, held: 0 });
   });
 
   it('with an Idempotency-Key, the retry after a disconnect runs again and is charged once', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const body = { filter: {}, limit: 7 };
     await abandoned(apiKey, '/v1/contacts/search', body, { 'Idempotency-Key': 'retry-after-drop' });
     const retry = await app.request('POST', '/v1/contacts/search', {

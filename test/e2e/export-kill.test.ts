@@ -102,10 +102,10 @@ afterAll(async () => {
 
 it('an export interrupted by SIGKILL resumes after restart and charges exactly the rows delivered', async () => {
   const store = openSqliteStore({ file: join(dataDir, 'state.sqlite'), keyPepper: SECRET, dataDir });
-  const account = store.createAccount({ name: 'e2e', plan: 'pro', billingDay: null, now: new Date() });
-  const key = store.createKey(account.id, { now: new Date() }).secret;
-  const day = () => {
-    const c = store.snapshot(account.id, new Date()).contact;
+  const account = await store.createAccount({ name: 'e2e', plan: 'pro', billingDay: null, now: new Date() });
+  const key = (await store.createKey(account.id, { now: new Date() })).secret;
+  const day = async () => {
+    const c = (await store.snapshot(account.id, new Date())).contact;
     if (c.kind !== 'windows') throw new Error('pro has windows');
     return c.day;
   };
@@ -131,9 +131,9 @@ it('an export interrupted by SIGKILL resumes after restart and charges exactly t
     await first.exited;
 
     // The dead process left the job running with its hold; nothing is charged, no file is served.
-    expect(store.getJob(id)).toMatchObject({ status: 'running', attempts: 1 });
-    expect(day()).toMatchObject({ used: 0, held: CONTACTS });
-    expect(existsSync(join(exportsDir(dataDir), `${id}.csv`))).toBe(false);
+    expect(await store.getJob(id)).toMatchObject({ status: 'running', attempts: 1 });
+    expect(await day()).toMatchObject({ used: 0, held: CONTACTS });
+    expect(existsSync(join(exportsDir(join(dataDir, 'files')), `${id}.csv`))).toBe(false);
 
     const second = await serve(dataDir, { CDS_EXPORT_BATCH_ROWS: '500' });
     servers.push(second);
@@ -142,7 +142,7 @@ it('an export interrupted by SIGKILL resumes after restart and charges exactly t
       return r.body.data.status === 'completed' || r.body.data.status === 'failed' ? r.body.data : undefined;
     });
     expect(done).toMatchObject({ status: 'completed', rows_exported: CONTACTS, error: null });
-    expect(store.getJob(id)).toMatchObject({ status: 'completed', attempts: 2 });
+    expect(await store.getJob(id)).toMatchObject({ status: 'completed', attempts: 2 });
 
     // Charged once, exactly the rows in the file; nothing left held.
     const res = await fetch(done.url);
@@ -151,15 +151,15 @@ it('an export interrupted by SIGKILL resumes after restart and charges exactly t
     expect(lines[0]).toEqual(['id', 'name', 'company_domain']);
     expect(lines.length - 1).toBe(CONTACTS);
     expect(new Set(lines.slice(1).map((l) => l[0])).size).toBe(CONTACTS);
-    expect(day()).toMatchObject({ used: CONTACTS, held: 0 });
+    expect(await day()).toMatchObject({ used: CONTACTS, held: 0 });
     const credits = await api(second.url, key, 'GET', '/v1/credits');
     expect(credits.body.data.contact.day).toMatchObject({ used: CONTACTS, held: 0 });
     // the interrupted run's temp file was cleaned up
-    expect(readdirSync(exportsDir(dataDir))).toEqual([`${id}.csv`]);
+    expect(readdirSync(exportsDir(join(dataDir, 'files')))).toEqual([`${id}.csv`]);
 
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -23,19 +23,19 @@ afterAll(async () => app.close());
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 it('a second process starting on the same data dir leaves a live request hold alone; the request is charged', async () => {
-  const { apiKey, accountId } = app.createAccount('pro');
-  const day = () => {
-    const c = app.services.state.snapshot(accountId, app.clock.now()).contact;
+  const { apiKey, accountId } = await app.createAccount('pro');
+  const day = async () => {
+    const c = (await app.services.state.snapshot(accountId, app.clock.now())).contact;
     if (c.kind !== 'windows') throw new Error('expected a windows plan');
     return c.day;
   };
   const search = app.request('POST', '/v1/contacts/search', { key: apiKey, body: { filter: {}, limit: 10 } });
-  for (let i = 0; i < 100 && day().held === 0; i++) await sleep(20);
-  expect(day()).toMatchObject({ held: 10, used: 0 });
+  for (let i = 0; i < 100 && (await day()).held === 0; i++) await sleep(20);
+  expect(await day()).toMatchObject({ held: 10, used: 0 });
 
   const other = await startChildServer(app.dataDir);
   try {
-    expect(day()).toMatchObject({ held: 10, used: 0 });
+    expect(await day()).toMatchObject({ held: 10, used: 0 });
   } finally {
     await other.kill();
   }
@@ -43,5 +43,5 @@ it('a second process starting on the same data dir leaves a live request hold al
   expect(res.status).toBe(200);
   expect(res.body.data).toHaveLength(10);
   await sleep(100);
-  expect(day()).toMatchObject({ held: 0, used: 10 });
+  expect(await day()).toMatchObject({ held: 0, used: 10 });
 }, 60_000);

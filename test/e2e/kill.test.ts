@@ -27,11 +27,17 @@ describe('SIGKILL', () => {
   it('during a load of spending requests: after a restart no credit is lost or doubled and the state file is intact', async () => {
     const store = openStore();
     const now = new Date();
-    const accounts = Array.from({ length: 4 }, () => {
-      const a = store.createAccount({ name: 'k', plan: 'starter', billingDay: null, now });
-      return { id: a.id, key: store.createKey(a.id, { name: 'k', now }).secret, delivered: 0, inFlightMax: 0 };
-    });
-    store.close();
+    const accounts: { id: string; key: string; delivered: number; inFlightMax: number }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const a = await store.createAccount({ name: 'k', plan: 'starter', billingDay: null, now });
+      accounts.push({
+        id: a.id,
+        key: (await store.createKey(a.id, { name: 'k', now })).secret,
+        delivered: 0,
+        inFlightMax: 0,
+      });
+    }
+    await store.close();
     const server = await startChildServer(dir);
     let stop = false;
     const loops = accounts.flatMap((a) =>
@@ -65,7 +71,7 @@ describe('SIGKILL', () => {
       const check = openStore();
       try {
         for (const a of accounts) {
-          const snap = check.snapshot(a.id, new Date());
+          const snap = await check.snapshot(a.id, new Date());
           if (snap.contact.kind !== 'windows') throw new Error('starter has windows');
           expect(snap.contact.day.held).toBe(0);
           // Charged = delivered, plus at most the two requests per key that were in flight when the process died
@@ -75,7 +81,7 @@ describe('SIGKILL', () => {
           expect(snap.contact.day.used).toBeLessThanOrEqual(Math.min(1000, a.delivered + 2 * 40));
         }
       } finally {
-        check.close();
+        await check.close();
       }
       const db = new Database(join(dir, 'state.sqlite'), { readonly: true });
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');

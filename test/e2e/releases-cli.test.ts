@@ -54,7 +54,7 @@ it('lists every release, oldest first, with its rows, size and which one serves'
 it('rolls back to the previous release; a running server answers from it within a second; then to one named', async () => {
   const app = await startTestApp({ dataDir, noSeed: true });
   try {
-    const key = app.createAccount('pro').apiKey;
+    const key = (await app.createAccount('pro')).apiKey;
     const count = async () =>
       (await app.request('POST', '/v1/contacts/count', { key, body: { filter: {} } })).body.data.count as number;
     expect(await count()).toBe(400);
@@ -82,7 +82,7 @@ it('builds the index of a release that has none; a running server answers from i
     await app.close();
     const scanning = await startTestApp({ dataDir, noSeed: true });
     try {
-      const key = scanning.createAccount('pro').apiKey;
+      const key = (await scanning.createAccount('pro')).apiKey;
       const health = async () => (await scanning.request('GET', '/v1/health')).body.data.engine;
       const count = async () =>
         (await scanning.request('POST', '/v1/contacts/count', { key, body: { filter: { has_phone: true } } })).body.data
@@ -133,7 +133,7 @@ it('rolls back while a load runs; the load then publishes its own release', asyn
   });
   const app = await startTestApp({ dataDir, noSeed: true });
   try {
-    const key = app.createAccount('pro').apiKey;
+    const key = (await app.createAccount('pro')).apiKey;
     const count = async () =>
       (await app.request('POST', '/v1/contacts/count', { key, body: { filter: {} } })).body.data.count as number;
     expect(await count()).toBe(400);

@@ -35,7 +35,7 @@ beforeAll(async () => {
       },
     },
   });
-  key = app.createAccount('fuzz').apiKey;
+  key = (await app.createAccount('fuzz')).apiKey;
 });
 afterAll(async () => app.close());
 

@@ -17,6 +17,8 @@ export interface ApiResponse<T = any> {
 
 export interface TestApp {
   url: string;
+  /** The metrics port's GET /metrics URL, when the app runs with CDS_METRICS_PORT. */
+  metricsUrl?: string;
   dataDir: string;
   clock: SettableClock;
   services: Services;
@@ -24,7 +26,7 @@ export interface TestApp {
   createAccount(
     plan: string,
     opts?: { billingDay?: number | null; name?: string },
-  ): { accountId: string; apiKey: string };
+  ): Promise<{ accountId: string; apiKey: string }>;
   request<T = any>(
     method: string,
     path: string,
@@ -80,19 +82,20 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   services.config.publicUrl = server.url;
   return {
     url: server.url,
+    ...(server.metricsUrl ? { metricsUrl: server.metricsUrl } : {}),
     dataDir,
     clock,
     services,
     config,
-    createAccount(plan, o = {}) {
+    async createAccount(plan, o = {}) {
       const now = clock.now();
-      const account = services.state.createAccount({
+      const account = await services.state.createAccount({
         name: o.name ?? 'test',
         plan,
         billingDay: o.billingDay ?? null,
         now,
       });
-      const { secret } = services.state.createKey(account.id, { name: 'test', now });
+      const { secret } = await services.state.createKey(account.id, { name: 'test', now });
       return { accountId: account.id, apiKey: secret };
     },
     async request(method, path, o = {}) {

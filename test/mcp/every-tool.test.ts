@@ -12,7 +12,7 @@ let rows: Row[];
 let key: string;
 beforeAll(async () => {
   app = await startTestApp({ contacts: 1500, companies: 150, seed: 12, env: { CDS_SIGNALS_DELAY_MS: '0' } });
-  key = app.createAccount('pro').apiKey;
+  key = (await app.createAccount('pro')).apiKey;
   rows = await allRows(app, 'contacts');
   client = new Client({ name: 'every-tool', version: '1.0.0' });
   await client.connect(

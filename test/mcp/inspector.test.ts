@@ -9,7 +9,7 @@ let app: TestApp;
 let key: string;
 beforeAll(async () => {
   app = await startTestApp({ contacts: 200, companies: 30 });
-  key = app.createAccount('pro').apiKey;
+  key = (await app.createAccount('pro')).apiKey;
 });
 afterAll(async () => app.close());
 

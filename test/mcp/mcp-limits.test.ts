@@ -11,7 +11,7 @@ let app: TestApp;
 let key: string;
 beforeAll(async () => {
   app = await startTestApp({ contacts: 100, companies: 20, env: { CDS_RATE_PER_MINUTE: '25' } });
-  key = app.createAccount('pro').apiKey;
+  key = (await app.createAccount('pro')).apiKey;
 });
 afterAll(async () => app.close());
 
@@ -47,7 +47,7 @@ describe('MCP messages and the per-key limits', () => {
   });
 
   it('every message of a batch counts: a batch that would pass the minute is 429 rate.limited', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const batch = Array.from({ length: 10 }, (_, i) => list(i));
     const first = await post(batch, apiKey);
     expect(first.headers.get('ratelimit')).toMatch(/r=15;/);

@@ -47,7 +47,7 @@ const mcpOps = [...OPERATIONS, ...MCP_ONLY_OPERATIONS].filter((op) => op.mcp);
 
 describe('tools are generated from the operation table', () => {
   it('lists every operation that has an mcp spec, with its input schema, annotations and cost', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const client = await connect({ 'X-API-Key': apiKey });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(mcpOps.map((op) => op.mcp!.tool).sort());
@@ -68,7 +68,7 @@ describe('tools are generated from the operation table', () => {
   });
 
   it('an unknown tool is a protocol error, not a tool result', async () => {
-    const client = await connect({ 'X-API-Key': app.createAccount('pro').apiKey });
+    const client = await connect({ 'X-API-Key': (await app.createAccount('pro')).apiKey });
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
 });
@@ -90,7 +90,7 @@ describe('authentication and Origin before the MCP layer', () => {
   });
 
   it('takes the key as X-API-Key or Authorization: Bearer', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     for (const headers of [{ 'X-API-Key': apiKey }, { Authorization: `Bearer ${apiKey}` }] as Record<
       string,
       string
@@ -103,7 +103,7 @@ describe('authentication and Origin before the MCP layer', () => {
   });
 
   it('refuses a foreign Origin with 403 request.origin_refused; loopback and no Origin pass', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const refused = await rawPost({ 'X-API-Key': apiKey, Origin: 'https://evil.example' });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as any).error).toMatchObject({
@@ -120,7 +120,7 @@ describe('authentication and Origin before the MCP layer', () => {
   });
 
   it('a configured allow-list replaces the loopback default', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     const saved = app.services.config.mcpAllowedOrigins;
     app.services.config.mcpAllowedOrigins = ['https://agents.example.org'];
     try {
@@ -133,7 +133,7 @@ describe('authentication and Origin before the MCP layer', () => {
   });
 
   it('GET and DELETE answer 405 and an empty POST a parse error, as JSON-RPC errors (stateless server)', async () => {
-    const { apiKey } = app.createAccount('pro');
+    const { apiKey } = await app.createAccount('pro');
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(`${app.url}/mcp`, {
         method,
@@ -160,7 +160,7 @@ describe('each tool: a valid and an invalid input, the same answer as its REST r
   let client: Client;
   let key: string;
   beforeAll(async () => {
-    key = app.createAccount('pro').apiKey;
+    key = (await app.createAccount('pro')).apiKey;
     client = await connect({ 'X-API-Key': key });
   });
 
@@ -321,7 +321,7 @@ describe('each tool: a valid and an invalid input, the same answer as its REST r
 
 describe('credits through the same operations', () => {
   it('find_contacts spends one contact credit per row, shown in the quota and in GET /v1/account', async () => {
-    const { apiKey } = app.createAccount('starter');
+    const { apiKey } = await app.createAccount('starter');
     const before = (await app.request('GET', '/v1/account', { key: apiKey })).body.quota;
     const client = await connect({ 'X-API-Key': apiKey });
     const res = await call(client, 'find_contacts', { filter: {}, limit: 12 });
@@ -336,7 +336,7 @@ describe('credits through the same operations', () => {
   });
 
   it('a spent free pool: a page is cut to the credits left, then 402 as a tool error', async () => {
-    const { apiKey } = app.createAccount('free');
+    const { apiKey } = await app.createAccount('free');
     const client = await connect({ 'X-API-Key': apiKey });
     const first = await call(client, 'find_contacts', { filter: {}, limit: 100 });
     expect(first.structuredContent.quota.month_remaining).toBe(0);
@@ -350,9 +350,9 @@ describe('credits through the same operations', () => {
 describe('concurrency', () => {
   // Two calls in flight per key: the per-key concurrency limit (2) holds over MCP as over REST.
   it('two clients calling at the same time get their own answers', async () => {
-    const a = await connect({ 'X-API-Key': app.createAccount('pro').apiKey });
-    const b = await connect({ 'X-API-Key': app.createAccount('pro').apiKey });
-    const { apiKey: restKey } = app.createAccount('pro');
+    const a = await connect({ 'X-API-Key': (await app.createAccount('pro')).apiKey });
+    const b = await connect({ 'X-API-Key': (await app.createAccount('pro')).apiKey });
+    const { apiKey: restKey } = await app.createAccount('pro');
     const filters = [{ countries: ['us'] }, { exclude_countries: ['us'] }];
     const rounds = await Promise.all(
       [0, 1].flatMap(() => [

@@ -5,13 +5,12 @@ import { AppError } from '../../src/domain/errors/index.js';
 import { billingMonthWindow, dayWindow, FAR_FUTURE, quotaBlock } from '../../src/domain/quota/index.js';
 import { applyPlanOverrides, DEFAULT_PLANS } from '../../src/state/plans.js';
 import type { StateStore } from '../../src/state/port.js';
-import { caught } from '../helpers/caught.js';
 
 /** How a suite gets stores: every `open` of one factory shares the same storage (two "processes"). */
 export interface StoreFactory {
-  open(opts?: { plans?: readonly Plan[] }): StateStore;
+  open(opts?: { plans?: readonly Plan[] }): Promise<StateStore>;
   /** Deletes the storage; called after every opened store was closed. */
-  dispose(): void;
+  dispose(): Promise<void>;
 }
 
 /** Small caps so that every limit is reached in a few calls. */
@@ -56,12 +55,24 @@ const plus = (d: Date, ms: number) => new Date(d.getTime() + ms);
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-function appError(fn: () => unknown): AppError {
+/** The AppError a store call rejects with; fails the test when it resolves or rejects with something else. */
+async function appError(call: Promise<unknown>): Promise<AppError> {
   try {
-    fn();
+    await call;
   } catch (e) {
     if (e instanceof AppError) return e;
     throw e;
+  }
+  throw new Error('expected an AppError, nothing was thrown');
+}
+
+/** Like test/helpers/caught.ts, for a call that answers a promise. */
+async function caught(call: Promise<unknown>): Promise<AppError> {
+  try {
+    await call;
+  } catch (e) {
+    expect(e).toBeInstanceOf(AppError);
+    return e as AppError;
   }
   throw new Error('expected an AppError, nothing was thrown');
 }
@@ -72,13 +83,13 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
     let factory: StoreFactory;
     let opened: StateStore[];
     let store: StateStore;
-    const open = (plans: readonly Plan[] = [...DEFAULT_PLANS, ...TEST_PLANS]) => {
-      const s = factory.open({ plans });
+    const open = async (plans: readonly Plan[] = [...DEFAULT_PLANS, ...TEST_PLANS]) => {
+      const s = await factory.open({ plans });
       opened.push(s);
       return s;
     };
-    const account = (plan = 't_windows', billingDay: number | null = 15, s = store) =>
-      s.createAccount({ name: 'Acme', plan, billingDay, now: T0 }).id;
+    const account = async (plan = 't_windows', billingDay: number | null = 15, s = store) =>
+      (await s.createAccount({ name: 'Acme', plan, billingDay, now: T0 })).id;
     const contact = (
       accountId: string,
       amount: number,
@@ -88,25 +99,25 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
     ) => store.reserve({ accountId, kind: 'contact', category, amount, mode, now });
     const premium = (accountId: string, amount: number, mode: 'exact' | 'up_to' = 'exact', now = T0) =>
       store.reserve({ accountId, kind: 'premium', category: null, amount, mode, now });
-    const windows = (accountId: string, now = T0, s = store) => {
-      const c = s.snapshot(accountId, now).contact;
+    const windows = async (accountId: string, now = T0, s = store) => {
+      const c = (await s.snapshot(accountId, now)).contact;
       if (c.kind !== 'windows') throw new Error(`expected a windows plan, got ${c.kind}`);
       return c;
     };
     const counts = (w: WindowUsage) => ({ used: w.used, held: w.held });
 
-    beforeEach(() => {
+    beforeEach(async () => {
       factory = makeFactory();
       opened = [];
-      store = open();
+      store = await open();
     });
-    afterEach(() => {
-      for (const s of opened) s.close();
-      factory.dispose();
+    afterEach(async () => {
+      for (const s of opened) await s.close();
+      await factory.dispose();
     });
 
     describe('health', () => {
-      it('pings', () => expect(store.ping()).toBe(true));
+      it('pings', async () => expect(await store.ping()).toBe(true));
     });
 
     describe('plans', () => {
@@ -138,7 +149,7 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         });
       });
 
-      it('serves plans with overrides applied and new plans added', () => {
+      it('serves plans with overrides applied and new plans added', async () => {
         const plans = applyPlanOverrides(
           DEFAULT_PLANS,
           {
@@ -153,16 +164,17 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
           },
           'test',
         );
-        const s = open(plans);
+        const s = await open(plans);
         expect(s.getPlan('starter')).toEqual({
           ...DEFAULT_PLANS[1],
           contact: { kind: 'windows', daily: 2, monthly: 3 },
         });
         expect(s.getPlan('team')?.name).toBe('Team');
         expect(s.listPlans().map((p) => p.slug)).toEqual(['free', 'starter', 'pro', 'unlimited', 'team']);
-        const id = s.createAccount({ name: 'a', plan: 'starter', billingDay: null, now: T0 }).id;
+        const id = (await s.createAccount({ name: 'a', plan: 'starter', billingDay: null, now: T0 })).id;
         expect(
-          s.reserve({ accountId: id, kind: 'contact', category: 'search', amount: 5, mode: 'up_to', now: T0 }).amount,
+          (await s.reserve({ accountId: id, kind: 'contact', category: 'search', amount: 5, mode: 'up_to', now: T0 }))
+            .amount,
         ).toBe(2);
       });
 
@@ -170,8 +182,8 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
     });
 
     describe('accounts', () => {
-      it('creates, reads and lists accounts', () => {
-        const a = store.createAccount({ name: ' Acme ', plan: 'starter', billingDay: 15, now: T0 });
+      it('creates, reads and lists accounts', async () => {
+        const a = await store.createAccount({ name: ' Acme ', plan: 'starter', billingDay: 15, now: T0 });
         expect(a).toEqual({
           id: expect.stringMatching(/^acc_[0-9A-Za-z]+$/),
           name: 'Acme',
@@ -180,16 +192,16 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
           status: 'active',
           createdAt: '2026-03-10T12:00:00.000Z',
         });
-        const b = store.createAccount({ name: 'Beta', plan: 'free', billingDay: null, now: plus(T0, 1000) });
-        expect(store.getAccount(a.id)).toEqual(a);
-        expect(store.listAccounts().map((x) => x.id)).toEqual([a.id, b.id]);
-        expect(store.getAccount('acc_missing')).toBeUndefined();
+        const b = await store.createAccount({ name: 'Beta', plan: 'free', billingDay: null, now: plus(T0, 1000) });
+        expect(await store.getAccount(a.id)).toEqual(a);
+        expect((await store.listAccounts()).map((x) => x.id)).toEqual([a.id, b.id]);
+        expect(await store.getAccount('acc_missing')).toBeUndefined();
       });
 
-      it('keeps accounts across reopen', () => {
-        const a = store.createAccount({ name: 'Acme', plan: 'pro', billingDay: 1, now: T0 });
-        store.close();
-        expect(open().getAccount(a.id)).toEqual(a);
+      it('keeps accounts across reopen', async () => {
+        const a = await store.createAccount({ name: 'Acme', plan: 'pro', billingDay: 1, now: T0 });
+        await store.close();
+        expect(await (await open()).getAccount(a.id)).toEqual(a);
       });
 
       it.each<[string, { name: string; plan: string; billingDay: number | null }, string]>([
@@ -198,19 +210,22 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         ['billing day 29', { name: 'a', plan: 'starter', billingDay: 29 }, 'billing_day'],
         ['fractional billing day', { name: 'a', plan: 'starter', billingDay: 1.5 }, 'billing_day'],
         ['blank name', { name: '  ', plan: 'starter', billingDay: null }, 'name'],
-      ])('refuses %s', (_t, input, field) => {
-        const e = appError(() => store.createAccount({ ...input, now: T0 }));
+      ])('refuses %s', async (_t, input, field) => {
+        const e = await appError(store.createAccount({ ...input, now: T0 }));
         expect([e.code, e.field]).toEqual(['request.invalid', field]);
-        expect(store.listAccounts()).toEqual([]);
+        expect(await store.listAccounts()).toEqual([]);
       });
 
-      it('suspends, reactivates and changes plan', () => {
-        const id = account('starter', null);
-        expect(store.setAccountStatus(id, 'suspended').status).toBe('suspended');
-        expect(store.getAccount(id)?.status).toBe('suspended');
-        expect(store.setAccountStatus(id, 'active').status).toBe('active');
-        expect(store.setAccountPlan(id, { plan: 'pro', billingDay: 3 })).toMatchObject({ plan: 'pro', billingDay: 3 });
-        expect(appError(() => store.setAccountPlan(id, { plan: 'gold', billingDay: 3 })).field).toBe('plan');
+      it('suspends, reactivates and changes plan', async () => {
+        const id = await account('starter', null);
+        expect((await store.setAccountStatus(id, 'suspended')).status).toBe('suspended');
+        expect((await store.getAccount(id))?.status).toBe('suspended');
+        expect((await store.setAccountStatus(id, 'active')).status).toBe('active');
+        expect(await store.setAccountPlan(id, { plan: 'pro', billingDay: 3 })).toMatchObject({
+          plan: 'pro',
+          billingDay: 3,
+        });
+        expect((await appError(store.setAccountPlan(id, { plan: 'gold', billingDay: 3 }))).field).toBe('plan');
       });
 
       it.each([
@@ -231,15 +246,15 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
             }),
         ],
         ['addFeedback', (s: StateStore) => s.addFeedback('acc_missing', { text: 'hi' }, T0)],
-      ])('%s on an unknown account answers request.invalid', (_t, call) => {
-        expect(appError(() => call(store)).code).toBe('request.invalid');
+      ])('%s on an unknown account answers request.invalid', async (_t, call) => {
+        expect((await appError(call(store))).code).toBe('request.invalid');
       });
     });
 
     describe('keys', () => {
-      it('creates a key whose secret is returned once and never listed', () => {
-        const id = account();
-        const { key, secret } = store.createKey(id, { name: 'ci', now: T0 });
+      it('creates a key whose secret is returned once and never listed', async () => {
+        const id = await account();
+        const { key, secret } = await store.createKey(id, { name: 'ci', now: T0 });
         expect(secret).toMatch(/^cds_[0-9A-Za-z]{40}$/);
         expect(key).toEqual({
           id: expect.stringMatching(/^key_/),
@@ -250,25 +265,27 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
           revokedAt: null,
           lastUsedAt: null,
         });
-        expect(store.listKeys(id)).toEqual([key]);
-        expect(JSON.stringify(store.listKeys(id))).not.toContain(secret.slice(12));
+        expect(await store.listKeys(id)).toEqual([key]);
+        expect(JSON.stringify(await store.listKeys(id))).not.toContain(secret.slice(12));
       });
 
-      it('gives every key a different secret', () => {
+      it('gives every key a different secret', async () => {
         const secrets = new Set<string>();
-        for (let i = 0; i < 20; i++) secrets.add(store.createKey(account(), { now: T0 }).secret);
+        for (let i = 0; i < 20; i++) secrets.add((await store.createKey(await account(), { now: T0 })).secret);
         expect(secrets.size).toBe(20);
       });
 
-      it('authenticates and records last use at most once a minute', () => {
-        const id = account();
-        const { key, secret } = store.createKey(id, { now: T0 });
-        const first = store.authenticate(secret, plus(T0, 1000));
+      it('authenticates and records last use at most once a minute', async () => {
+        const id = await account();
+        const { key, secret } = await store.createKey(id, { now: T0 });
+        const first = await store.authenticate(secret, plus(T0, 1000));
         expect(first?.account.id).toBe(id);
         expect(first?.key).toEqual({ ...key, lastUsedAt: plus(T0, 1000).toISOString() });
-        expect(store.authenticate(secret, plus(T0, 30_000))?.key.lastUsedAt).toBe(plus(T0, 1000).toISOString());
-        expect(store.authenticate(secret, plus(T0, 61_000))?.key.lastUsedAt).toBe(plus(T0, 61_000).toISOString());
-        expect(store.listKeys(id)[0]?.lastUsedAt).toBe(plus(T0, 61_000).toISOString());
+        expect((await store.authenticate(secret, plus(T0, 30_000)))?.key.lastUsedAt).toBe(plus(T0, 1000).toISOString());
+        expect((await store.authenticate(secret, plus(T0, 61_000)))?.key.lastUsedAt).toBe(
+          plus(T0, 61_000).toISOString(),
+        );
+        expect((await store.listKeys(id))[0]?.lastUsedAt).toBe(plus(T0, 61_000).toISOString());
       });
 
       it.each<[string, (secret: string) => string]>([
@@ -278,66 +295,66 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         ['without the cds_ prefix', (s) => s.slice(4)],
         ['with a trailing space', (s) => `${s} `],
         ['another well-formed secret', () => `cds_${'A'.repeat(40)}`],
-      ])('refuses a secret that is %s', (_t, mutate) => {
-        const { secret } = store.createKey(account(), { now: T0 });
-        expect(store.authenticate(mutate(secret), T0)).toBeUndefined();
+      ])('refuses a secret that is %s', async (_t, mutate) => {
+        const { secret } = await store.createKey(await account(), { now: T0 });
+        expect(await store.authenticate(mutate(secret), T0)).toBeUndefined();
       });
 
-      it('allows one active key per account', () => {
-        const id = account();
-        const { key } = store.createKey(id, { now: T0 });
-        const e = appError(() => store.createKey(id, { now: T0 }));
+      it('allows one active key per account', async () => {
+        const id = await account();
+        const { key } = await store.createKey(id, { now: T0 });
+        const e = await appError(store.createKey(id, { now: T0 }));
         expect([e.code, e.status]).toEqual(['key.limit_reached', 409]);
         expect(e.hint).toContain(key.id);
-        expect(store.listKeys(id)).toHaveLength(1);
+        expect(await store.listKeys(id)).toHaveLength(1);
       });
 
-      it('revokes a key: it stops authenticating and a new key can be made', () => {
-        const id = account();
-        const { key, secret } = store.createKey(id, { now: T0 });
-        const revoked = store.revokeKey(id, key.id, plus(T0, HOUR));
+      it('revokes a key: it stops authenticating and a new key can be made', async () => {
+        const id = await account();
+        const { key, secret } = await store.createKey(id, { now: T0 });
+        const revoked = await store.revokeKey(id, key.id, plus(T0, HOUR));
         expect(revoked).toEqual({ ...key, revokedAt: plus(T0, HOUR).toISOString() });
-        expect(store.authenticate(secret, plus(T0, 2 * HOUR))).toBeUndefined();
-        const next = store.createKey(id, { now: plus(T0, 2 * HOUR) });
-        expect(store.authenticate(next.secret, plus(T0, 2 * HOUR))?.key.id).toBe(next.key.id);
-        expect(store.listKeys(id).map((k) => k.id)).toEqual([key.id, next.key.id]);
+        expect(await store.authenticate(secret, plus(T0, 2 * HOUR))).toBeUndefined();
+        const next = await store.createKey(id, { now: plus(T0, 2 * HOUR) });
+        expect((await store.authenticate(next.secret, plus(T0, 2 * HOUR)))?.key.id).toBe(next.key.id);
+        expect((await store.listKeys(id)).map((k) => k.id)).toEqual([key.id, next.key.id]);
       });
 
       it.each<[string, boolean, (ids: { mine: string; myKey: string; otherKey: string }) => [string, string]]>([
         ['an unknown key', false, ({ mine }) => [mine, 'key_missing']],
         ["another account's key", false, ({ mine, otherKey }) => [mine, otherKey]],
         ['an already revoked key', true, ({ mine, myKey }) => [mine, myKey]],
-      ])('revoking %s answers key.not_found', (_t, revokeFirst, pick) => {
-        const mine = account();
-        const other = account();
-        const myKey = store.createKey(mine, { now: T0 }).key.id;
-        const otherKey = store.createKey(other, { now: T0 });
-        if (revokeFirst) store.revokeKey(mine, myKey, T0);
+      ])('revoking %s answers key.not_found', async (_t, revokeFirst, pick) => {
+        const mine = await account();
+        const other = await account();
+        const myKey = (await store.createKey(mine, { now: T0 })).key.id;
+        const otherKey = await store.createKey(other, { now: T0 });
+        if (revokeFirst) await store.revokeKey(mine, myKey, T0);
         const [acc, keyId] = pick({ mine, myKey, otherKey: otherKey.key.id });
-        const e = appError(() => store.revokeKey(acc, keyId, T0));
+        const e = await appError(store.revokeKey(acc, keyId, T0));
         expect([e.code, e.status]).toEqual(['key.not_found', 404]);
-        expect(store.authenticate(otherKey.secret, T0)?.account.id).toBe(other);
+        expect((await store.authenticate(otherKey.secret, T0))?.account.id).toBe(other);
       });
 
-      it("authenticates a suspended account's key (the HTTP layer answers 403)", () => {
-        const id = account();
-        const { secret } = store.createKey(id, { now: T0 });
-        store.setAccountStatus(id, 'suspended');
-        expect(store.authenticate(secret, T0)?.account.status).toBe('suspended');
+      it("authenticates a suspended account's key (the HTTP layer answers 403)", async () => {
+        const id = await account();
+        const { secret } = await store.createKey(id, { now: T0 });
+        await store.setAccountStatus(id, 'suspended');
+        expect((await store.authenticate(secret, T0))?.account.status).toBe('suspended');
       });
 
-      it('keeps keys across reopen', () => {
-        const id = account();
-        const { secret } = store.createKey(id, { now: T0 });
-        store.close();
-        expect(open().authenticate(secret, T0)?.account.id).toBe(id);
+      it('keeps keys across reopen', async () => {
+        const id = await account();
+        const { secret } = await store.createKey(id, { now: T0 });
+        await store.close();
+        expect((await (await open()).authenticate(secret, T0))?.account.id).toBe(id);
       });
     });
 
     describe('credits: reserve, commit, release', () => {
-      it('holds, then charges what was delivered and returns the rest', () => {
-        const id = account();
-        const hold = contact(id, 6);
+      it('holds, then charges what was delivered and returns the rest', async () => {
+        const id = await account();
+        const hold = await contact(id, 6);
         expect(hold).toEqual({
           id: expect.stringMatching(/^hld_/),
           accountId: id,
@@ -349,136 +366,138 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
           createdAt: T0.toISOString(),
           settledAt: null,
         });
-        expect(counts(windows(id).day)).toEqual({ used: 0, held: 6 });
-        const done = store.commit(hold.id, 4, plus(T0, 1000));
+        expect(counts((await windows(id)).day)).toEqual({ used: 0, held: 6 });
+        const done = await store.commit(hold.id, 4, plus(T0, 1000));
         expect(done).toMatchObject({ status: 'committed', charged: 4, settledAt: plus(T0, 1000).toISOString() });
-        expect(store.getHold(hold.id)).toEqual(done);
-        const w = windows(id);
+        expect(await store.getHold(hold.id)).toEqual(done);
+        const w = await windows(id);
         expect([counts(w.day), counts(w.month)]).toEqual([
           { used: 4, held: 0 },
           { used: 4, held: 0 },
         ]);
       });
 
-      it('release returns the whole hold', () => {
-        const id = account();
-        const hold = contact(id, 6);
-        expect(store.releaseHold(hold.id, T0)).toMatchObject({ status: 'released', charged: 0 });
-        expect(counts(windows(id).day)).toEqual({ used: 0, held: 0 });
-        expect(contact(id, 10).amount).toBe(10);
+      it('release returns the whole hold', async () => {
+        const id = await account();
+        const hold = await contact(id, 6);
+        expect(await store.releaseHold(hold.id, T0)).toMatchObject({ status: 'released', charged: 0 });
+        expect(counts((await windows(id)).day)).toEqual({ used: 0, held: 0 });
+        expect((await contact(id, 10)).amount).toBe(10);
       });
 
-      it('clamps a charge above the hold to the hold', () => {
-        const id = account();
-        expect(store.commit(contact(id, 3).id, 99, T0).charged).toBe(3);
-        expect(counts(windows(id).day)).toEqual({ used: 3, held: 0 });
+      it('clamps a charge above the hold to the hold', async () => {
+        const id = await account();
+        expect((await store.commit((await contact(id, 3)).id, 99, T0)).charged).toBe(3);
+        expect(counts((await windows(id)).day)).toEqual({ used: 3, held: 0 });
       });
 
-      it.each<[string, (s: StateStore, holdId: string) => void, { status: string; charged: number; used: number }]>([
+      it.each<
+        [string, (s: StateStore, holdId: string) => Promise<void>, { status: string; charged: number; used: number }]
+      >([
         [
           'commit twice',
-          (s, h) => {
-            s.commit(h, 2, T0);
-            s.commit(h, 5, T0);
+          async (s, h) => {
+            await s.commit(h, 2, T0);
+            await s.commit(h, 5, T0);
           },
           { status: 'committed', charged: 2, used: 2 },
         ],
         [
           'commit then release',
-          (s, h) => {
-            s.commit(h, 2, T0);
-            s.releaseHold(h, T0);
+          async (s, h) => {
+            await s.commit(h, 2, T0);
+            await s.releaseHold(h, T0);
           },
           { status: 'committed', charged: 2, used: 2 },
         ],
         [
           'release then commit',
-          (s, h) => {
-            s.releaseHold(h, T0);
-            s.commit(h, 5, T0);
+          async (s, h) => {
+            await s.releaseHold(h, T0);
+            await s.commit(h, 5, T0);
           },
           { status: 'released', charged: 0, used: 0 },
         ],
         [
           'release twice',
-          (s, h) => {
-            s.releaseHold(h, T0);
-            s.releaseHold(h, T0);
+          async (s, h) => {
+            await s.releaseHold(h, T0);
+            await s.releaseHold(h, T0);
           },
           { status: 'released', charged: 0, used: 0 },
         ],
-      ])('%s settles once', (_t, settle, want) => {
-        const id = account();
-        const hold = contact(id, 5);
-        settle(store, hold.id);
-        expect(store.getHold(hold.id)).toMatchObject({ status: want.status, charged: want.charged });
-        expect(counts(windows(id).day)).toEqual({ used: want.used, held: 0 });
+      ])('%s settles once', async (_t, settle, want) => {
+        const id = await account();
+        const hold = await contact(id, 5);
+        await settle(store, hold.id);
+        expect(await store.getHold(hold.id)).toMatchObject({ status: want.status, charged: want.charged });
+        expect(counts((await windows(id)).day)).toEqual({ used: want.used, held: 0 });
       });
 
-      it('knows no unknown hold', () => {
-        expect(store.getHold('hld_missing')).toBeUndefined();
-        expect(() => store.commit('hld_missing', 1, T0)).toThrow();
-        expect(() => store.releaseHold('hld_missing', T0)).toThrow();
+      it('knows no unknown hold', async () => {
+        expect(await store.getHold('hld_missing')).toBeUndefined();
+        await expect(store.commit('hld_missing', 1, T0)).rejects.toThrow();
+        await expect(store.releaseHold('hld_missing', T0)).rejects.toThrow();
       });
 
-      it.each([-1, 1.5, Number.NaN])('refuses amount %s', (amount) => {
-        expect(() => contact(account(), amount)).toThrow(RangeError);
+      it.each([-1, 1.5, Number.NaN])('refuses amount %s', async (amount) => {
+        await expect(contact(await account(), amount)).rejects.toThrow(RangeError);
       });
     });
 
     describe('credits: caps, exact vs up_to', () => {
-      it('day cap: exact throws with binding day, up_to grants the rest, then 0', () => {
-        const id = account();
-        store.commit(contact(id, 8).id, 8, T0);
-        const e = appError(() => contact(id, 3));
+      it('day cap: exact throws with binding day, up_to grants the rest, then 0', async () => {
+        const id = await account();
+        await store.commit((await contact(id, 8)).id, 8, T0);
+        const e = await appError(contact(id, 3));
         expect([e.code, e.status, e.details]).toEqual([
           'contact_credits.exhausted',
           402,
           { binding: 'day', resets_at: '2026-03-11T00:00:00.000Z' },
         ]);
-        expect(contact(id, 3, 'up_to').amount).toBe(2);
-        expect(contact(id, 5, 'up_to')).toMatchObject({ amount: 0, status: 'held' });
-        expect(counts(windows(id).day)).toEqual({ used: 8, held: 2 });
+        expect((await contact(id, 3, 'up_to')).amount).toBe(2);
+        expect(await contact(id, 5, 'up_to')).toMatchObject({ amount: 0, status: 'held' });
+        expect(counts((await windows(id)).day)).toEqual({ used: 8, held: 2 });
       });
 
-      it('active holds count against the cap', () => {
-        const id = account();
-        contact(id, 6);
-        expect(appError(() => contact(id, 5)).code).toBe('contact_credits.exhausted');
-        expect(contact(id, 4).amount).toBe(4);
+      it('active holds count against the cap', async () => {
+        const id = await account();
+        await contact(id, 6);
+        expect((await appError(contact(id, 5))).code).toBe('contact_credits.exhausted');
+        expect((await contact(id, 4)).amount).toBe(4);
       });
 
-      it('month cap: binding month, resetting on the billing day', () => {
-        const id = account('t_windows', 15);
+      it('month cap: binding month, resetting on the billing day', async () => {
+        const id = await account('t_windows', 15);
         for (const day of ['2026-03-08T10:00:00.000Z', '2026-03-09T10:00:00.000Z'])
-          store.commit(contact(id, 10, 'exact', at(day)).id, 10, at(day));
-        const e = appError(() => contact(id, 6));
+          await store.commit((await contact(id, 10, 'exact', at(day))).id, 10, at(day));
+        const e = await appError(contact(id, 6));
         expect(e.details).toEqual({ binding: 'month', resets_at: '2026-03-15T00:00:00.000Z' });
-        expect(contact(id, 10, 'up_to').amount).toBe(5);
+        expect((await contact(id, 10, 'up_to')).amount).toBe(5);
         // the next billing month starts on the 15th
-        expect(contact(id, 10, 'exact', at('2026-03-15T00:00:00.000Z')).amount).toBe(10);
+        expect((await contact(id, 10, 'exact', at('2026-03-15T00:00:00.000Z'))).amount).toBe(10);
       });
 
-      it('day and month both spent: binding month', () => {
-        const id = account('t_windows', 15);
-        store.commit(contact(id, 10, 'exact', at('2026-03-09T10:00:00.000Z')).id, 10, T0);
-        store.commit(contact(id, 10).id, 10, T0);
-        store.commit(contact(id, 5, 'exact', plus(T0, DAY)).id, 5, plus(T0, DAY));
-        expect(appError(() => contact(id, 1, 'exact', plus(T0, DAY))).details).toEqual({
+      it('day and month both spent: binding month', async () => {
+        const id = await account('t_windows', 15);
+        await store.commit((await contact(id, 10, 'exact', at('2026-03-09T10:00:00.000Z'))).id, 10, T0);
+        await store.commit((await contact(id, 10)).id, 10, T0);
+        await store.commit((await contact(id, 5, 'exact', plus(T0, DAY))).id, 5, plus(T0, DAY));
+        expect((await appError(contact(id, 1, 'exact', plus(T0, DAY)))).details).toEqual({
           binding: 'month',
           resets_at: '2026-03-15T00:00:00.000Z',
         });
       });
 
-      it('a calendar-month account resets on the 1st', () => {
-        const id = account('t_windows', null);
-        store.commit(contact(id, 10, 'exact', at('2026-03-30T10:00:00.000Z')).id, 10, T0);
-        store.commit(contact(id, 10, 'exact', at('2026-03-31T10:00:00.000Z')).id, 10, T0);
-        expect(appError(() => contact(id, 6, 'exact', at('2026-03-31T23:00:00.000Z'))).details).toEqual({
+      it('a calendar-month account resets on the 1st', async () => {
+        const id = await account('t_windows', null);
+        await store.commit((await contact(id, 10, 'exact', at('2026-03-30T10:00:00.000Z'))).id, 10, T0);
+        await store.commit((await contact(id, 10, 'exact', at('2026-03-31T10:00:00.000Z'))).id, 10, T0);
+        expect((await appError(contact(id, 6, 'exact', at('2026-03-31T23:00:00.000Z')))).details).toEqual({
           binding: 'day',
           resets_at: '2026-04-01T00:00:00.000Z',
         });
-        expect(windows(id, at('2026-04-01T00:00:00.000Z')).month).toMatchObject({
+        expect((await windows(id, at('2026-04-01T00:00:00.000Z'))).month).toMatchObject({
           start: '2026-04-01T00:00:00.000Z',
           used: 0,
           held: 0,
@@ -486,68 +505,68 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         });
       });
 
-      it('free pool: never resets; binding month and far-future', () => {
-        const id = account('t_pool', null);
-        store.commit(contact(id, 3).id, 3, T0);
+      it('free pool: never resets; binding month and far-future', async () => {
+        const id = await account('t_pool', null);
+        await store.commit((await contact(id, 3)).id, 3, T0);
         const later = plus(T0, 40 * DAY);
-        const e = appError(() => contact(id, 3, 'exact', later));
+        const e = await appError(contact(id, 3, 'exact', later));
         expect(e.details).toEqual({ binding: 'month', resets_at: FAR_FUTURE });
-        expect(contact(id, 3, 'up_to', later).amount).toBe(2);
-        const snap = store.snapshot(id, later);
+        expect((await contact(id, 3, 'up_to', later)).amount).toBe(2);
+        const snap = await store.snapshot(id, later);
         expect(snap.contact).toEqual({
           kind: 'pool',
           pool: { start: null, resetsAt: FAR_FUTURE, cap: 5, used: 3, held: 2 },
         });
       });
 
-      it('the default free plan has a pool of 100 and no premium credits', () => {
-        const id = account('free', null);
-        const snap = store.snapshot(id, T0);
+      it('the default free plan has a pool of 100 and no premium credits', async () => {
+        const id = await account('free', null);
+        const snap = await store.snapshot(id, T0);
         expect(snap.contact).toMatchObject({ kind: 'pool', pool: { cap: 100, used: 0 } });
-        expect(contact(id, 100).amount).toBe(100);
-        expect(appError(() => contact(id, 1)).code).toBe('contact_credits.exhausted');
-        expect(appError(() => premium(id, 1)).details).toMatchObject({ required: 1, available: 0, allowance: 0 });
+        expect((await contact(id, 100)).amount).toBe(100);
+        expect((await appError(contact(id, 1))).code).toBe('contact_credits.exhausted');
+        expect((await appError(premium(id, 1))).details).toMatchObject({ required: 1, available: 0, allowance: 0 });
       });
 
-      it('the default starter plan caps a day at 1,000', () => {
-        const id = account('starter', 15);
-        expect(contact(id, 1000).amount).toBe(1000);
-        expect(appError(() => contact(id, 1)).details).toEqual({
+      it('the default starter plan caps a day at 1,000', async () => {
+        const id = await account('starter', 15);
+        expect((await contact(id, 1000)).amount).toBe(1000);
+        expect((await appError(contact(id, 1))).details).toEqual({
           binding: 'day',
           resets_at: '2026-03-11T00:00:00.000Z',
         });
       });
 
-      it('a hold that outlives midnight stays charged to the day it was taken from', () => {
-        const id = account('t_windows', 15);
+      it('a hold that outlives midnight stays charged to the day it was taken from', async () => {
+        const id = await account('t_windows', 15);
         const before = at('2026-03-10T23:50:00.000Z');
         const after = at('2026-03-11T00:10:00.000Z');
-        const hold = contact(id, 6, 'exact', before);
-        expect(counts(windows(id, after).day)).toEqual({ used: 0, held: 0 });
-        expect(counts(windows(id, after).month)).toEqual({ used: 0, held: 6 });
-        expect(contact(id, 10, 'exact', after).amount).toBe(10);
-        store.commit(hold.id, 4, after);
-        expect(counts(windows(id, after).day)).toEqual({ used: 0, held: 10 });
-        expect(counts(windows(id, before).day)).toEqual({ used: 4, held: 0 });
-        expect(counts(windows(id, after).month)).toEqual({ used: 4, held: 10 });
+        const hold = await contact(id, 6, 'exact', before);
+        expect(counts((await windows(id, after)).day)).toEqual({ used: 0, held: 0 });
+        expect(counts((await windows(id, after)).month)).toEqual({ used: 0, held: 6 });
+        expect((await contact(id, 10, 'exact', after)).amount).toBe(10);
+        await store.commit(hold.id, 4, after);
+        expect(counts((await windows(id, after)).day)).toEqual({ used: 0, held: 10 });
+        expect(counts((await windows(id, before)).day)).toEqual({ used: 4, held: 0 });
+        expect(counts((await windows(id, after)).month)).toEqual({ used: 4, held: 10 });
       });
 
-      it('unlimited plans meter each category against its own fair-use windows', () => {
-        const id = account('t_unlimited', 15);
-        expect(contact(id, 4, 'exact', T0, 'search').amount).toBe(4);
-        expect(appError(() => contact(id, 1, 'exact', T0, 'search')).details).toEqual({
+      it('unlimited plans meter each category against its own fair-use windows', async () => {
+        const id = await account('t_unlimited', 15);
+        expect((await contact(id, 4, 'exact', T0, 'search')).amount).toBe(4);
+        expect((await appError(contact(id, 1, 'exact', T0, 'search'))).details).toEqual({
           binding: 'day',
           resets_at: '2026-03-11T00:00:00.000Z',
         });
-        expect(contact(id, 3, 'exact', T0, 'export').amount).toBe(3);
-        expect(contact(id, 50, 'exact', T0, 'enrich').amount).toBe(50);
+        expect((await contact(id, 3, 'exact', T0, 'export')).amount).toBe(3);
+        expect((await contact(id, 50, 'exact', T0, 'enrich')).amount).toBe(50);
         const tomorrow = plus(T0, DAY);
-        expect(contact(id, 9, 'up_to', tomorrow, 'search').amount).toBe(2);
-        expect(appError(() => contact(id, 1, 'exact', tomorrow, 'search')).details).toEqual({
+        expect((await contact(id, 9, 'up_to', tomorrow, 'search')).amount).toBe(2);
+        expect((await appError(contact(id, 1, 'exact', tomorrow, 'search'))).details).toEqual({
           binding: 'month',
           resets_at: '2026-03-15T00:00:00.000Z',
         });
-        const snap = store.snapshot(id, tomorrow);
+        const snap = await store.snapshot(id, tomorrow);
         if (snap.contact.kind !== 'unlimited') throw new Error('expected unlimited');
         expect(counts(snap.contact.categories.search.month)).toEqual({ used: 0, held: 6 });
         expect(counts(snap.contact.categories.export.day)).toEqual({ used: 0, held: 0 });
@@ -555,16 +574,16 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         expect(snap.contact.categories.enrich.month.cap).toBe(100);
       });
 
-      it('an unlimited contact reservation must name its category', () => {
-        expect(() => contact(account('t_unlimited'), 1, 'exact', T0, null)).toThrow(TypeError);
+      it('an unlimited contact reservation must name its category', async () => {
+        await expect(contact(await account('t_unlimited'), 1, 'exact', T0, null)).rejects.toThrow(TypeError);
       });
     });
 
     describe('premium credits', () => {
-      it('exact throws with required, available, allowance, resets_at and upgrade_url', () => {
-        const id = account('t_windows', 15);
-        store.commit(premium(id, 5).id, 2, T0);
-        const e = appError(() => premium(id, 6));
+      it('exact throws with required, available, allowance, resets_at and upgrade_url', async () => {
+        const id = await account('t_windows', 15);
+        await store.commit((await premium(id, 5)).id, 2, T0);
+        const e = await appError(premium(id, 6));
         expect([e.code, e.status]).toEqual(['premium_credits.exhausted', 402]);
         expect(e.details).toEqual({
           required: 6,
@@ -573,31 +592,31 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
           resets_at: '2026-03-15T00:00:00.000Z',
           upgrade_url: expect.stringMatching(/^https?:\/\//),
         });
-        expect(premium(id, 6, 'up_to').amount).toBe(5);
-        expect(store.snapshot(id, T0).premium.month).toMatchObject({ cap: 7, used: 2, held: 5 });
+        expect((await premium(id, 6, 'up_to')).amount).toBe(5);
+        expect((await store.snapshot(id, T0)).premium.month).toMatchObject({ cap: 7, used: 2, held: 5 });
       });
 
-      it('premium and contact credits are separate', () => {
-        const id = account('t_windows', 15);
-        premium(id, 7);
-        expect(contact(id, 10).amount).toBe(10);
+      it('premium and contact credits are separate', async () => {
+        const id = await account('t_windows', 15);
+        await premium(id, 7);
+        expect((await contact(id, 10)).amount).toBe(10);
       });
 
-      it('the allowance comes back with the billing month', () => {
-        const id = account('t_windows', 15);
-        store.commit(premium(id, 7).id, 7, T0);
-        expect(premium(id, 7, 'exact', at('2026-03-15T00:00:00.000Z')).amount).toBe(7);
+      it('the allowance comes back with the billing month', async () => {
+        const id = await account('t_windows', 15);
+        await store.commit((await premium(id, 7)).id, 7, T0);
+        expect((await premium(id, 7, 'exact', at('2026-03-15T00:00:00.000Z'))).amount).toBe(7);
       });
     });
 
     describe('two stores on the same storage', () => {
-      it('interleaved reserves never pass a cap', () => {
-        const other = open();
-        const id = account('t_windows', 15);
+      it('interleaved reserves never pass a cap', async () => {
+        const other = await open();
+        const id = await account('t_windows', 15);
         const granted: number[] = [];
         for (let i = 0; i < 12; i++) {
           const s = i % 2 === 0 ? store : other;
-          const h = s.reserve({
+          const h = await s.reserve({
             accountId: id,
             kind: 'contact',
             category: 'search',
@@ -607,23 +626,25 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
           });
           granted.push(h.amount);
           // settle on the other instance: holds are shared state, not per-process
-          (s === store ? other : store).commit(h.id, h.amount, T0);
+          await (s === store ? other : store).commit(h.id, h.amount, T0);
         }
         expect(granted).toEqual([3, 3, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
-        expect(counts(windows(id, T0, other).day)).toEqual({ used: 10, held: 0 });
+        expect(counts((await windows(id, T0, other)).day)).toEqual({ used: 10, held: 0 });
         expect(
-          appError(() =>
-            other.reserve({ accountId: id, kind: 'contact', category: 'search', amount: 1, mode: 'exact', now: T0 }),
+          (
+            await appError(
+              other.reserve({ accountId: id, kind: 'contact', category: 'search', amount: 1, mode: 'exact', now: T0 }),
+            )
           ).code,
         ).toBe('contact_credits.exhausted');
       });
     });
 
     describe('quota block from a real snapshot', () => {
-      it('reports what is left after charges', () => {
-        const id = account('starter', 15);
-        store.commit(contact(id, 300).id, 250, T0);
-        expect(quotaBlock(store.snapshot(id, T0), T0, 250)).toEqual({
+      it('reports what is left after charges', async () => {
+        const id = await account('starter', 15);
+        await store.commit((await contact(id, 300)).id, 250, T0);
+        expect(quotaBlock(await store.snapshot(id, T0), T0, 250)).toEqual({
           plan: 'starter',
           contact_credits_used: 250,
           month_remaining: 9750,
@@ -635,26 +656,26 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
     });
 
     describe('feedback', () => {
-      it('stores feedback rows per account', () => {
-        const a = account();
-        const b = account();
-        const f = store.addFeedback(a, { message: 'great', rating: 5, tags: ['x'] }, T0);
+      it('stores feedback rows per account', async () => {
+        const a = await account();
+        const b = await account();
+        const f = await store.addFeedback(a, { message: 'great', rating: 5, tags: ['x'] }, T0);
         expect(f).toEqual({
           id: expect.stringMatching(/^fbk_/),
           accountId: a,
           body: { message: 'great', rating: 5, tags: ['x'] },
           createdAt: T0.toISOString(),
         });
-        store.addFeedback(b, { message: 'other' }, T0);
-        expect(store.listFeedback(a)).toEqual([f]);
+        await store.addFeedback(b, { message: 'other' }, T0);
+        expect(await store.listFeedback(a)).toEqual([f]);
       });
     });
 
     describe('hold leases', () => {
-      it('releases only holds whose lease expired (or legacy holds without a lease and without a live job)', () => {
-        const a = account('t_windows', null);
+      it('releases only holds whose lease expired (or legacy holds without a lease and without a live job)', async () => {
+        const a = await account('t_windows', null);
         const later = (ms: number) => new Date(T0.getTime() + ms);
-        const leased = store.reserve({
+        const leased = await store.reserve({
           accountId: a,
           kind: 'contact',
           category: 'search',
@@ -663,45 +684,40 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
           now: T0,
           leaseUntil: later(60_000),
         });
-        const legacy = contact(a, 3);
-        expect(store.releaseOrphanHolds(later(30_000))).toBe(1);
-        expect(store.getHold(legacy.id)?.status).toBe('released');
-        expect(store.getHold(leased.id)?.status).toBe('held');
-        store.renewHoldLeases([leased.id], later(120_000));
-        expect(store.releaseOrphanHolds(later(90_000))).toBe(0);
-        expect(store.getHold(leased.id)?.status).toBe('held');
-        expect(store.releaseOrphanHolds(later(120_001))).toBe(1);
-        expect(store.getHold(leased.id)?.status).toBe('released');
-        expect(windows(a, later(120_001)).day).toMatchObject({ used: 0, held: 0 });
+        const legacy = await contact(a, 3);
+        expect(await store.releaseOrphanHolds(later(30_000))).toBe(1);
+        expect((await store.getHold(legacy.id))?.status).toBe('released');
+        expect((await store.getHold(leased.id))?.status).toBe('held');
+        await store.renewHoldLeases([leased.id], later(120_000));
+        expect(await store.releaseOrphanHolds(later(90_000))).toBe(0);
+        expect((await store.getHold(leased.id))?.status).toBe('held');
+        expect(await store.releaseOrphanHolds(later(120_001))).toBe(1);
+        expect((await store.getHold(leased.id))?.status).toBe('released');
+        expect((await windows(a, later(120_001))).day).toMatchObject({ used: 0, held: 0 });
         // renewing a settled hold changes nothing
-        store.renewHoldLeases([leased.id], later(999_999));
-        expect(store.getHold(leased.id)?.status).toBe('released');
+        await store.renewHoldLeases([leased.id], later(999_999));
+        expect((await store.getHold(leased.id))?.status).toBe('released');
       });
     });
 
     describe('saved domain lists', () => {
-      it('are scoped to their account and bounded in number and in domains, atomically', () => {
-        const a = account();
-        const b = account();
+      it('are scoped to their account and bounded in number and in domains, atomically', async () => {
+        const a = await account();
+        const b = await account();
         const limits = { lists: 2, domains: 5 };
-        const one = store.createDomainList(a, { name: 'one', domains: ['a.com', 'b.com'], now: T0 }, limits);
-        expect(store.getDomainList(a, one.id)?.domains).toEqual(['a.com', 'b.com']);
-        expect(store.getDomainList(b, one.id)).toBeUndefined();
-        const tooMany = caught(() =>
+        const one = await store.createDomainList(a, { name: 'one', domains: ['a.com', 'b.com'], now: T0 }, limits);
+        expect((await store.getDomainList(a, one.id))?.domains).toEqual(['a.com', 'b.com']);
+        expect(await store.getDomainList(b, one.id)).toBeUndefined();
+        const tooMany = await caught(
           store.createDomainList(a, { name: 'x', domains: ['c.com', 'd.com', 'e.com', 'f.com'], now: T0 }, limits),
         );
         expect(tooMany.code).toBe('domain_lists.limit_reached');
-        store.createDomainList(a, { name: 'two', domains: ['c.com'], now: T0 }, limits);
-        expect(caught(() => store.createDomainList(a, { name: 'x', domains: ['z.com'], now: T0 }, limits)).code).toBe(
+        await store.createDomainList(a, { name: 'two', domains: ['c.com'], now: T0 }, limits);
+        expect((await caught(store.createDomainList(a, { name: 'x', domains: ['z.com'], now: T0 }, limits))).code).toBe(
           'domain_lists.limit_reached',
         );
-        expect(
-          store
-            .listDomainLists(a)
-            .map((l) => l.name)
-            .sort(),
-        ).toEqual(['one', 'two']);
-        expect(store.createDomainList(b, { name: 'b', domains: ['a.com'], now: T0 }, limits).accountId).toBe(b);
+        expect((await store.listDomainLists(a)).map((l) => l.name).sort()).toEqual(['one', 'two']);
+        expect((await store.createDomainList(b, { name: 'b', domains: ['a.com'], now: T0 }, limits)).accountId).toBe(b);
       });
     });
 
@@ -735,20 +751,20 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         return [...contactWindows, s.premium.month];
       }
 
-      it('used + held <= cap, every hold is charged at most its amount, and counters match the holds', () => {
-        fc.assert(
-          fc.property(
+      it('used + held <= cap, every hold is charged at most its amount, and counters match the holds', async () => {
+        await fc.assert(
+          fc.asyncProperty(
             fc.constantFrom('t_windows', 't_pool', 't_unlimited'),
             fc.array(opArb, { minLength: 1, maxLength: 30 }),
-            (planSlug, ops) => {
-              const id = account(planSlug, 15);
+            async (planSlug, ops) => {
+              const id = await account(planSlug, 15);
               let now = T0;
               const holds: { hold: Hold; day: string; month: string }[] = [];
               for (const op of ops) {
                 if (op.t === 'advance') now = plus(now, op.ms);
                 else if (op.t === 'reserve') {
                   try {
-                    const hold = store.reserve({
+                    const hold = await store.reserve({
                       accountId: id,
                       kind: op.kind,
                       category: op.category,
@@ -773,10 +789,12 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
                 } else if (holds.length > 0) {
                   const h = holds[op.index % holds.length]!;
                   h.hold =
-                    op.t === 'commit' ? store.commit(h.hold.id, op.charged, now) : store.releaseHold(h.hold.id, now);
+                    op.t === 'commit'
+                      ? await store.commit(h.hold.id, op.charged, now)
+                      : await store.releaseHold(h.hold.id, now);
                 }
 
-                const snap = store.snapshot(id, now);
+                const snap = await store.snapshot(id, now);
                 for (const w of allWindows(snap)) expect(w.used + w.held).toBeLessThanOrEqual(w.cap);
                 for (const h of holds) expect(h.hold.charged).toBeLessThanOrEqual(h.hold.amount);
 

@@ -11,29 +11,16 @@ import type { StateStore } from '../../src/state/port.js';
 import { DEFAULT_UPGRADE_URL, openSqliteStore } from '../../src/state/sqlite/index.js';
 import { MIGRATIONS, migrate } from '../../src/state/sqlite/schema.js';
 import { UsageCounters } from '../../src/state/sqlite/usage.js';
-import { runStateStoreSuite, type StoreFactory } from './conformance.js';
+import { runStateStoreSuite } from './conformance.js';
+import { PEPPER, sqliteFactory } from './store-factories.js';
 
-const PEPPER = 'test-pepper-0123456789abcdef';
 const T0 = new Date('2026-03-10T12:00:00.000Z');
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'cds-state-'));
 }
 
-function sqliteFactory(): StoreFactory {
-  const dir = tempDir();
-  return {
-    open: (opts) =>
-      openSqliteStore({
-        file: join(dir, 'state.sqlite'),
-        keyPepper: PEPPER,
-        ...(opts?.plans ? { plans: opts.plans } : {}),
-      }),
-    dispose: () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
-
-runStateStoreSuite('sqlite', sqliteFactory);
+runStateStoreSuite('sqlite', () => sqliteFactory());
 
 describe('SQLite store specifics', () => {
   let dir: string;
@@ -46,17 +33,17 @@ describe('SQLite store specifics', () => {
   beforeEach(() => {
     dir = tempDir();
   });
-  afterEach(() => {
-    for (const s of stores.splice(0)) s.close();
+  afterEach(async () => {
+    for (const s of stores.splice(0)) await s.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('keeps only the keyed hash of a secret on disk', () => {
+  it('keeps only the keyed hash of a secret on disk', async () => {
     const store = open();
-    const id = store.createAccount({ name: 'a', plan: 'starter', billingDay: null, now: T0 }).id;
-    const { secret } = store.createKey(id, { now: T0 });
-    store.authenticate(secret, T0);
-    store.close();
+    const id = (await store.createAccount({ name: 'a', plan: 'starter', billingDay: null, now: T0 })).id;
+    const { secret } = await store.createKey(id, { now: T0 });
+    await store.authenticate(secret, T0);
+    await store.close();
     const bytes = ['state.sqlite', 'state.sqlite-wal']
       .map((f) => join(dir, f))
       .filter(existsSync)
@@ -67,17 +54,17 @@ describe('SQLite store specifics', () => {
     expect(bytes).not.toContain(secret.slice(12)); // nothing past the 8-character display prefix
   });
 
-  it('does not authenticate with another pepper', () => {
+  it('does not authenticate with another pepper', async () => {
     const a = open();
-    const id = a.createAccount({ name: 'a', plan: 'starter', billingDay: null, now: T0 }).id;
-    const { secret } = a.createKey(id, { now: T0 });
-    a.close();
-    expect(open({ keyPepper: 'another-pepper' }).authenticate(secret, T0)).toBeUndefined();
+    const id = (await a.createAccount({ name: 'a', plan: 'starter', billingDay: null, now: T0 })).id;
+    const { secret } = await a.createKey(id, { now: T0 });
+    await a.close();
+    expect(await open({ keyPepper: 'another-pepper' }).authenticate(secret, T0)).toBeUndefined();
   });
 
-  it('writes WAL mode and the schema version, and migrates once', () => {
-    open().close();
-    open().close();
+  it('writes WAL mode and the schema version, and migrates once', async () => {
+    await open().close();
+    await open().close();
     const db = new Database(join(dir, 'state.sqlite'), { readonly: true });
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -87,8 +74,8 @@ describe('SQLite store specifics', () => {
     }
   });
 
-  it('refuses a file written by a newer schema', () => {
-    open().close();
+  it('refuses a file written by a newer schema', async () => {
+    await open().close();
     const db = new Database(join(dir, 'state.sqlite'));
     db.prepare('UPDATE schema_version SET version = ?').run(MIGRATIONS.length + 1);
     db.close();
@@ -123,18 +110,18 @@ describe('SQLite store specifics', () => {
     }
   });
 
-  it('uses the configured upgrade URL, with a default', () => {
-    const check = (s: StateStore, url: string) => {
-      const id = s.createAccount({ name: 'a', plan: 'free', billingDay: null, now: T0 }).id;
+  it('uses the configured upgrade URL, with a default', async () => {
+    const check = async (s: StateStore, url: string) => {
+      const id = (await s.createAccount({ name: 'a', plan: 'free', billingDay: null, now: T0 })).id;
       try {
-        s.reserve({ accountId: id, kind: 'premium', category: null, amount: 1, mode: 'exact', now: T0 });
+        await s.reserve({ accountId: id, kind: 'premium', category: null, amount: 1, mode: 'exact', now: T0 });
         throw new Error('expected premium_credits.exhausted');
       } catch (e) {
         expect((e as AppError).details?.upgrade_url).toBe(url);
       }
     };
-    check(open(), DEFAULT_UPGRADE_URL);
-    check(open({ upgradeUrl: 'https://billing.example.com/upgrade' }), 'https://billing.example.com/upgrade');
+    await check(open(), DEFAULT_UPGRADE_URL);
+    await check(open({ upgradeUrl: 'https://billing.example.com/upgrade' }), 'https://billing.example.com/upgrade');
     expect(DEFAULT_UPGRADE_URL).toBe('https://contact-data-service.local/billing');
   });
 
@@ -195,7 +182,7 @@ describe('SQLite store specifics', () => {
       },
     ];
     const setup = open({ plans });
-    const accountId = setup.createAccount({ name: 'race', plan: 'race', billingDay: null, now: T0 }).id;
+    const accountId = (await setup.createAccount({ name: 'race', plan: 'race', billingDay: null, now: T0 })).id;
     // Each worker asks for ~400 credits, so together they must run into the cap of 500 whatever the timing;
     // they open their connections first, then wait on a shared gate so their loops start together.
     const gate = new Int32Array(new SharedArrayBuffer(4));
@@ -217,7 +204,7 @@ describe('SQLite store specifics', () => {
     expect(results.reduce((n, r) => n + r.granted, 0)).toBe(500);
     expect(results.map((r) => r.granted > 0)).toEqual([true, true]);
     expect(results.reduce((n, r) => n + r.refused, 0)).toBeGreaterThan(0);
-    const snap = setup.snapshot(accountId, T0);
+    const snap = await setup.snapshot(accountId, T0);
     expect(snap.contact.kind === 'windows' && [snap.contact.day.used, snap.contact.day.held]).toEqual([500, 0]);
   });
 });

@@ -14,17 +14,17 @@ beforeAll(() => {
   mine = openSqliteStore({ file: join(dir, 'state.sqlite'), keyPepper: 'p' });
   other = openSqliteStore({ file: join(dir, 'state.sqlite'), keyPepper: 'p' });
 });
-afterAll(() => {
-  mine.close();
-  other.close();
+afterAll(async () => {
+  await mine.close();
+  await other.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe('HoldLeases', () => {
-  it('renews a live hold past its first lease, so another process does not sweep it; an untracked one expires', () => {
+  it('renews a live hold past its first lease, so another process does not sweep it; an untracked one expires', async () => {
     const clock = new SettableClock('2026-11-10T12:00:00Z');
     const leases = new HoldLeases(mine, clock);
-    const accountId = mine.createAccount({ name: 'x', plan: 'pro', billingDay: null, now: clock.now() }).id;
+    const accountId = (await mine.createAccount({ name: 'x', plan: 'pro', billingDay: null, now: clock.now() })).id;
     const reserve = () =>
       mine.reserve({
         accountId,
@@ -35,21 +35,21 @@ describe('HoldLeases', () => {
         now: clock.now(),
         leaseUntil: leases.leaseUntil(),
       });
-    const live = reserve();
-    const dropped = reserve();
+    const live = await reserve();
+    const dropped = await reserve();
     leases.track(live.id);
     for (let i = 0; i < 6; i++) {
       clock.advance(leases.leaseMs / 3);
-      leases.tick();
+      await leases.tick();
     }
     // Two lease periods later: the live hold was renewed; the untracked one expired and the ticks' own sweep
     // already released it, so another process finds nothing to release.
-    expect(other.releaseOrphanHolds(clock.now())).toBe(0);
-    expect(other.getHold(live.id)?.status).toBe('held');
-    expect(other.getHold(dropped.id)?.status).toBe('released');
+    expect(await other.releaseOrphanHolds(clock.now())).toBe(0);
+    expect((await other.getHold(live.id))?.status).toBe('held');
+    expect((await other.getHold(dropped.id))?.status).toBe('released');
     leases.untrack(live.id);
     clock.advance(leases.leaseMs + 1);
-    leases.tick(); // the owner's own sweep releases it once nobody renews it
-    expect(mine.getHold(live.id)?.status).toBe('released');
+    await leases.tick(); // the owner's own sweep releases it once nobody renews it
+    expect((await mine.getHold(live.id))?.status).toBe('released');
   });
 });

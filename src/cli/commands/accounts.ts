@@ -27,7 +27,7 @@ export async function accounts(argv: string[]): Promise<void> {
   const { values, positionals } = parse(accountsSpec, argv);
   const [action, id] = positionals;
   const config = loadConfig(argv);
-  const state = openState(config, ensureSecret(config));
+  const state = await openState(config, ensureSecret(config));
   const now = systemClock.now();
   try {
     switch (action) {
@@ -40,35 +40,35 @@ export async function accounts(argv: string[]): Promise<void> {
               .map((p) => p.slug)
               .join(', ')}`,
           );
-        const account = state.createAccount({
+        const account = await state.createAccount({
           name: typeof values.name === 'string' ? values.name : 'account',
           plan: values.plan,
           billingDay: intOption(values['billing-day'], '--billing-day', 1, 28) ?? null,
           now,
         });
-        const { secret } = state.createKey(account.id, { name: 'default', now });
+        const { secret } = await state.createKey(account.id, { name: 'default', now });
         process.stdout.write(`${JSON.stringify({ account_id: account.id, api_key: secret })}\n`);
         return;
       }
       case 'list':
-        for (const a of state.listAccounts()) process.stdout.write(`${JSON.stringify(a)}\n`);
+        for (const a of await state.listAccounts()) process.stdout.write(`${JSON.stringify(a)}\n`);
         return;
       case 'show':
       case 'suspend':
       case 'resume': {
         if (!id) throw new UsageError(`cds accounts ${action} needs an account id`);
-        if (!state.getAccount(id)) throw new UsageError(`no account ${id}`);
+        if (!(await state.getAccount(id))) throw new UsageError(`no account ${id}`);
         const account =
           action === 'show'
-            ? state.getAccount(id)!
-            : state.setAccountStatus(id, action === 'suspend' ? 'suspended' : 'active');
-        process.stdout.write(`${JSON.stringify({ ...account, keys: state.listKeys(id) })}\n`);
+            ? (await state.getAccount(id))!
+            : await state.setAccountStatus(id, action === 'suspend' ? 'suspended' : 'active');
+        process.stdout.write(`${JSON.stringify({ ...account, keys: await state.listKeys(id) })}\n`);
         return;
       }
       default:
         throw new UsageError(`unknown action ${action ?? '(none)'}; use create, list, show, suspend or resume`);
     }
   } finally {
-    state.close();
+    await state.close();
   }
 }

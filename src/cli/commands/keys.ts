@@ -22,13 +22,13 @@ export async function keys(argv: string[]): Promise<void> {
   const [action, keyId] = positionals;
   if (typeof values.account !== 'string') throw new UsageError('--account is required');
   const config = loadConfig(argv);
-  const state = openState(config, ensureSecret(config));
+  const state = await openState(config, ensureSecret(config));
   const now = systemClock.now();
   try {
-    if (!state.getAccount(values.account)) throw new UsageError(`no account ${values.account}`);
+    if (!(await state.getAccount(values.account))) throw new UsageError(`no account ${values.account}`);
     switch (action) {
       case 'create': {
-        const { key, secret } = state.createKey(values.account, {
+        const { key, secret } = await state.createKey(values.account, {
           name: typeof values.name === 'string' ? values.name : null,
           now,
         });
@@ -37,16 +37,16 @@ export async function keys(argv: string[]): Promise<void> {
       }
       case 'revoke': {
         if (!keyId) throw new UsageError('cds keys revoke needs a key id');
-        process.stdout.write(`${JSON.stringify(state.revokeKey(values.account, keyId, now))}\n`);
+        process.stdout.write(`${JSON.stringify(await state.revokeKey(values.account, keyId, now))}\n`);
         return;
       }
       case 'list':
-        for (const k of state.listKeys(values.account)) process.stdout.write(`${JSON.stringify(k)}\n`);
+        for (const k of await state.listKeys(values.account)) process.stdout.write(`${JSON.stringify(k)}\n`);
         return;
       default:
         throw new UsageError(`unknown action ${action ?? '(none)'}; use create, revoke or list`);
     }
   } finally {
-    state.close();
+    await state.close();
   }
 }

@@ -14,10 +14,10 @@ export const plansSpec: CommandSpec = {
 export async function plans(argv: string[]): Promise<void> {
   parse(plansSpec, argv);
   const config = loadConfig(argv);
-  const state = openState(config, ensureSecret(config));
+  const state = await openState(config, ensureSecret(config));
   try {
     for (const p of state.listPlans()) process.stdout.write(`${JSON.stringify(planView(p))}\n`);
   } finally {
-    state.close();
+    await state.close();
   }
 }

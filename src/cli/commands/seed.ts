@@ -1,11 +1,12 @@
 import { progressReporter } from '../../../loaders/load/progress.js';
 import { seedRelease } from '../../../loaders/seed.js';
 import { loadConfig } from '../../config.js';
+import { currentRelease } from '../../engine/duckdb/release-store.js';
 import { type CommandSpec, intOption, parse } from '../args.js';
 
 export const seedSpec: CommandSpec = {
   name: 'seed',
-  usage: 'cds seed [--data DIR] --contacts N --companies M [--seed S]',
+  usage: 'cds seed [--data DIR] --contacts N --companies M [--seed S] [--if-empty]',
   summary:
     'Generates seeded synthetic source dumps into DIR/dumps and loads them as a new release (the serving release ' +
     'swaps atomically).',
@@ -14,11 +15,13 @@ export const seedSpec: CommandSpec = {
     contacts: { type: 'string' },
     companies: { type: 'string' },
     seed: { type: 'string' },
+    'if-empty': { type: 'boolean' },
   },
   help:
     'Options:\n  --data DIR      data directory (default ./data)\n  --contacts N    people to generate (required)\n ' +
     ' --companies M   companies to generate (required)\n  --seed S        random seed (default 42); the same seed ' +
-    'gives the same data\n',
+    "gives the same data\n  --if-empty      do nothing when DIR already serves a release (a deployment's one-shot " +
+    'loader, run at every start)\n',
 };
 
 export async function seed(argv: string[]): Promise<void> {
@@ -28,6 +31,11 @@ export async function seed(argv: string[]): Promise<void> {
   if (contacts === undefined || companies === undefined)
     throw new Error('--contacts and --companies are required (see cds seed --help)');
   const config = loadConfig(argv);
+  const serving = currentRelease(config.dataDir);
+  if (values['if-empty'] && serving) {
+    process.stdout.write(`${JSON.stringify({ skipped: true, release: serving.id })}\n`);
+    return;
+  }
   const result = await seedRelease({
     dataDir: config.dataDir,
     contacts,

@@ -29,6 +29,7 @@ export async function serve(argv: string[], onReady?: (url: string) => void | Pr
   const running = await startServer(services, config.host, config.port);
   if (config.port === 0) services.config.publicUrl = running.url;
   process.stdout.write(`listening on ${running.url}\n`);
+  if (running.metricsUrl) process.stdout.write(`metrics on ${running.metricsUrl}\n`);
   void values;
   if (onReady) await onReady(running.url);
   await new Promise<void>((resolve) => {

@@ -35,23 +35,23 @@ interface DemoAccount {
  * The demo account's key is kept in DIR/demo-account.json (mode 0600) so every start can print it; the
  * state store itself holds only its hash. Only the demo account is kept this way.
  */
-function ensureDemoAccount(config: Config): DemoAccount {
+async function ensureDemoAccount(config: Config): Promise<DemoAccount> {
   const file = join(config.dataDir, 'demo-account.json');
-  const state = openState(config, ensureSecret(config));
+  const state = await openState(config, ensureSecret(config));
   try {
     if (existsSync(file)) {
       const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoAccount;
-      if (state.authenticate(saved.api_key, systemClock.now())) return saved;
+      if (await state.authenticate(saved.api_key, systemClock.now())) return saved;
     }
     const now = systemClock.now();
-    const account = state.createAccount({ name: 'Demo', plan: 'pro', billingDay: null, now });
-    const { secret } = state.createKey(account.id, { name: 'demo', now });
+    const account = await state.createAccount({ name: 'Demo', plan: 'pro', billingDay: null, now });
+    const { secret } = await state.createKey(account.id, { name: 'demo', now });
     const demo = { account_id: account.id, api_key: secret };
     writeFileSync(file, `${JSON.stringify(demo)}\n`, { mode: 0o600 });
     chmodSync(file, 0o600);
     return demo;
   } finally {
-    state.close();
+    await state.close();
   }
 }
 
@@ -72,7 +72,7 @@ export async function start(argv: string[]): Promise<void> {
       onProgress: progressReporter(),
     });
   }
-  const demo = ensureDemoAccount(config);
+  const demo = await ensureDemoAccount(config);
   await serve(argv, (url) => {
     const rel = currentRelease(config.dataDir);
     const key = demo.api_key;

@@ -10,7 +10,7 @@ import { errorEnvelope } from '../envelope.js';
  */
 export function errorHandler(
   logger: Logger,
-  quotaFor: (ctx: { state: Record<string, unknown>; get(h: string): string }) => Quota | undefined,
+  quotaFor: (ctx: { state: Record<string, unknown>; get(h: string): string }) => Promise<Quota | undefined>,
 ): Middleware {
   return async (ctx, next) => {
     try {
@@ -27,7 +27,7 @@ export function errorHandler(
       }
       let quota: Quota | undefined;
       try {
-        quota = appErr.code === 'auth.invalid_key' ? undefined : quotaFor(ctx);
+        quota = appErr.code === 'auth.invalid_key' ? undefined : await quotaFor(ctx);
       } catch {
         quota = undefined;
       }

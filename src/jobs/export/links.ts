@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 
 /**
- * Export files and their signed links. A file lives at `<dataDir>/files/exports/<export_id>.csv`; its link
+ * Export files and their signed links. A file lives at `<filesDir>/exports/<export_id>.csv`; its link
  * is `<public_url>/files/exports/<export_id>.csv?expires=<epoch seconds>&sig=<signature>`, where the
  * signature is base64url HMAC-SHA256, keyed with the service secret, over the file path and the expiry.
  * Anyone holding the link can download until it expires (the link is the credential, as with S3 presigned
@@ -12,12 +12,13 @@ import { join } from 'node:path';
 /** Export ids as newId('export') mints them; nothing else is ever served (no path traversal). */
 export const EXPORT_FILE_NAME = /^exp_[0-9A-Za-z]{1,64}\.csv$/;
 
-export function exportsDir(dataDir: string): string {
-  return join(dataDir, 'files', 'exports');
+/** `filesDir` is CDS_FILES_DIR (default DATA/files), shared by every process that serves or writes exports. */
+export function exportsDir(filesDir: string): string {
+  return join(filesDir, 'exports');
 }
 
-export function exportFile(dataDir: string, exportId: string): string {
-  return join(exportsDir(dataDir), `${exportId}.csv`);
+export function exportFile(filesDir: string, exportId: string): string {
+  return join(exportsDir(filesDir), `${exportId}.csv`);
 }
 
 /** The link expiry: completion plus the family's lifetime, to whole seconds. */

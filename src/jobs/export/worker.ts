@@ -7,7 +7,8 @@ import { EXPORT_LINK_TTL_MS, type ExportPayload } from './payload.js';
 
 export interface ExportWorkerOptions {
   engine: SearchEngine;
-  dataDir: string;
+  /** CDS_FILES_DIR: where export files go (shared by every process of a deployment). */
+  filesDir: string;
   concurrency: number;
   batchRows: number;
   batchBudgetMs: number;
@@ -26,12 +27,12 @@ export function exportJobKind(o: ExportWorkerOptions): JobKindDef<ExportPayload>
     concurrency: o.concurrency,
     async run(job, ctx) {
       const p = job.payload;
-      const file = exportFile(o.dataDir, job.id);
+      const file = exportFile(o.filesDir, job.id);
       await mkdir(dirname(file), { recursive: true });
       await removeTemps(file);
       await sweepExpired(dirname(file), ctx.now());
       const tmp = `${file}.${ctx.attempt}.tmp`;
-      ctx.progress({ rows_exported: 0 });
+      await ctx.progress({ rows_exported: 0 });
       const res = await o.engine.exportCsv(p.entity, p.ir, {
         columns: p.columns,
         maxRows: p.rowsToExport,
@@ -40,7 +41,7 @@ export function exportJobKind(o: ExportWorkerOptions): JobKindDef<ExportPayload>
         batchRows: o.batchRows,
         budgetMs: o.batchBudgetMs,
         onBatch: async (rows) => {
-          ctx.progress({ rows_exported: rows });
+          await ctx.progress({ rows_exported: rows });
           if (o.batchDelayMs > 0) await sleep(o.batchDelayMs, ctx.signal);
         },
       });

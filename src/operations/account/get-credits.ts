@@ -26,6 +26,6 @@ export const getCredits = defineOperation({
   input: v.object({}),
   handler: async (ctx) => {
     const account = requireAccount(ctx);
-    return { data: creditsView(ctx.services.state.snapshot(account.id, ctx.now), ctx.now) };
+    return { data: creditsView(await ctx.services.state.snapshot(account.id, ctx.now), ctx.now) };
   },
 });

@@ -22,8 +22,8 @@ function accountView(ctx: OpContext, a: Account) {
   };
 }
 
-function mustGet(ctx: OpContext, id: string): Account {
-  const a = ctx.services.state.getAccount(id);
+async function mustGet(ctx: OpContext, id: string): Promise<Account> {
+  const a = await ctx.services.state.getAccount(id);
   if (!a) throw new AppError('account.not_found', `No account ${id}.`, { field: 'id' });
   return a;
 }
@@ -55,13 +55,13 @@ export const adminCreateAccount = defineOperation({
           .join(', ')}.`,
       });
     }
-    const account = ctx.services.state.createAccount({
+    const account = await ctx.services.state.createAccount({
       name: input.name ?? 'account',
       plan: input.plan,
       billingDay: input.billing_day ?? null,
       now: ctx.now,
     });
-    const { secret } = ctx.services.state.createKey(account.id, { name: 'default', now: ctx.now });
+    const { secret } = await ctx.services.state.createKey(account.id, { name: 'default', now: ctx.now });
     return { status: 201, data: { ...accountView(ctx, account), api_key: secret } };
   },
 });
@@ -79,7 +79,7 @@ export const adminGetAccount = defineOperation({
   output: out.accountOutput,
   errors: ['account.not_found'],
   input: v.object({ id: text('Account id.', 100) }),
-  handler: async (ctx, input) => ({ data: accountView(ctx, mustGet(ctx, input.id)) }),
+  handler: async (ctx, input) => ({ data: accountView(ctx, await mustGet(ctx, input.id)) }),
 });
 
 function statusOperation(action: 'suspend' | 'resume') {
@@ -100,11 +100,11 @@ function statusOperation(action: 'suspend' | 'resume') {
     errors: ['account.not_found'],
     input: v.object({ id: text('Account id.', 100) }),
     handler: async (ctx, input) => {
-      mustGet(ctx, input.id);
+      await mustGet(ctx, input.id);
       return {
         data: accountView(
           ctx,
-          ctx.services.state.setAccountStatus(input.id, action === 'suspend' ? 'suspended' : 'active'),
+          await ctx.services.state.setAccountStatus(input.id, action === 'suspend' ? 'suspended' : 'active'),
         ),
       };
     },

@@ -12,9 +12,9 @@ export type ExportStatus = 'queued' | 'running' | 'completed' | 'failed';
 const NOT_FOUND = 'No export with this id on this account.';
 
 /** The account's export by id; an unknown id and another account's id answer the same 404. */
-export function loadExport(ctx: OpContext, id: string): ExportJob {
+export async function loadExport(ctx: OpContext, id: string): Promise<ExportJob> {
   const account = requireAccount(ctx);
-  const job = /^exp_[0-9A-Za-z]{1,64}$/.test(id) ? ctx.services.state.getJob(id) : undefined;
+  const job = /^exp_[0-9A-Za-z]{1,64}$/.test(id) ? await ctx.services.state.getJob(id) : undefined;
   if (job?.kind !== 'export' || job.accountId !== account.id) {
     throw new AppError('export.not_found', NOT_FOUND, {
       hint: 'Use the export_id returned when the export was started, with the key of the same account.',
@@ -41,7 +41,7 @@ export function downloadOf(ctx: OpContext, job: ExportJob): Download | null {
   if (job.status !== 'completed' || !job.finishedAt) return null;
   const expiresAt = linkExpiry(job.finishedAt, EXPORT_LINK_TTL_MS[job.payload.family]);
   const { config, secret } = ctx.services;
-  if (ctx.now.getTime() >= expiresAt.getTime() || !existsSync(exportFile(config.dataDir, job.id))) {
+  if (ctx.now.getTime() >= expiresAt.getTime() || !existsSync(exportFile(config.filesDir, job.id))) {
     throw new AppError('export.expired', 'The export file expired or is no longer available.', {
       hint: 'Start the export again; links are valid 7 days (family A) or 24 hours (family B) from completion.',
     });

@@ -103,7 +103,7 @@ export const getExport = defineOperation({
     annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
   },
   handler: async (ctx, input) => {
-    const job = loadExport(ctx, input.id);
+    const job = await loadExport(ctx, input.id);
     const download = downloadOf(ctx, job);
     const p = job.payload;
     return {

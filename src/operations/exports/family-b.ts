@@ -74,7 +74,7 @@ export const createExportB = defineOperation({
         rows_available: s.rowsAvailable,
         rows_to_export: s.rowsToExport,
         rows_capped_by_credits: s.cappedByCredits,
-        creditsRemaining: creditsRemaining(ctx),
+        creditsRemaining: await creditsRemaining(ctx),
       },
     };
   },
@@ -112,10 +112,10 @@ export const getExportB = defineOperation({
   },
   handler: async (ctx, input) => {
     requireAccount(ctx);
-    const job = loadExport(ctx, input.export_id);
+    const job = await loadExport(ctx, input.export_id);
     const download = downloadOf(ctx, job);
     const charged =
-      job.status === 'completed' && job.holdId ? (ctx.services.state.getHold(job.holdId)?.charged ?? 0) : 0;
+      job.status === 'completed' && job.holdId ? ((await ctx.services.state.getHold(job.holdId))?.charged ?? 0) : 0;
     return {
       body: {
         export_id: job.id,
@@ -128,7 +128,7 @@ export const getExportB = defineOperation({
         rows_available: job.payload.rowsAvailable,
         rows_capped_by_credits: job.payload.truncationReason === 'credits',
         query_credits_used: charged,
-        creditsRemaining: creditsRemaining(ctx),
+        creditsRemaining: await creditsRemaining(ctx),
       },
     };
   },

@@ -54,7 +54,11 @@ export async function startExport(ctx: OpContext, input: StartExportInput): Prom
   const { services } = ctx;
   const account = requireAccount(ctx);
   // Cheap early answer; the authoritative check runs inside the create transaction below.
-  if (services.state.listJobs(account.id, 'export', 1).some((j) => j.status === 'queued' || j.status === 'running'))
+  if (
+    (await services.state.listJobs(account.id, 'export', 1)).some(
+      (j) => j.status === 'queued' || j.status === 'running',
+    )
+  )
     throw exportRunning();
 
   const maxPerCompany = input.maxPerCompany ?? null;
@@ -86,7 +90,7 @@ export async function startExport(ctx: OpContext, input: StartExportInput): Prom
 
   if (ctx.dryRun) {
     // The quote: the rows the credits left would let it export (charged on completion), no job.
-    const { available, binding, resets_at } = contactAvailable(ctx, 'export');
+    const { available, binding, resets_at } = await contactAvailable(ctx, 'export');
     const rows = Math.min(wanted, available);
     addQuote(ctx, {
       units: rows,
@@ -98,7 +102,7 @@ export async function startExport(ctx: OpContext, input: StartExportInput): Prom
     });
     throw new QuoteReady();
   }
-  const { job } = services.jobs.enqueue({
+  const { job } = await services.jobs.enqueue({
     id: newId('export'),
     accountId: account.id,
     kind: 'export',
@@ -128,7 +132,7 @@ export async function startExport(ctx: OpContext, input: StartExportInput): Prom
   const warnings: Warning[] = [];
   if (reason === 'credits')
     warnings.push(
-      creditsCutWarning(services.state.snapshot(account.id, ctx.now), p.rowsToExport, wanted, count.matches),
+      creditsCutWarning(await services.state.snapshot(account.id, ctx.now), p.rowsToExport, wanted, count.matches),
     );
   else if (reason) warnings.push(truncatedWarning(reason, p.rowsToExport, count.matches, { bound, maxPerCompany }));
   return {

@@ -52,7 +52,7 @@ export const createDomainList = defineOperation({
         });
       return n;
     });
-    const list = ctx.services.state.createDomainList(
+    const list = await ctx.services.state.createDomainList(
       requireAccount(ctx).id,
       {
         name: input.name,
@@ -79,6 +79,6 @@ export const listDomainLists = defineOperation({
   errors: [],
   input: v.object({}),
   handler: async (ctx) => ({
-    body: { domain_lists: ctx.services.state.listDomainLists(requireAccount(ctx).id).map(view) },
+    body: { domain_lists: (await ctx.services.state.listDomainLists(requireAccount(ctx).id)).map(view) },
   }),
 });

@@ -55,7 +55,7 @@ async function charge<T>(ctx: OpContext, successes: number, body: T): Promise<T 
           async () => ({ result: body, delivered: successes }),
           'exact',
         );
-  return { ...out, creditsRemaining: creditsRemaining(ctx) };
+  return { ...out, creditsRemaining: await creditsRemaining(ctx) };
 }
 
 function personData(c: Candidate) {

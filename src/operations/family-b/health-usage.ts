@@ -73,7 +73,7 @@ export const fairUseB = defineOperation({
   },
   handler: async (ctx) => {
     const account = requireAccount(ctx);
-    const view = creditsView(ctx.services.state.snapshot(account.id, ctx.now), ctx.now);
+    const view = creditsView(await ctx.services.state.snapshot(account.id, ctx.now), ctx.now);
     return {
       body: {
         plan: view.plan,

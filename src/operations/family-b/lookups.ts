@@ -53,7 +53,7 @@ async function phones(ctx: OpContext, raws: readonly string[]) {
     ok === 0
       ? { results }
       : await withContactCredits(ctx, 'enrich', ok, async () => ({ result: { results }, delivered: ok }), 'exact');
-  return { ...body, creditsRemaining: creditsRemaining(ctx) };
+  return { ...body, creditsRemaining: await creditsRemaining(ctx) };
 }
 
 export const lookupPhone = defineOperation({
@@ -197,7 +197,7 @@ export const lookupColleagues = defineOperation({
     if (email) parts.push({ not: { field: 'work_email', op: 'eq', value: email } });
     const limit = rowsPerCall(ctx.face, input.limit);
     const page = await listPage(ctx, and(...parts), limit, input.offset);
-    return { body: { company_domain: domain, ...page, creditsRemaining: creditsRemaining(ctx) } };
+    return { body: { company_domain: domain, ...page, creditsRemaining: await creditsRemaining(ctx) } };
   },
 });
 
@@ -258,6 +258,6 @@ export const lookupDecisionMakers = defineOperation({
     );
     const limit = rowsPerCall(ctx.face, input.limit);
     const page = await listPage(ctx, where, limit, input.offset);
-    return { body: { company_domains: domains, ...page, creditsRemaining: creditsRemaining(ctx) } };
+    return { body: { company_domains: domains, ...page, creditsRemaining: await creditsRemaining(ctx) } };
   },
 });

@@ -11,11 +11,23 @@ export interface FamilyBQuery {
 /** Flat filters (nested `filters` or top level) AND `where_sql`, parsed into the one Query IR. */
 export async function familyBQuery(ctx: OpContext, body: FamilyBFilterInput): Promise<FamilyBQuery> {
   const account = ctx.account;
-  const parsed = parseFamilyBFilters(body, {
-    networkHost: ctx.services.config.networkHost,
-    // Saved lists are the caller's own: another account's list id is unknown here.
-    domainLists: (id) => (account ? ctx.services.state.getDomainList(account.id, id)?.domains : undefined),
+  const networkHost = ctx.services.config.networkHost;
+  // The parser looks saved lists up synchronously: a first pass names the ids the body uses, then those lists are
+  // read and the body parsed again with them. Saved lists are the caller's own: another account's id is unknown.
+  const named = new Set<string>();
+  parseFamilyBFilters(body, {
+    networkHost,
+    domainLists: (id) => {
+      named.add(id);
+      return [];
+    },
   });
+  const lists = new Map<string, string[]>();
+  for (const id of named) {
+    const list = account ? await ctx.services.state.getDomainList(account.id, id) : undefined;
+    if (list) lists.set(id, list.domains);
+  }
+  const parsed = parseFamilyBFilters(body, { networkHost, domainLists: (id) => lists.get(id) });
   const whereSql = body.where_sql;
   if (whereSql === undefined || whereSql === null || whereSql === '') return parsed;
   const tree = await ctx.services.whereSqlParser.parse(whereSql);

@@ -121,7 +121,7 @@ export async function familyBSearch(ctx: OpContext, input: BSearchInput, opts: B
         : {}),
     };
     return { result: body, delivered: rows.length };
-  }).then((body) => ({ ...body, creditsRemaining: creditsRemaining(ctx) }));
+  }).then(async (body) => ({ ...body, creditsRemaining: await creditsRemaining(ctx) }));
 }
 
 export const searchContactsB = defineOperation({

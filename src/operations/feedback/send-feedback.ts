@@ -33,7 +33,7 @@ export const sendFeedback = defineOperation({
     contact_id: v.optional(text('A contact id the note is about.', 100)),
   }),
   handler: async (ctx, input) => {
-    const fb = ctx.services.state.addFeedback(requireAccount(ctx).id, { ...input }, ctx.now);
+    const fb = await ctx.services.state.addFeedback(requireAccount(ctx).id, { ...input }, ctx.now);
     return { status: 201, data: { id: fb.id, created_at: fb.createdAt } };
   },
 });

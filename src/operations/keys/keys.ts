@@ -31,7 +31,7 @@ export const listKeys = defineOperation({
   output: out.list(out.keyOutput),
   errors: [],
   input: v.object({}),
-  handler: async (ctx) => ({ data: ctx.services.state.listKeys(requireAccount(ctx).id).map(keyView) }),
+  handler: async (ctx) => ({ data: (await ctx.services.state.listKeys(requireAccount(ctx).id)).map(keyView) }),
 });
 
 export const createKey = defineOperation({
@@ -51,7 +51,7 @@ export const createKey = defineOperation({
   errors: ['key.limit_reached'],
   input: v.object({ name: v.optional(text('A label for the key.', 100)) }),
   handler: async (ctx, input) => {
-    const { key, secret } = ctx.services.state.createKey(requireAccount(ctx).id, {
+    const { key, secret } = await ctx.services.state.createKey(requireAccount(ctx).id, {
       name: input.name ?? null,
       now: ctx.now,
     });
@@ -75,6 +75,6 @@ export const revokeKey = defineOperation({
   errors: ['key.not_found'],
   input: v.object({ id: text('Key id (key_…).', 100) }),
   handler: async (ctx, input) => ({
-    data: keyView(ctx.services.state.revokeKey(requireAccount(ctx).id, input.id, ctx.now)),
+    data: keyView(await ctx.services.state.revokeKey(requireAccount(ctx).id, input.id, ctx.now)),
   }),
 });

@@ -18,14 +18,14 @@ export async function startAlertRun(
   now: Date,
   dryRun?: OpContext,
 ): Promise<CollectJob> {
-  const account = services.state.getAccount(alert.accountId);
+  const account = await services.state.getAccount(alert.accountId);
   if (!account) throw new AppError('alert.not_found', `No alert has the id ${JSON.stringify(alert.id)}.`);
   const target = parseSignalTarget(alert.kind, alert.target, services.config.networkHost);
   // Refuse a busy alert before asking the source anything.
-  const last = alert.lastRunId ? services.state.getJob(alert.lastRunId) : undefined;
+  const last = alert.lastRunId ? await services.state.getJob(alert.lastRunId) : undefined;
   if (last && (last.status === 'queued' || last.status === 'running')) throw busy();
   const estimate = await estimateTarget(services, target);
-  const available = premiumAvailable(services, account.id, now);
+  const available = await premiumAvailable(services, account.id, now);
   const plan = planCollect(alert.kind, estimate, alert.maxFollowers, available);
   if (dryRun) {
     // A poll's quote: what this run would hold (exact), and nothing queued.
@@ -33,8 +33,8 @@ export async function startAlertRun(
     addQuote(dryRun, { units: plan.requested, kind: 'premium', credits: plan.hold, available, sufficient });
     throw new QuoteReady();
   }
-  const job = createCollectJob(services, { account, target, plan, alertId: alert.id, now });
-  services.state.updateAlert(alert.id, { lastRunId: job.id, lastRunAt: now.toISOString(), lastError: null }, now);
+  const job = await createCollectJob(services, { account, target, plan, alertId: alert.id, now });
+  await services.state.updateAlert(alert.id, { lastRunId: job.id, lastRunAt: now.toISOString(), lastError: null }, now);
   return job;
 }
 
@@ -56,12 +56,12 @@ export async function tickAlerts(
 ): Promise<{ started: string[]; skipped: { alert: string; error: string }[] }> {
   const started: string[] = [];
   const skipped: { alert: string; error: string }[] = [];
-  for (const alert of services.state.dueAlerts(now, 100)) {
+  for (const alert of await services.state.dueAlerts(now, 100)) {
     const due = alert.nextRunAt!;
     // Take the slot first: another scheduler on the same data dir may be at the same alert.
-    if (!services.state.claimAlertSlot(alert.id, due, nextSlot(due, alert.intervalMinutes, now), now)) continue;
+    if (!(await services.state.claimAlertSlot(alert.id, due, nextSlot(due, alert.intervalMinutes, now), now))) continue;
     try {
-      const account = services.state.getAccount(alert.accountId);
+      const account = await services.state.getAccount(alert.accountId);
       if (account?.status === 'suspended')
         throw new AppError('account.suspended', 'The account is suspended; scheduled runs wait until it is resumed.');
       started.push((await startAlertRun(services, alert, now)).id);
@@ -71,8 +71,8 @@ export async function tickAlerts(
         : 'The run could not start on an unexpected error; it is tried again at the next slot.';
       if (!isAppError(e)) services.logger.error({ err: e, alert: alert.id }, 'alert run could not start');
       // The alert may have been deleted meanwhile; then there is nothing to note.
-      if (services.state.getAlert(alert.id)?.deletedAt === null)
-        services.state.updateAlert(alert.id, { lastError: error }, now);
+      if ((await services.state.getAlert(alert.id))?.deletedAt === null)
+        await services.state.updateAlert(alert.id, { lastError: error }, now);
       skipped.push({ alert: alert.id, error });
     }
   }
@@ -88,11 +88,11 @@ export function alertScheduler(services: Services, everyMs = ALERT_TICK_MS): Per
 }
 
 /** Ends a queued or running run of a deleted alert: `cancelled`, hold released, rows kept. */
-export function cancelAlertRuns(services: Services, alert: AlertRecord, now: Date): void {
+export async function cancelAlertRuns(services: Services, alert: AlertRecord, now: Date): Promise<void> {
   const { state } = services;
-  for (const job of state.listJobs(alert.accountId, 'alert_run', 1000)) {
+  for (const job of await state.listJobs(alert.accountId, 'alert_run', 1000)) {
     if (job.payload.alertId !== alert.id || (job.status !== 'queued' && job.status !== 'running')) continue;
-    state.finishJob(
+    await state.finishJob(
       job.id,
       {
         status: 'cancelled',

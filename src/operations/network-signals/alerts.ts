@@ -21,9 +21,9 @@ import { alertView, jobView } from './views.js';
  * GET /v1/signals query of its rows). Each run holds premium credits first and charges only the people
  * no earlier run of the alert has seen.
  */
-function ownAlert(ctx: OpContext, id: string): AlertRecord {
+async function ownAlert(ctx: OpContext, id: string): Promise<AlertRecord> {
   const account = requireAccount(ctx);
-  const alert = ctx.services.state.getAlert(id);
+  const alert = await ctx.services.state.getAlert(id);
   if (!alert || alert.accountId !== account.id || alert.deletedAt !== null) {
     throw new AppError('alert.not_found', `No alert has the id ${JSON.stringify(id)}.`, {
       field: 'id',
@@ -80,19 +80,19 @@ export const createAlert = defineOperation({
       input.kind,
       estimate,
       input.max_followers ?? null,
-      premiumAvailable(services, account.id, ctx.now),
+      await premiumAvailable(services, account.id, ctx.now),
     );
     const warnings: Warning[] = sized.maxFollowersMissing
       ? [maxFollowersMissingWarning(sized.requested, estimate)]
       : [];
     if (ctx.dryRun) {
       // Creating charges nothing; each run will hold this much (the quote of one run).
-      const available = premiumAvailable(services, account.id, ctx.now);
+      const available = await premiumAvailable(services, account.id, ctx.now);
       const sufficient = available >= sized.hold;
       addQuote(ctx, { units: sized.requested, kind: 'premium', credits: sized.hold, available, sufficient });
       throw new QuoteReady();
     }
-    const alert = services.state.createAlert(
+    const alert = await services.state.createAlert(
       {
         accountId: account.id,
         kind: input.kind,
@@ -103,7 +103,7 @@ export const createAlert = defineOperation({
       },
       plan.maxActiveAlerts,
     );
-    return { status: 201, data: alertView(services.state, alert), warnings };
+    return { status: 201, data: await alertView(services.state, alert), warnings };
   },
 });
 
@@ -121,7 +121,9 @@ export const listAlerts = defineOperation({
   errors: [],
   input: v.object({}),
   handler: async (ctx) => ({
-    data: ctx.services.state.listAlerts(requireAccount(ctx).id).map((a) => alertView(ctx.services.state, a)),
+    data: await Promise.all(
+      (await ctx.services.state.listAlerts(requireAccount(ctx).id)).map((a) => alertView(ctx.services.state, a)),
+    ),
   }),
 });
 
@@ -140,7 +142,7 @@ export const getAlert = defineOperation({
   output: out.alertOutput,
   errors: ['alert.not_found'],
   input: v.object({ id: idMember }),
-  handler: async (ctx, input) => ({ data: alertView(ctx.services.state, ownAlert(ctx, input.id)) }),
+  handler: async (ctx, input) => ({ data: await alertView(ctx.services.state, await ownAlert(ctx, input.id)) }),
 });
 
 export const updateAlert = defineOperation({
@@ -166,7 +168,7 @@ export const updateAlert = defineOperation({
     max_followers: v.optional(v.nullable(maxFollowersMember)),
   }),
   handler: async (ctx, input) => {
-    const alert = ownAlert(ctx, input.id);
+    const alert = await ownAlert(ctx, input.id);
     const { state } = ctx.services;
     if (input.schedule === undefined && input.active === undefined && input.max_followers === undefined) {
       throw new AppError('request.invalid', 'Nothing to change.', {
@@ -189,8 +191,8 @@ export const updateAlert = defineOperation({
     if (!active) patch.nextRunAt = null;
     else if (input.active === true && !alert.active) patch.nextRunAt = ctx.now.toISOString();
     else if (input.schedule && alert.lastRunAt) patch.nextRunAt = nextSlot(alert.lastRunAt, interval, ctx.now);
-    const updated = state.updateAlert(alert.id, patch, ctx.now, maxActiveOf(ctx));
-    return { data: alertView(state, updated) };
+    const updated = await state.updateAlert(alert.id, patch, ctx.now, maxActiveOf(ctx));
+    return { data: await alertView(state, updated) };
   },
 });
 
@@ -211,10 +213,10 @@ export const deleteAlert = defineOperation({
   errors: ['alert.not_found'],
   input: v.object({ id: idMember }),
   handler: async (ctx, input) => {
-    const alert = ownAlert(ctx, input.id);
+    const alert = await ownAlert(ctx, input.id);
     const { state } = ctx.services;
-    const deleted = state.deleteAlert(alert.id, ctx.now);
-    cancelAlertRuns(ctx.services, deleted, ctx.now);
+    const deleted = await state.deleteAlert(alert.id, ctx.now);
+    await cancelAlertRuns(ctx.services, deleted, ctx.now);
     return {
       data: {
         id: alert.id,
@@ -243,8 +245,8 @@ export const pollAlert = defineOperation({
   charges: 'premium',
   input: v.object({ id: idMember }),
   handler: async (ctx, input) => {
-    const alert = ownAlert(ctx, input.id);
+    const alert = await ownAlert(ctx, input.id);
     const job = await startAlertRun(ctx.services, alert, ctx.now, ctx.dryRun ? ctx : undefined);
-    return { status: 202, data: { job: jobView(ctx.services.state, job) } };
+    return { status: 202, data: { job: await jobView(ctx.services.state, job) } };
   },
 });

@@ -30,8 +30,8 @@ export async function estimateTarget(services: Services, target: SignalTarget): 
   }
 }
 
-export function premiumAvailable(services: Services, accountId: string, now: Date): number {
-  return remainingOf(services.state.snapshot(accountId, now).premium.month);
+export async function premiumAvailable(services: Services, accountId: string, now: Date): Promise<number> {
+  return remainingOf((await services.state.snapshot(accountId, now)).premium.month);
 }
 
 /**
@@ -39,10 +39,10 @@ export function premiumAvailable(services: Services, accountId: string, now: Dat
  * reserve answers 402 premium_credits.exhausted with the spec's details). An alert run is refused with
  * 409 alert.busy while another run of the alert is queued or running.
  */
-export function createCollectJob(
+export async function createCollectJob(
   services: Services,
   input: { account: Account; target: SignalTarget; plan: CollectPlan; alertId: string | null; now: Date },
-): CollectJob {
+): Promise<CollectJob> {
   const alert = input.alertId;
   const id = alert ? newId('run') : newId('collect');
   const payload: CollectPayload = {
@@ -54,7 +54,7 @@ export function createCollectJob(
     sourceType: alert ? 'alert' : 'collect',
     sourceId: alert ?? id,
   };
-  const { job } = services.jobs.enqueue({
+  const { job } = await services.jobs.enqueue({
     id,
     accountId: input.account.id,
     kind: alert ? COLLECT_KINDS.alert : COLLECT_KINDS.collect,

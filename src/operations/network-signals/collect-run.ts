@@ -31,12 +31,12 @@ export async function runCollect(services: Services, job: CollectJob, ctx: JobRu
   const { state } = services;
   const p = job.payload;
   const source = services.networkSource;
-  const hold = job.holdId ? state.getHold(job.holdId) : undefined;
+  const hold = job.holdId ? await state.getHold(job.holdId) : undefined;
   const holdAmount = hold?.amount ?? 0;
   const run: SignalRun = { accountId: job.accountId, sourceType: p.sourceType, sourceId: p.sourceId, runId: job.id };
   const saved = job.result;
   // Counters come from the rows themselves, so a resumed job counts what the earlier attempt wrote.
-  const stats = state.runStats(job.id);
+  const stats = await state.runStats(job.id);
   const counters = {
     signals: stats.signals,
     leads: stats.leads,
@@ -76,7 +76,7 @@ export async function runCollect(services: Services, job: CollectJob, ctx: JobRu
         }
         cursor = batch.nextCursor;
         // Throws once the job was cancelled (alert deleted) or the runner stops: the runner handles both.
-        ctx.progress({ cursor, position, done: cursor === null, ...counters });
+        await ctx.progress({ cursor, position, done: cursor === null, ...counters });
         if (cursor === null) break;
       }
     }
@@ -89,7 +89,7 @@ export async function runCollect(services: Services, job: CollectJob, ctx: JobRu
       source: source.name,
     });
   }
-  const end = state.runStats(job.id);
+  const end = await state.runStats(job.id);
   reason ??=
     end.signals === 0
       ? 'no_engagers'
@@ -130,15 +130,15 @@ function scrapeOutcome(
  * A failed run: nothing is charged. A failed alert run also forgets the leads it found, so the next run
  * counts (and charges) them as new.
  */
-function failed(
+async function failed(
   services: Services,
   job: CollectJob,
   error: string,
   at: { cursor?: string | null; position?: number; contacts_skipped?: number; source: string },
-): JobOutcome {
+): Promise<JobOutcome> {
   const { state } = services;
-  if (job.payload.sourceType === 'alert') state.forgetRunLeads(job.id);
-  const end = state.runStats(job.id);
+  if (job.payload.sourceType === 'alert') await state.forgetRunLeads(job.id);
+  const end = await state.runStats(job.id);
   const position = at.position ?? job.result.position ?? 0;
   const skipped = at.contacts_skipped ?? job.result.contacts_skipped ?? 0;
   const result: CollectResult = {
@@ -160,14 +160,14 @@ export function collectJobKinds(services: Services): JobKindDef<CollectPayload, 
     concurrency: 2,
     run: (job, ctx) => runCollect(services, job as CollectJob, ctx),
     // After the runner's retries (engine unavailable, a crash loop): fail with a text saying what to do.
-    giveUp: (job, e) => {
+    giveUp: async (job, e) => {
       const error =
         isAppError(e) && (e.code === 'data.unavailable' || e.code === 'query.timeout')
           ? `Stored contacts could not be matched just now (${e.code}); start the collect again in a few minutes. ` +
             `Rows written so far stay readable.`
           : `The collection stopped on an unexpected error; start it again, and quote the job id ${job.id} to ` +
             `support if it repeats.`;
-      const out = failed(services, job as CollectJob, error, { source: services.networkSource.name });
+      const out = await failed(services, job as CollectJob, error, { source: services.networkSource.name });
       return { error, charge: 0, ...(out.result ? { result: out.result } : {}) };
     },
   });
@@ -208,9 +208,9 @@ async function writeBatch(
   const matched = matches.filter(Boolean).length;
   const skippedOf = (added: AddedSignals) =>
     rows.slice(0, added.accepted).filter((r, i) => matches[i] && !r.contact).length;
-  if (matched === 0) return { ...state.addSignals(run, rows, now, maxNewLeads), skipped: 0 };
+  if (matched === 0) return { ...(await state.addSignals(run, rows, now, maxNewLeads)), skipped: 0 };
 
-  const account = state.getAccount(job.accountId);
+  const account = await state.getAccount(job.accountId);
   const ctx: OpContext = {
     services,
     requestId: job.id,
@@ -235,18 +235,18 @@ async function writeBatch(
             left--;
           }
         });
-        const out = state.addSignals(run, rows, now, maxNewLeads);
+        const out = await state.addSignals(run, rows, now, maxNewLeads);
         return { result: out, delivered: out.withContact };
       },
       'up_to',
     );
     // The rows are stored with their contacts: delivered.
-    ctx.settlement.delivered();
+    await ctx.settlement.delivered();
     return { ...added, skipped: skippedOf(added) };
   } catch (e) {
     if (!isAppError(e) || e.code !== 'contact_credits.exhausted') throw e;
     for (const r of rows) r.contact = null;
-    const added = state.addSignals(run, rows, now, maxNewLeads);
+    const added = await state.addSignals(run, rows, now, maxNewLeads);
     return { ...added, skipped: skippedOf(added) };
   }
 }

@@ -54,7 +54,7 @@ export const collectSignals = defineOperation({
     const target = parseSignalTarget(input.kind, input.target, services.config.networkHost);
     checkMaxFollowers(input.kind, input.max_followers);
     const estimate = await estimateTarget(services, target);
-    const available = premiumAvailable(services, account.id, ctx.now);
+    const available = await premiumAvailable(services, account.id, ctx.now);
     const plan = planCollect(input.kind, estimate, input.max_followers ?? null, available);
     const warnings: Warning[] = plan.maxFollowersMissing ? [maxFollowersMissingWarning(plan.requested, estimate)] : [];
     if (ctx.dryRun) {
@@ -62,9 +62,9 @@ export const collectSignals = defineOperation({
       addQuote(ctx, { units: plan.requested, kind: 'premium', credits: plan.hold, available, sufficient });
       return { data: {}, warnings };
     }
-    let job = createCollectJob(services, { account, target, plan, alertId: null, now: ctx.now });
+    let job = await createCollectJob(services, { account, target, plan, alertId: null, now: ctx.now });
     if (input.wait && plan.waitAllowed) job = await waitForEnd(services, job, services.config.collectWaitMs);
-    return { status: 202, data: { job: jobView(services.state, job) }, warnings };
+    return { status: 202, data: { job: await jobView(services.state, job) }, warnings };
   },
 });
 
@@ -76,7 +76,7 @@ async function waitForEnd(services: Services, job: CollectJob, ms: number): Prom
     const left = deadline - Date.now();
     if (left <= 0) break;
     await new Promise((resolve) => setTimeout(resolve, Math.min(100, left)));
-    current = (services.state.getJob(job.id) as CollectJob | undefined) ?? current;
+    current = ((await services.state.getJob(job.id)) as CollectJob | undefined) ?? current;
   }
   return current;
 }

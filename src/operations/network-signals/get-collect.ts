@@ -44,7 +44,7 @@ export const getCollect = defineOperation({
   },
   handler: async (ctx, input) => {
     const account = requireAccount(ctx);
-    const job = ctx.services.state.getJob(input.id);
+    const job = await ctx.services.state.getJob(input.id);
     if (!job || job.accountId !== account.id || job.kind !== 'collect') {
       throw new AppError('collect.not_found', `No collect job has the id ${JSON.stringify(input.id)}.`, {
         field: 'id',
@@ -53,6 +53,6 @@ export const getCollect = defineOperation({
           '/v1/signals/alerts/{id}.',
       });
     }
-    return { data: statusView(ctx.services.state, job as unknown as CollectJob) };
+    return { data: await statusView(ctx.services.state, job as unknown as CollectJob) };
   },
 });

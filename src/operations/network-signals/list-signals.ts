@@ -78,7 +78,7 @@ export const listSignals = defineOperation({
       }),
     };
     const after = input.cursor ? decodeCursor(secret, input.cursor, pin).k : null;
-    const rows = state.listSignals({ ...filter, afterSeq: after, limit: limit + 1 });
+    const rows = await state.listSignals({ ...filter, afterSeq: after, limit: limit + 1 });
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -87,7 +87,7 @@ export const listSignals = defineOperation({
       page: {
         returned: page.length,
         limit,
-        total: state.countSignals(filter),
+        total: await state.countSignals(filter),
         next_cursor: more && last ? encodeCursor(secret, { r: pin.buildLabel, q: pin.queryHash, k: last.seq }) : null,
       },
     };

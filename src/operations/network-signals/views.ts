@@ -23,13 +23,13 @@ export function detailedStatus(job: CollectJob): DetailedStatus {
   return job.status === 'completed' ? (job.result.outcome ?? 'completed') : job.status;
 }
 
-function holdOf(state: StateStore, job: CollectJob): Hold | undefined {
-  return job.holdId ? state.getHold(job.holdId) : undefined;
+async function holdOf(state: StateStore, job: CollectJob): Promise<Hold | undefined> {
+  return job.holdId ? await state.getHold(job.holdId) : undefined;
 }
 
 /** `data.job` of the start answer (and `last_run` of an alert). */
-export function jobView(state: StateStore, job: CollectJob) {
-  const hold = holdOf(state, job);
+export async function jobView(state: StateStore, job: CollectJob) {
+  const hold = await holdOf(state, job);
   return {
     kind: job.payload.kind,
     target: job.payload.target,
@@ -49,8 +49,8 @@ export function jobView(state: StateStore, job: CollectJob) {
 }
 
 /** The status answer of `GET /v1/signals/collect/{id}`, exactly the spec's fields. */
-export function statusView(state: StateStore, job: CollectJob) {
-  const hold = holdOf(state, job);
+export async function statusView(state: StateStore, job: CollectJob) {
+  const hold = await holdOf(state, job);
   const status = job.status === 'cancelled' ? 'failed' : job.status;
   return {
     id: job.id,
@@ -92,8 +92,8 @@ export function signalView(s: StoredSignal) {
 }
 
 /** The alert record of the alerts routes. */
-export function alertView(state: StateStore, a: AlertRecord) {
-  const last = a.lastRunId ? (state.getJob(a.lastRunId) as CollectJob | undefined) : undefined;
+export async function alertView(state: StateStore, a: AlertRecord) {
+  const last = a.lastRunId ? ((await state.getJob(a.lastRunId)) as CollectJob | undefined) : undefined;
   return {
     id: a.id,
     kind: a.kind,
@@ -104,7 +104,7 @@ export function alertView(state: StateStore, a: AlertRecord) {
     next_run_at: a.nextRunAt,
     last_run_at: a.lastRunAt,
     last_error: a.lastError,
-    last_run: last ? jobView(state, last) : null,
+    last_run: last ? await jobView(state, last) : null,
     created_at: a.createdAt,
     updated_at: a.updatedAt,
     read: { tool: 'list_signals', arguments: { source_type: 'alert', source_id: a.id } },

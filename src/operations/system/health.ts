@@ -4,12 +4,22 @@ import { defineOperation, type Services } from '../types.js';
 
 export async function healthReport(services: Services) {
   const engine = await services.engine.health();
+  // The state store's reachability and round trip (SQLite file or Redis); when it fails, why.
+  const started = performance.now();
   let stateOk = false;
+  let stateError: string | undefined;
   try {
-    stateOk = services.state.ping();
-  } catch {
-    stateOk = false;
+    stateOk = await services.state.ping();
+  } catch (e) {
+    stateError = (e as Error).message;
   }
+  const latencyMs = Math.round((performance.now() - started) * 100) / 100;
+  if (!stateOk)
+    stateError ??=
+      (services.state as { unavailableReason?: string }).unavailableReason ??
+      (services.config.state === 'redis'
+        ? 'Redis does not answer; the service reconnects by itself and answers 503 until then.'
+        : 'The state file does not answer.');
   const ok = engine.ok && stateOk;
   return {
     status: ok ? 'ok' : 'degraded',
@@ -30,7 +40,12 @@ export async function healthReport(services: Services) {
         ? { index: engine.index.ok, ...(engine.index.note ? { index_note: engine.index.note } : {}) }
         : {}),
     },
-    state: { ok: stateOk },
+    state: {
+      ok: stateOk,
+      adapter: services.config.state,
+      latency_ms: latencyMs,
+      ...(stateError ? { error: stateError } : {}),
+    },
   };
 }
 
@@ -56,7 +71,7 @@ export const getHealth = defineOperation({
       contacts: out.nullable(out.num),
       companies: out.nullable(out.num),
     }),
-    state: out.obj({ ok: out.bool }),
+    state: out.obj({ ok: out.bool, adapter: out.str, latency_ms: out.num }),
   }),
   errors: [],
   input: v.object({}),

@@ -56,7 +56,8 @@ export class MemoryRateLimiter implements RateLimiter {
     };
   }
 
-  async releaseSlot(key: string): Promise<void> {
+  /** One process holds every slot here, so a count suffices and the slot token is not needed. */
+  async releaseSlot(key: string, _slot?: string): Promise<void> {
     const s = this.keys.get(key);
     if (!s) return;
     s.inFlight = Math.max(0, s.inFlight - 1);

@@ -58,6 +58,8 @@ export class SqliteJobs {
     [{ id: string; status: JobStatus; result: string; error: string | null; now: string }]
   >;
   private readonly requeue: Statement<[{ id: string; back: number }]>;
+  private readonly claimOne: Statement<[{ id: string; now: string; worker: string }], JobRow>;
+  private readonly queued: Statement<[number], Pick<JobRow, 'id' | 'kind' | 'attempts'>>;
   private readonly running: Statement<[], JobRow>;
   private readonly createTx: Transaction<(job: NewJob<unknown>) => { job: Job; hold: Hold | null }>;
   private readonly finishTx: Transaction<(id: string, end: JobEnd, now: Date) => boolean>;
@@ -90,6 +92,13 @@ export class SqliteJobs {
       `UPDATE jobs SET status = 'running', attempts = attempts + 1, worker = @worker, started_at = @now, heartbeat_at = @now
        WHERE id = (SELECT id FROM jobs WHERE status = 'queued' AND kind IN (SELECT value FROM json_each(@kinds)) ORDER BY created_at, rowid LIMIT 1)
        RETURNING *`,
+    );
+    this.claimOne = db.prepare(
+      `UPDATE jobs SET status = 'running', attempts = attempts + 1, worker = @worker, started_at = @now, heartbeat_at = @now
+       WHERE id = @id AND status = 'queued' RETURNING *`,
+    );
+    this.queued = db.prepare(
+      "SELECT id, kind, attempts FROM jobs WHERE status = 'queued' ORDER BY created_at, rowid LIMIT ?",
     );
     this.progress = db.prepare(
       `UPDATE jobs SET result = json_patch(result, @result), heartbeat_at = @now
@@ -145,6 +154,15 @@ export class SqliteJobs {
     // One UPDATE … RETURNING: two processes can never claim the same row.
     const row = this.claim.get({ kinds: JSON.stringify(kinds), now: now.toISOString(), worker: worker ?? null });
     return row && toJob(row);
+  }
+
+  claimById(id: string, now: Date, worker: string): Job | undefined {
+    const row = this.claimOne.get({ id, now: now.toISOString(), worker });
+    return row && toJob(row);
+  }
+
+  queuedJobs(limit: number): Array<Pick<Job, 'id' | 'kind' | 'attempts'>> {
+    return this.queued.all(limit);
   }
 
   saveProgress(id: string, result: Record<string, unknown>, now: Date, attempt?: number): boolean {

@@ -10,7 +10,6 @@ import type {
   RunStats,
   SignalQuery,
   SignalRun,
-  SignalStore,
   StoredSignal,
 } from '../../network-signals/port.js';
 
@@ -100,7 +99,7 @@ const PATCH_COLUMNS: Record<keyof AlertPatch, keyof AlertRow> = {
  * runs) is recorded in `signal_people`: that is what makes a row a lead, so lead counting is one
  * primary-key insert and survives restarts.
  */
-export class SqliteSignals implements SignalStore {
+export class SqliteSignals {
   private readonly insertSignal: Statement<[Omit<SignalRow, 'seq'>]>;
   private readonly hasPosition: Statement<[string, number], { one: number }>;
   private readonly insertPerson: Statement<[{ source_id: string; person_key: string; run_id: string }]>;

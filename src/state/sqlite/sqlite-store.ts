@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Plan } from '../../domain/account.js';
-import { DEFAULT_PLANS, loadPlans, PlanBook } from '../plans.js';
+import { DEFAULT_PLANS, DEFAULT_UPGRADE_URL, loadPlans, PlanBook } from '../plans.js';
 import type { StateStore } from '../port.js';
 import { SqliteAccounts } from './accounts.js';
 import { SqliteCredits } from './credits.js';
@@ -14,8 +14,7 @@ import { SqliteKeys } from './keys.js';
 import { migrate } from './schema.js';
 import { SqliteSignals } from './signals.js';
 
-/** Where `premium_credits.exhausted` sends the user to buy more. */
-export const DEFAULT_UPGRADE_URL = 'https://contact-data-service.local/billing';
+export { DEFAULT_UPGRADE_URL } from '../plans.js';
 
 export interface SqliteStoreOptions {
   /** Path of the SQLite file (created with its folder when missing). */
@@ -62,21 +61,21 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   return {
     listPlans: () => plans.list(),
     getPlan: (slug) => plans.get(slug),
-    createAccount: (input) => accounts.create(input),
-    getAccount: (id) => accounts.get(id),
-    listAccounts: () => accounts.list(),
-    setAccountStatus: (id, status) => accounts.setStatus(id, status),
-    setAccountPlan: (id, input) => accounts.setPlan(id, input),
-    createKey: (accountId, input) => keys.create(accountId, input),
-    revokeKey: (accountId, keyId, now) => keys.revoke(accountId, keyId, now),
-    listKeys: (accountId) => keys.list(accountId),
-    authenticate: (secret, now) => keys.authenticate(secret, now),
-    snapshot: (accountId, now) => credits.snapshot(accountId, now),
-    reserve: (req) => credits.reserve(req),
-    commit: (holdId, charged, now) => credits.commit(holdId, charged, now),
-    releaseHold: (holdId, now) => credits.releaseHold(holdId, now),
-    getHold: (holdId) => credits.getHold(holdId),
-    releaseOrphanHolds: (now) => {
+    createAccount: async (input) => accounts.create(input),
+    getAccount: async (id) => accounts.get(id),
+    listAccounts: async () => accounts.list(),
+    setAccountStatus: async (id, status) => accounts.setStatus(id, status),
+    setAccountPlan: async (id, input) => accounts.setPlan(id, input),
+    createKey: async (accountId, input) => keys.create(accountId, input),
+    revokeKey: async (accountId, keyId, now) => keys.revoke(accountId, keyId, now),
+    listKeys: async (accountId) => keys.list(accountId),
+    authenticate: async (secret, now) => keys.authenticate(secret, now),
+    snapshot: async (accountId, now) => credits.snapshot(accountId, now),
+    reserve: async (req) => credits.reserve(req),
+    commit: async (holdId, charged, now) => credits.commit(holdId, charged, now),
+    releaseHold: async (holdId, now) => credits.releaseHold(holdId, now),
+    getHold: async (holdId) => credits.getHold(holdId),
+    releaseOrphanHolds: async (now) => {
       const orphans = db
         .prepare<[string], { id: string }>(
           "SELECT h.id FROM holds h WHERE h.status = 'held' AND (h.lease_until < ? OR (h.lease_until IS NULL AND " +
@@ -88,48 +87,51 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
       })();
       return orphans.length;
     },
-    renewHoldLeases: (holdIds, until) => {
+    renewHoldLeases: async (holdIds, until) => {
       const renew = db.prepare("UPDATE holds SET lease_until = ? WHERE id = ? AND status = 'held'");
       db.transaction(() => {
         for (const id of holdIds) renew.run(until.toISOString(), id);
       })();
     },
-    addFeedback: (accountId, body, now) => feedback.add(accountId, body, now),
-    listFeedback: (accountId) => feedback.list(accountId),
-    createDomainList: (accountId, input, limits) => domainLists.create(accountId, input, limits),
-    getDomainList: (accountId, id) => domainLists.get(accountId, id),
-    listDomainLists: (accountId) => domainLists.list(accountId),
-    beginIdempotent: (accountId, key, hash, now, leaseMs) => idempotency.begin(accountId, key, hash, now, leaseMs),
-    finishIdempotent: (accountId, key, status, body) => idempotency.finish(accountId, key, status, body),
-    abandonIdempotent: (accountId, key) => idempotency.abandon(accountId, key),
-    createJob: (job) => jobs.create(job),
-    getJob: (id) => jobs.get(id),
-    listJobs: (accountId, kind, limit) => jobs.list(accountId, kind, limit),
-    claimJob: (kinds, now, worker) => jobs.claimNext(kinds, now, worker),
-    progressJob: (id, result, now, attempt) => jobs.saveProgress(id, result, now, attempt),
-    finishJob: (id, end, now) => jobs.finish(id, end, now),
-    yieldJob: (id, attempt, _now, spent) => jobs.yield(id, attempt, spent),
-    requeueStale: (staleBefore, _now, isDead) => jobs.requeueStale(staleBefore, isDead),
-    addSignals: (run, rows, now, maxNewLeads) => signals.addSignals(run, rows, now, maxNewLeads),
-    runStats: (runId) => signals.runStats(runId),
-    forgetRunLeads: (runId) => signals.forgetRunLeads(runId),
-    listSignals: (q) => signals.listSignals(q),
-    countSignals: (q) => signals.countSignals(q),
-    createAlert: (input, maxActive) => signals.createAlert(input, maxActive),
-    getAlert: (id) => signals.getAlert(id),
-    listAlerts: (accountId) => signals.listAlerts(accountId),
-    updateAlert: (id, patch, now, maxActive) => signals.updateAlert(id, patch, now, maxActive),
-    deleteAlert: (id, now) => signals.deleteAlert(id, now),
-    dueAlerts: (now, limit) => signals.dueAlerts(now, limit),
-    claimAlertSlot: (id, due, next, now) => signals.claimAlertSlot(id, due, next, now),
-    ping: () => {
+    addFeedback: async (accountId, body, now) => feedback.add(accountId, body, now),
+    listFeedback: async (accountId) => feedback.list(accountId),
+    createDomainList: async (accountId, input, limits) => domainLists.create(accountId, input, limits),
+    getDomainList: async (accountId, id) => domainLists.get(accountId, id),
+    listDomainLists: async (accountId) => domainLists.list(accountId),
+    beginIdempotent: async (accountId, key, hash, now, leaseMs) =>
+      idempotency.begin(accountId, key, hash, now, leaseMs),
+    finishIdempotent: async (accountId, key, status, body) => idempotency.finish(accountId, key, status, body),
+    abandonIdempotent: async (accountId, key) => idempotency.abandon(accountId, key),
+    createJob: async (job) => jobs.create(job),
+    getJob: async (id) => jobs.get(id),
+    listJobs: async (accountId, kind, limit) => jobs.list(accountId, kind, limit),
+    claimJob: async (kinds, now, worker) => jobs.claimNext(kinds, now, worker),
+    claimJobById: async (id, now, worker) => jobs.claimById(id, now, worker),
+    queuedJobs: async (limit) => jobs.queuedJobs(limit),
+    progressJob: async (id, result, now, attempt) => jobs.saveProgress(id, result, now, attempt),
+    finishJob: async (id, end, now) => jobs.finish(id, end, now),
+    yieldJob: async (id, attempt, _now, spent) => jobs.yield(id, attempt, spent),
+    requeueStale: async (staleBefore, _now, isDead) => jobs.requeueStale(staleBefore, isDead),
+    addSignals: async (run, rows, now, maxNewLeads) => signals.addSignals(run, rows, now, maxNewLeads),
+    runStats: async (runId) => signals.runStats(runId),
+    forgetRunLeads: async (runId) => signals.forgetRunLeads(runId),
+    listSignals: async (q) => signals.listSignals(q),
+    countSignals: async (q) => signals.countSignals(q),
+    createAlert: async (input, maxActive) => signals.createAlert(input, maxActive),
+    getAlert: async (id) => signals.getAlert(id),
+    listAlerts: async (accountId) => signals.listAlerts(accountId),
+    updateAlert: async (id, patch, now, maxActive) => signals.updateAlert(id, patch, now, maxActive),
+    deleteAlert: async (id, now) => signals.deleteAlert(id, now),
+    dueAlerts: async (now, limit) => signals.dueAlerts(now, limit),
+    claimAlertSlot: async (id, due, next, now) => signals.claimAlertSlot(id, due, next, now),
+    ping: async () => {
       try {
         return db.prepare<[], { ok: number }>('SELECT 1 AS ok').get()?.ok === 1;
       } catch {
         return false;
       }
     },
-    close: () => {
+    close: async () => {
       if (db.open) db.close();
     },
   };

@@ -1,0 +1,1 @@
+export { openRedisStore, type RedisStoreOptions } from './redis-store.js';

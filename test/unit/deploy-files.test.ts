@@ -1,0 +1,443 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { type CommandSpec, parse as parseCommand } from '../../src/cli/args.js';
+import * as cli from '../../src/cli/main.js';
+import { loadConfig, SETTINGS } from '../../src/config.js';
+import { repoRoot } from '../helpers/paths.js';
+
+/**
+ * The scale-out deployment files (Dockerfile, docker-compose.yml), checked as files: no Docker engine runs where the
+ * tests run. What is checked is what the files claim about the code: the commands and options they pass exist, the
+ * environment they set is real settings with valid values, and the rules the compose file's comments state hold.
+ */
+const root = repoRoot();
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+
+// ---------- the CLI's commands ----------
+
+function isSpec(x: unknown): x is CommandSpec {
+  const s = x as Partial<CommandSpec> | null;
+  return typeof s === 'object' && s !== null && typeof s.name === 'string' && typeof s.options === 'object';
+}
+
+/**
+ * The commands `cds` runs: main.ts's list when it exports one, else every `…Spec` export of src/cli/commands/*.ts
+ * that main.ts registers (`spec: xSpec`).
+ */
+async function cliCommands(): Promise<Map<string, CommandSpec>> {
+  const exported = (cli as Record<string, unknown>).COMMANDS;
+  if (Array.isArray(exported))
+    return new Map(exported.map((c: { spec: CommandSpec }) => c.spec).map((s): [string, CommandSpec] => [s.name, s]));
+  const mainText = read('src/cli/main.ts');
+  const specs = new Map<string, CommandSpec>();
+  for (const file of readdirSync(join(root, 'src', 'cli', 'commands')).filter((f) => f.endsWith('.ts'))) {
+    const mod = (await import(`../../src/cli/commands/${file.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
+    for (const [exportName, value] of Object.entries(mod)) {
+      if (exportName.endsWith('Spec') && isSpec(value) && mainText.includes(`spec: ${exportName}`))
+        specs.set(value.name, value);
+    }
+  }
+  return specs;
+}
+
+/** Why `argv` is not a command line `cds` accepts (null when it is), parsed exactly as the CLI parses it. */
+function commandProblem(commands: Map<string, CommandSpec>, argv: readonly string[], where: string): string | null {
+  const [name, ...rest] = argv;
+  const spec = name === undefined ? undefined : commands.get(name);
+  if (!spec) {
+    const file = `src/cli/commands/${name}.ts`;
+    return (
+      `${where}: runs \`cds ${name ?? ''}\`, which is not a cds command ` +
+      `(${existsSync(join(root, file)) ? `${file} exists: export ${name}Spec and register it in src/cli/main.ts` : `no ${file} exporting ${name}Spec, registered in src/cli/main.ts`})`
+    );
+  }
+  try {
+    parseCommand(spec, [...rest]);
+    return null;
+  } catch (e) {
+    return `${where}: cds ${name} does not accept ${JSON.stringify(rest)}: ${(e as Error).message.split('\n')[0]}`;
+  }
+}
+
+// ---------- docker-compose.yml ----------
+
+type Dict = Record<string, unknown>;
+interface Service {
+  image?: string;
+  build?: unknown;
+  entrypoint?: unknown;
+  command?: string | string[];
+  environment?: Record<string, string | number | boolean | null> | string[];
+  volumes?: Array<string | { type?: string; source?: string; target?: string }>;
+  ports?: Array<string | number | { target?: number; published?: string | number }>;
+  healthcheck?: { test?: string | string[]; disable?: boolean };
+  depends_on?: string[] | Record<string, { condition?: string }>;
+  restart?: string;
+}
+
+const compose = parseYaml(read('docker-compose.yml'), { merge: true }) as {
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+} & Dict;
+const services = Object.entries(compose.services ?? {});
+
+/** The argv a service's `command` passes to the image's entrypoint (compose splits a string like a shell). */
+function argvOf(s: Service): string[] {
+  if (Array.isArray(s.command)) return s.command.map(String);
+  return typeof s.command === 'string' ? s.command.trim().split(/\s+/) : [];
+}
+
+/** The service's environment as written (before interpolation). */
+function envOf(s: Service): Record<string, string> {
+  const env = s.environment ?? {};
+  if (Array.isArray(env))
+    return Object.fromEntries(
+      env.map((line) => {
+        const eq = line.indexOf('=');
+        return eq < 0 ? [line, ''] : [line.slice(0, eq), line.slice(eq + 1)];
+      }),
+    );
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? '' : String(v)]));
+}
+
+class MissingVariable extends Error {}
+
+/** Compose's interpolation: $$, $VAR, ${VAR}, ${VAR:-d}, ${VAR-d}, ${VAR:?e}, ${VAR?e}, ${VAR:+a}, ${VAR+a}. */
+function interpolate(text: string, vars: Record<string, string | undefined>): string {
+  return text.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (whole, name?: string, colon?: string, op?: string, arg?: string, bare?: string) => {
+      if (whole === '$$') return '$';
+      const key = (name ?? bare)!;
+      const value = vars[key];
+      const missing = value === undefined || (colon === ':' && value === '');
+      if (op === '-') return missing ? (arg ?? '') : value!;
+      if (op === '?') {
+        if (missing) throw new MissingVariable(`${key}: ${arg}`);
+        return value!;
+      }
+      if (op === '+') return missing ? '' : (arg ?? '');
+      return value ?? '';
+    },
+  );
+}
+
+/** Values for the variables compose must be given (.env): long enough for the settings that need 32+ characters. */
+const DOTENV = { CDS_SECRET: 's'.repeat(48), CDS_ADMIN_TOKEN: 'a'.repeat(48) };
+
+function resolvedEnv(s: Service, vars: Record<string, string | undefined> = DOTENV): Record<string, string> {
+  return Object.fromEntries(Object.entries(envOf(s)).map(([k, v]) => [k, interpolate(v, vars)]));
+}
+
+/** Named-volume mounts as [volume, container path]. */
+function mounts(s: Service): Array<[string, string]> {
+  return (s.volumes ?? []).flatMap((v): Array<[string, string]> => {
+    if (typeof v === 'string') {
+      const [source, target] = v.split(':');
+      return source && target && !/^[./~]/.test(source) ? [[source, target]] : [];
+    }
+    return v.type === 'volume' && v.source && v.target ? [[v.source, v.target]] : [];
+  });
+}
+
+const flagValue = (argv: readonly string[], flag: string): string | undefined => {
+  const i = argv.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+  if (i < 0) return undefined;
+  const a = argv[i]!;
+  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[i + 1];
+};
+
+const isRedis = (s: Service) => (s.image ?? '').startsWith('redis');
+const appServices = services.filter(([, s]) => !isRedis(s));
+const role = (s: Service) => argvOf(s)[0];
+const apis = appServices.filter(([, s]) => role(s) === 'serve');
+const workers = appServices.filter(([, s]) => role(s) === 'worker');
+const loaders = appServices.filter(([, s]) => role(s) === 'seed' || role(s) === 'load');
+const settingEnvs = new Set(SETTINGS.map((s) => s.env));
+
+describe('docker-compose.yml', () => {
+  it('has Redis, two API processes, a worker and a one-shot loader', () => {
+    expect(services.filter(([, s]) => isRedis(s)).map(([n]) => n)).toEqual(['redis']);
+    expect(apis.length).toBeGreaterThanOrEqual(2);
+    expect(workers).toHaveLength(1);
+    expect(loaders).toHaveLength(1);
+    expect(apis.length + workers.length + loaders.length).toBe(appServices.length);
+  });
+
+  it('uses only Compose Specification top-level elements (and x- extensions)', () => {
+    const known = new Set(['name', 'services', 'volumes', 'networks', 'configs', 'secrets', 'include']);
+    expect(Object.keys(compose).filter((k) => !known.has(k) && !k.startsWith('x-'))).toEqual([]);
+  });
+
+  it("every app service runs the image's `cds` with a real command and options that command accepts", async () => {
+    const commands = await cliCommands();
+    expect(commands.get('serve')).toBeDefined();
+    const problems = appServices.flatMap(([name, s]) => {
+      if (s.entrypoint !== undefined) return [`${name}: overrides the entrypoint; command must be cds argv`];
+      if (s.build === undefined && s.image === undefined) return [`${name}: neither build nor image`];
+      const p = commandProblem(commands, argvOf(s), name);
+      return p ? [p] : [];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it("every environment variable of an app service is a setting of src/config.ts, and the settings' values are valid", () => {
+    const unknown = appServices.flatMap(([name, s]) =>
+      Object.keys(envOf(s))
+        .filter((k) => !settingEnvs.has(k))
+        .map((k) => `${name}: ${k}`),
+    );
+    expect(unknown).toEqual([]);
+    // The command line and the environment read together, exactly as each process will read them.
+    const invalid = appServices.flatMap(([name, s]) => {
+      try {
+        loadConfig(argvOf(s), resolvedEnv(s));
+        return [];
+      } catch (e) {
+        return [`${name}: ${(e as Error).message}`];
+      }
+    });
+    expect(invalid).toEqual([]);
+  });
+
+  it('Redis persists every acknowledged write: AOF on, appendfsync always, a named volume, a ping health check', () => {
+    const [, redis] = services.find(([, s]) => isRedis(s))!;
+    const argv = argvOf(redis);
+    expect(argv[0]).toBe('redis-server');
+    expect(flagValue(argv, '--appendonly')).toBe('yes');
+    expect(flagValue(argv, '--appendfsync')).toBe('always');
+    expect(mounts(redis).map(([, target]) => target)).toContain('/data');
+    expect(JSON.stringify(redis.healthcheck?.test)).toContain('redis-cli');
+  });
+
+  it('the API processes share Redis, only enqueue jobs, and cannot start without CDS_SECRET', () => {
+    for (const [name, s] of apis) {
+      const env = resolvedEnv(s);
+      expect({ name, state: env.CDS_STATE, workers: env.CDS_WORKERS }).toEqual({ name, state: 'redis', workers: '0' });
+      expect(new URL(env.REDIS_URL ?? '').hostname).toBe('redis');
+      expect(envOf(s).CDS_SECRET).toMatch(/^\$\{CDS_SECRET:?\?[^}]*\}$/);
+      expect(() => resolvedEnv(s, { ...DOTENV, CDS_SECRET: undefined })).toThrow(MissingVariable);
+    }
+    // One secret for all: the same expression everywhere (cursors and signed links cross processes).
+    expect(new Set(appServices.map(([, s]) => envOf(s).CDS_SECRET).filter(Boolean)).size).toBe(1);
+  });
+
+  it('each API process publishes its own port, on the port it serves and checks its health on', () => {
+    const published = apis.map(([name, s]) => {
+      const argv = argvOf(s);
+      const port = flagValue(argv, '--port') ?? resolvedEnv(s).PORT ?? '8080';
+      const ports = (s.ports ?? []).map((p) =>
+        typeof p === 'object' ? [String(p.published), String(p.target)] : String(p).split(':').slice(-2),
+      );
+      expect({ name, targets: ports.map(([, target]) => target) }).toEqual({ name, targets: [port] });
+      expect(flagValue(argv, '--host')).toBe('0.0.0.0');
+      expect(JSON.stringify(s.healthcheck?.test)).toContain(`127.0.0.1:${port}/health`);
+      return ports[0]?.[0];
+    });
+    expect(new Set(published).size).toBe(apis.length);
+  });
+
+  it('the worker runs the jobs against the same Redis', () => {
+    for (const [, s] of workers) {
+      const env = resolvedEnv(s);
+      expect(env.CDS_STATE).toBe('redis');
+      expect(new URL(env.REDIS_URL ?? '').hostname).toBe('redis');
+      expect(Number(env.CDS_WORKERS)).toBeGreaterThan(0);
+      expect(() => resolvedEnv(s, { ...DOTENV, CDS_SECRET: undefined })).toThrow(MissingVariable);
+    }
+  });
+
+  it('every app service mounts the one data volume at the data dir it uses', () => {
+    const seen = appServices.map(([name, s]) => {
+      const dataDir = flagValue(argvOf(s), '--data') ?? resolvedEnv(s).CDS_DATA_DIR ?? 'unset';
+      const at = mounts(s).filter(([, target]) => target === dataDir);
+      expect({ name, dataDir, mounted: at.length }).toEqual({ name, dataDir, mounted: 1 });
+      const env = resolvedEnv(s).CDS_DATA_DIR;
+      if (env !== undefined) expect({ name, env }).toEqual({ name, env: dataDir });
+      return `${at[0]?.[0]}:${dataDir}`;
+    });
+    expect(new Set(seen).size).toBe(1);
+    const volume = seen[0]!.split(':')[0]!;
+    expect(Object.keys(compose.volumes ?? {})).toContain(volume);
+  });
+
+  it('every service but the loader has a health check; the loader runs once and the app waits for it and Redis', () => {
+    for (const [name, s] of services) {
+      const on = s.healthcheck?.test !== undefined && s.healthcheck.disable !== true;
+      expect({ name, healthcheck: on }).toEqual({ name, healthcheck: !loaders.some(([n]) => n === name) });
+    }
+    const [loaderName, loader] = loaders[0]!;
+    expect(loader.restart).toBe('no');
+    for (const [name, s] of [...apis, ...workers]) {
+      const deps = s.depends_on as Record<string, { condition?: string }> | undefined;
+      expect({ name, redis: deps?.redis?.condition, loader: deps?.[loaderName]?.condition }).toEqual({
+        name,
+        redis: 'service_healthy',
+        loader: 'service_completed_successfully',
+      });
+    }
+  });
+});
+
+// ---------- Dockerfile ----------
+
+interface Instruction {
+  op: string;
+  args: string;
+}
+interface Stage {
+  image: string;
+  name: string;
+  body: Instruction[];
+}
+
+/** Instructions with continuation lines joined and comments dropped, split into stages at FROM. */
+function dockerfileStages(text: string): { args: Record<string, string>; stages: Stage[] } {
+  const logical: string[] = [];
+  let pending = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('#') && pending === '') continue;
+    if (line.endsWith('\\')) {
+      pending += `${line.slice(0, -1)} `;
+      continue;
+    }
+    if (pending || line) logical.push(`${pending}${line}`.trim());
+    pending = '';
+  }
+  const args: Record<string, string> = {};
+  const stages: Stage[] = [];
+  for (const line of logical.filter(Boolean)) {
+    const m = /^(\S+)\s*(.*)$/s.exec(line)!;
+    const op = m[1]!.toUpperCase();
+    const rest = m[2]!;
+    if (op === 'FROM') {
+      const [image = '', as, name] = rest.split(/\s+/);
+      const resolved = image.replace(/\$\{?(\w+)\}?/g, (_, v: string) => args[v] ?? '');
+      stages.push({
+        image: resolved,
+        name: as?.toUpperCase() === 'AS' && name ? name : String(stages.length),
+        body: [],
+      });
+    } else if (stages.length === 0 && op === 'ARG') {
+      const [k, v = ''] = rest.split('=');
+      args[k!] = v;
+    } else stages.at(-1)?.body.push({ op, args: rest });
+  }
+  return { args, stages };
+}
+
+const dockerfile = dockerfileStages(read('Dockerfile'));
+const stages = dockerfile.stages;
+const final = stages.at(-1)!;
+const stageNamed = (name: string) => stages.find((s) => s.name === name);
+const runs = (s: Stage) => s.body.filter((i) => i.op === 'RUN').map((i) => i.args);
+const json = (i: Instruction | undefined): unknown => (i ? JSON.parse(i.args) : undefined);
+
+interface Copy {
+  from: string | undefined;
+  sources: string[];
+  dest: string;
+}
+function copies(s: Stage): Copy[] {
+  return s.body
+    .filter((i) => i.op === 'COPY')
+    .map((i) => {
+      const words = i.args.split(/\s+/);
+      const flags = words.filter((w) => w.startsWith('--'));
+      const paths = words.filter((w) => !w.startsWith('--'));
+      const from = flags.find((f) => f.startsWith('--from='))?.slice('--from='.length);
+      return { from, sources: paths.slice(0, -1), dest: paths.at(-1)! };
+    });
+}
+
+/** `ENV A=1 B=2` instructions of a stage, merged. */
+function envs(s: Stage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const i of s.body.filter((x) => x.op === 'ENV'))
+    for (const [, k, v] of i.args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) out[k!] = v!.replace(/^"|"$/g, '');
+  return out;
+}
+
+describe('Dockerfile', () => {
+  it('is multi-stage on node:20-bookworm-slim', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    for (const s of stages) expect(s.image).toBe('node:20-bookworm-slim');
+  });
+
+  it('the runtime stage runs as a user that is not root', () => {
+    const user = final.body
+      .filter((i) => i.op === 'USER')
+      .at(-1)
+      ?.args.split(':')[0];
+    expect(user).toBeDefined();
+    expect(['root', '0']).not.toContain(user);
+  });
+
+  it('the runtime gets production dependencies only, built in another stage; no compiler in it', () => {
+    const nodeModules = copies(final).find((c) => c.sources.some((p) => /(^|\/)node_modules\/?$/.test(p)));
+    const source = nodeModules?.from === undefined ? final : stageNamed(nodeModules.from);
+    expect(source).toBeDefined();
+    expect(runs(source!).some((r) => /\bnpm ci\b/.test(r) && /--omit=dev\b/.test(r))).toBe(true);
+    // Every dependency whose install script package.json allows (better-sqlite3) is built where node_modules is.
+    const allowed = Object.entries(
+      (JSON.parse(read('package.json')) as { allowScripts?: Record<string, boolean> }).allowScripts ?? {},
+    )
+      .filter(([, yes]) => yes)
+      .map(([pkg]) => pkg);
+    for (const pkg of allowed) expect(runs(source!).some((r) => r.includes(`npm rebuild ${pkg}`))).toBe(true);
+    expect(runs(final).join('\n')).not.toMatch(/\bg\+\+|node-gyp|npm (ci|install|rebuild)\b/);
+  });
+
+  it("no `npm ci` runs the root package's prepare (tsc) before the sources are there", () => {
+    for (const s of stages)
+      for (const r of runs(s).filter((x) => /\bnpm ci\b/.test(x))) expect(r).toMatch(/--ignore-scripts\b/);
+  });
+
+  it('dist/ comes from a stage that compiles it, and bin/cds.js runs it', () => {
+    const dist = copies(final).find((c) => c.sources.some((p) => /(^|\/)dist\/?$/.test(p)));
+    expect(dist?.from).toBeDefined();
+    const build = stageNamed(dist!.from!);
+    expect(runs(build!).some((r) => /\btsc\b.*-p tsconfig\.json|npm run build/.test(r))).toBe(true);
+    expect(read('bin/cds.js')).toMatch(/'dist'/);
+    expect(json(final.body.filter((i) => i.op === 'ENTRYPOINT').at(-1))).toEqual(['node', 'bin/cds.js']);
+  });
+
+  it('every file it copies from the build context exists and is not excluded by .dockerignore', () => {
+    const ignored = new Set(
+      read('.dockerignore')
+        .split('\n')
+        .map((l) => l.trim().replace(/\/$/, ''))
+        .filter((l) => l && !l.startsWith('#')),
+    );
+    for (const name of ['node_modules', 'dist', 'data', '.git']) expect(ignored.has(name)).toBe(true);
+    for (const s of stages)
+      for (const c of copies(s).filter((x) => x.from === undefined))
+        for (const src of c.sources) {
+          expect({ src, exists: existsSync(join(root, src)) }).toEqual({ src, exists: true });
+          expect({ src, ignored: ignored.has(src.replace(/\/$/, '')) }).toEqual({ src, ignored: false });
+        }
+    for (const c of stages.flatMap(copies).filter((x) => x.from !== undefined))
+      expect({ from: c.from, known: stageNamed(c.from!) !== undefined }).toEqual({ from: c.from, known: true });
+    // Runtime files beside dist/: the version is read from package.json; Elasticsearch mappings when they exist.
+    const runtimeSources = copies(final).flatMap((c) => c.sources);
+    expect(runtimeSources).toEqual(expect.arrayContaining(['package.json', 'bin']));
+    if (existsSync(join(root, 'index-mappings'))) expect(runtimeSources).toContain('index-mappings');
+  });
+
+  it('serves by default on the data volume, with a health check that needs no curl', async () => {
+    const env = envs(final);
+    expect(env.NODE_ENV).toBe('production');
+    expect(env.CDS_DATA_DIR).toBe('/data');
+    expect(Object.keys(env).filter((k) => k !== 'NODE_ENV' && !settingEnvs.has(k))).toEqual([]);
+    expect(final.body.some((i) => i.op === 'VOLUME' && i.args.includes(env.CDS_DATA_DIR!))).toBe(true);
+    expect(final.body.find((i) => i.op === 'EXPOSE')?.args).toBe(SETTINGS.find((s) => s.env === 'PORT')!.default);
+    const cmd = json(final.body.filter((i) => i.op === 'CMD').at(-1)) as string[];
+    expect(commandProblem(await cliCommands(), cmd, 'Dockerfile CMD')).toBeNull();
+    expect(flagValue(cmd, '--host')).toBe('0.0.0.0');
+    const health = final.body.find((i) => i.op === 'HEALTHCHECK')?.args ?? '';
+    expect(health).toMatch(/CMD \["node", "-e", .*\/health/);
+    expect(health).not.toMatch(/curl|wget/);
+  });
+});
