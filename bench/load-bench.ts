@@ -9,10 +9,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { ensureSecret, loadConfig } from '../src/config.js';
 import { openSqliteStore } from '../src/state/sqlite/index.js';
 import { benchDataDir } from './lib/bench-data.js';
+import { benchKeys, enrichInputs, loadRequests, runMix, statusCounts } from './lib/load-mix.js';
 import { machine } from './lib/machine.js';
 import { startBenchServer } from './lib/server.js';
 import { round } from './lib/stats.js';
@@ -36,54 +36,12 @@ const store = openSqliteStore({
   keyPepper: ensureSecret(loadConfig(['--data', dir])),
   dataDir: dir,
 });
-const now = new Date();
-const keys = Array.from({ length: nAccounts }, (_, i) => {
-  const a = store.createAccount({ name: `load-${i}`, plan: 'bench', billingDay: null, now });
-  return store.createKey(a.id, { name: 'load', now }).secret;
-});
-store.close();
+const keys = await benchKeys(store, nAccounts, 'load');
+await store.close();
 
 // The spec's limits stay in force: 300 a minute and 2 in flight per key.
 const server = await startBenchServer(dir, { CDS_RATE_PER_MINUTE: '300', CDS_RATE_CONCURRENT: '2' });
-const sample = await fetch(`${server.url}/v1/contacts/search`, {
-  method: 'POST',
-  headers: { Authorization: `Bearer ${keys[0]}`, 'Content-Type': 'application/json' },
-  body: JSON.stringify({
-    filter: { has_work_email: true, has_phone: true },
-    limit: 20,
-    columns: ['work_email', 'mobile_phone'],
-  }),
-});
-const sampleRows = ((await sample.json()) as { data: Array<{ work_email: string; mobile_phone: string | null }> }).data;
-const inputs = sampleRows.flatMap((r) => [r.work_email, r.mobile_phone].filter((x): x is string => !!x)).slice(0, 20);
-
-const json = { 'content-type': 'application/json' };
-const REQUESTS = [
-  {
-    method: 'POST',
-    path: '/v1/contacts/count',
-    headers: json,
-    body: JSON.stringify({ filter: { countries: ['us'], seniority: ['vp', 'director'] } }),
-  },
-  {
-    method: 'POST',
-    path: '/v1/contacts/search',
-    headers: json,
-    body: JSON.stringify({
-      filter: { functions: ['sales_and_bizdev'], company_size: ['51-200', '201-500'] },
-      limit: 25,
-    }),
-  },
-  { method: 'POST', path: '/v1/enrichments', headers: json, body: JSON.stringify({ inputs: inputs.slice(0, 10) }) },
-  { method: 'GET', path: '/v1/account', headers: {} },
-  {
-    method: 'POST',
-    path: '/v1/contacts/count',
-    headers: json,
-    body: JSON.stringify({ filter: { title_query: 'head of growth' } }),
-  },
-  { method: 'GET', path: '/v1/credits', headers: {} },
-];
+const REQUESTS = loadRequests(await enrichInputs(server.url, keys[0]!));
 
 const rss: Array<{ t: number; mb: number }> = [];
 const started = Date.now();
@@ -91,29 +49,18 @@ const sampler = setInterval(
   () => rss.push({ t: round((Date.now() - started) / 1000, 0), mb: round(server.rssMb()) }),
   1000,
 );
-let client = 0;
-const result = await autocannon({
+const result = await runMix({
   url: server.url,
+  keys,
+  requests: REQUESTS,
   connections: Number(values.connections),
   duration: Number(values.duration),
-  requests: REQUESTS as autocannon.Request[],
-  setupClient: (c) => {
-    const key = keys[client++ % keys.length];
-    c.setRequests(
-      REQUESTS.map((r) => ({
-        ...r,
-        headers: { ...r.headers, authorization: `Bearer ${key}` },
-      })) as autocannon.Request[],
-    );
-  },
 });
 clearInterval(sampler);
 const peak = server.peakRssMb();
 await server.stop();
 
-const statuses = Object.fromEntries(
-  Object.entries(result.statusCodeStats ?? {}).map(([k, v]) => [k, Number((v as { count: number }).count)]),
-);
+const statuses = statusCounts(result);
 const fiveXX = Object.entries(statuses)
   .filter(([k]) => k.startsWith('5'))
   .reduce((s, [, n]) => s + n, 0);
