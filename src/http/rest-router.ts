@@ -70,12 +70,19 @@ async function runRest(services: Services, op: Operation, ctx: Context): Promise
     return { status: result.status ?? 200, body: envelope };
   };
   // Every route that took a key counts against that key's limits; keyless calls (health) do not.
-  const out =
-    account && key
-      ? await withRateLimit(services.rateLimiter, ctx, key.id, () =>
-          withIdempotency(services, ctx, op, account!.id, input, render),
-        )
-      : await render();
+  let out: Rendered;
+  try {
+    out =
+      account && key
+        ? await withRateLimit(services.rateLimiter, ctx, key.id, () =>
+            withIdempotency(services, ctx, op, account!.id, input, render),
+          )
+        : await render();
+  } catch (e) {
+    // An answer made but not sent (a failure after the operation): its holds are released, never left pending.
+    await Promise.all(settlements.map((s) => s.undelivered()));
+    throw e;
+  }
   // Charged when the answer is written out; a client gone before that pays nothing, and its Idempotency-Key is
   // forgotten so that a retry runs (and pays) again rather than replaying an answer nobody paid for.
   const idempotencyKey = ctx.get('Idempotency-Key');

@@ -247,6 +247,9 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
   private async runWokenJob(id: string): Promise<void> {
     const { store, clock, queue } = this.opts;
     if (!this.started) return;
+    // This process is full (CDS_WORKERS): leave the job queued; the next reconciliation announces it again, and a
+    // worker with room takes it.
+    if (this.running.size >= this.o.maxRunning) return;
     const job = await store.claimJobById(id, clock.now(), this.workerId);
     if (!job) return;
     const def = this.kinds.get(job.kind);
@@ -435,7 +438,15 @@ export class JobRunner<M extends PayloadMap = JobPayloads> {
             await end(() => store.yieldJob(job.id, job.attempts, clock.now()));
         } else if (e instanceof FatalJobError || job.attempts >= this.o.maxAttempts) {
           logger.warn({ err: e, job: job.id, attempts: job.attempts }, 'job failed');
-          const g = (await def.giveUp?.(job, e)) ?? { error: (e as Error).message ?? String(e) };
+          const fallback: { error: string; charge?: number; result?: Record<string, unknown> } = {
+            error: (e as Error).message ?? String(e),
+          };
+          // giveUp may read the store (a collect's counters); if it cannot, the job still fails, charging nothing.
+          const g =
+            (await Promise.resolve(def.giveUp?.(job, e)).catch((err: unknown) => {
+              logger.warn({ err, job: job.id }, 'giveUp failed; the job fails with its error');
+              return undefined;
+            })) ?? fallback;
           await finish({
             status: 'failed',
             error: g.error,

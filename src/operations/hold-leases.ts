@@ -1,5 +1,6 @@
 import type { Clock } from '../domain/clock.js';
 import type { Hold } from '../domain/credits.js';
+import { isAppError } from '../domain/errors/index.js';
 import type { StateStore } from '../state/port.js';
 
 /** How long a request's hold survives without renewal; renewed every third of it while the request lives. */
@@ -10,8 +11,11 @@ export const HOLD_LEASE_MS = 60_000;
  * it settles, and renewed on a timer, so another process sweeping orphans (at its start, and every lease period
  * while it serves) releases only the holds of processes that died. Holds of jobs carry no lease.
  *
- * A settlement the store could not take at the moment (Redis or the state file briefly unreachable) is not lost:
- * the hold stays tracked, its lease renewed, and the charge or release is retried on every tick until it lands.
+ * A settlement the store could not take at the moment (Redis or the state file briefly unreachable) is kept: the
+ * hold stays tracked, and the charge or release is retried on every tick until it lands. The limit: while this
+ * process cannot reach the store it cannot renew the lease either, so if the outage outlasts the lease (60 s) and
+ * another process that can reach the store sweeps the hold, the late charge finds it released and those rows go
+ * unpaid. Errors fall on the customer's side, never a double charge.
  */
 export class HoldLeases {
   private readonly live = new Set<string>();
@@ -69,13 +73,24 @@ export class HoldLeases {
    */
   async tick(): Promise<void> {
     const now = this.clock.now();
-    if (this.live.size > 0) await this.state.renewHoldLeases([...this.live], new Date(now.getTime() + this.leaseMs));
+    const errors: unknown[] = [];
+    if (this.live.size > 0)
+      await this.state
+        .renewHoldLeases([...this.live], new Date(now.getTime() + this.leaseMs))
+        .catch((e: unknown) => errors.push(e));
     for (const [holdId, charge] of [...this.unsettled]) {
-      if (charge === null) await this.state.releaseHold(holdId, now);
-      else this.onCharged(await this.state.commit(holdId, charge, now));
+      try {
+        if (charge === null) await this.state.releaseHold(holdId, now);
+        else this.onCharged(await this.state.commit(holdId, charge, now));
+      } catch (e) {
+        errors.push(e);
+        // The store is down for now: keep it for the next tick. Anything else (the hold is gone) will not change.
+        if (isAppError(e) && e.code === 'data.unavailable') continue;
+      }
       this.unsettled.delete(holdId);
       this.untrack(holdId);
     }
+    if (errors.length > 0) this.onError(errors[0]);
     if (now.getTime() - this.lastSweep >= this.leaseMs) {
       this.lastSweep = now.getTime();
       const released = await this.state.releaseOrphanHolds(now);
@@ -100,8 +115,14 @@ export class HoldLeases {
     this.timer.unref();
   }
 
+  /**
+   * Stops renewing. Settlements still waiting for the store are reported (with their charges): their holds are
+   * released by the lease sweep of another process (or of this one at its next start), so those rows go unpaid.
+   */
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    if (this.unsettled.size > 0)
+      this.onError(new Error(`settlements never landed: ${JSON.stringify([...this.unsettled])}`));
   }
 }

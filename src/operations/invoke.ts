@@ -82,11 +82,15 @@ export async function invokeOperation(services: Services, op: Operation, inv: In
     throw e;
   }
   if (!inv.deferSettlement) await ctx.settlement.delivered();
+  // The answer is made and its charges are pending: the quota block is best effort from here on. A store that
+  // cannot be read just now leaves the block out rather than failing an answer that is already paid for.
   const quota = inv.account
-    ? quotaBlock(
-        asSettled(await services.state.snapshot(inv.account.id, now), ctx.settlement.charges()),
-        now,
-        ctx.spent,
+    ? await services.state.snapshot(inv.account.id, now).then(
+        (snap) => quotaBlock(asSettled(snap, ctx.settlement.charges()), now, ctx.spent),
+        (err: unknown) => {
+          services.logger.warn({ err }, 'quota block left out: the state store did not answer');
+          return undefined;
+        },
       )
     : undefined;
   return { ctx, result, ...(quota ? { quota } : {}) };

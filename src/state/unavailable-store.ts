@@ -6,11 +6,17 @@ import type { StateStore } from './port.js';
  * and every call answers 503 data.unavailable instead of crashing the process.
  */
 export function unavailableStateStore(reason: string): StateStore {
-  const fail = async () => {
-    throw new AppError('data.unavailable', 'Account data is unavailable for a short time.', {
+  const unavailable = () =>
+    new AppError('data.unavailable', 'Account data is unavailable for a short time.', {
       hint: 'Retry in a minute; the operator has been told.',
       details: { component: 'state' },
     });
+  const fail = async () => {
+    throw unavailable();
+  };
+  // listPlans and getPlan are synchronous in the port: they throw rather than hand back a rejected promise.
+  const failNow = () => {
+    throw unavailable();
   };
   return new Proxy({} as StateStore, {
     get(_t, prop) {
@@ -20,6 +26,7 @@ export function unavailableStateStore(reason: string): StateStore {
       if (prop === 'close') return async () => undefined;
       if (prop === 'releaseOrphanHolds') return async () => 0;
       if (prop === 'unavailableReason') return reason;
+      if (prop === 'listPlans' || prop === 'getPlan') return failNow;
       return fail;
     },
   });

@@ -38,7 +38,9 @@ describe('SIGKILL', () => {
       });
     }
     await store.close();
-    const server = await startChildServer(dir);
+    // A short hold lease, so that the restarted process's sweep releases the dead one's holds within the test.
+    const lease = { CDS_HOLD_LEASE_MS: '2000' };
+    const server = await startChildServer(dir, lease);
     let stop = false;
     const loops = accounts.flatMap((a) =>
       [0, 1].map(async (lane) => {
@@ -64,12 +66,24 @@ describe('SIGKILL', () => {
     stop = true;
     await Promise.all(loops);
 
-    const restarted = await startChildServer(dir);
+    const restarted = await startChildServer(dir, lease);
     try {
       const health = (await (await fetch(`${restarted.url}/v1/health`)).json()) as { data: { status: string } };
       expect(health.data.status).toBe('ok');
       const check = openStore();
       try {
+        // Holds of requests in flight when the process died are released once their lease passed (sweep of the
+        // restarted process: at start, then every lease period).
+        const deadline = Date.now() + 15_000;
+        const held = async () => {
+          let n = 0;
+          for (const a of accounts) {
+            const c = (await check.snapshot(a.id, new Date())).contact;
+            if (c.kind === 'windows') n += c.day.held;
+          }
+          return n;
+        };
+        while ((await held()) > 0 && Date.now() < deadline) await sleep(200);
         for (const a of accounts) {
           const snap = await check.snapshot(a.id, new Date());
           if (snap.contact.kind !== 'windows') throw new Error('starter has windows');

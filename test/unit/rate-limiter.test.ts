@@ -4,8 +4,9 @@ import fc from 'fast-check';
 import { AppError } from '../../src/domain/errors/index.js';
 import { MemoryRateLimiter } from '../../src/state/memory/rate-limiter.js';
 import type { RateLimiter } from '../../src/state/rate-limiter.js';
-import { connectRedis, type RedisClient } from '../../src/state/redis/client.js';
+import { closeRedis, connectRedis, type RedisClient } from '../../src/state/redis/client.js';
 import { RedisRateLimiter, type RedisRateLimiterOptions } from '../../src/state/redis/rate-limiter.js';
+import { startStallProxy } from '../state/stall-proxy.js';
 
 const REDIS_URL = process.env.REDIS_URL;
 if (!REDIS_URL) console.warn('rate-limiter.test: REDIS_URL is not set, so the RedisRateLimiter tests are skipped.');
@@ -221,6 +222,28 @@ describeRedis('RedisRateLimiter (shared by processes, on Redis clock, leased slo
       expect((err as AppError).code).toBe('data.unavailable');
     } finally {
       l.close();
+    }
+  });
+
+  it('a Redis that stops answering answers 503 within the bound, not a request left hanging', async () => {
+    const proxy = await startStallProxy(REDIS_URL!);
+    const client = await connectRedis({ url: proxy.url, commandTimeoutMs: 300 });
+    const l = new RedisRateLimiter(client, { prefix: redis.prefix(), concurrent: 5 });
+    try {
+      const first = await l.acquire('k', 0);
+      expect(first.allowed).toBe(true);
+      proxy.stall();
+      for (const call of [() => l.acquire('k', 0), () => l.releaseSlot('k', first.slot)]) {
+        const started = Date.now();
+        const err = await call().catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(AppError);
+        expect([(err as AppError).code, (err as AppError).status]).toEqual(['data.unavailable', 503]);
+        expect(Date.now() - started).toBeLessThan(1500);
+      }
+    } finally {
+      l.close();
+      await closeRedis(client);
+      await proxy.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { createNodeRedisClient, Queue, Worker } from 'bullmq';
 import type { Logger } from 'pino';
-import type { RedisClient } from '../../state/redis/client.js';
+import { closeRedis, type RedisClient } from '../../state/redis/client.js';
 import { JOB_KINDS, type JobKind } from '../port.js';
 import type { JobQueue } from '../queue.js';
 
@@ -94,10 +94,12 @@ export class BullJobQueue implements JobQueue {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.close()));
+    // Forced: the runner has already handed its jobs back (or abandoned them) by now; the store, not BullMQ, knows
+    // what ran, so waiting for a handler here would only outlast the runner's stop grace.
+    await Promise.all(this.workers.map((w) => w.close(true)));
     this.workers.length = 0;
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.queues.clear();
-    if (this.o.client.isOpen) await this.o.client.close();
+    if (this.o.client.isOpen) await closeRedis(this.o.client);
   }
 }

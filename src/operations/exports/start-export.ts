@@ -130,11 +130,14 @@ export async function startExport(ctx: OpContext, input: StartExportInput): Prom
   const reason = p.truncationReason;
   const cappedByCredits = reason === 'credits';
   const warnings: Warning[] = [];
-  if (reason === 'credits')
-    warnings.push(
-      creditsCutWarning(await services.state.snapshot(account.id, ctx.now), p.rowsToExport, wanted, count.matches),
-    );
-  else if (reason) warnings.push(truncatedWarning(reason, p.rowsToExport, count.matches, { bound, maxPerCompany }));
+  if (reason === 'credits') {
+    // The job is queued and its hold taken: the window details of the warning are best effort from here on.
+    const snap = await services.state.snapshot(account.id, ctx.now).catch((err: unknown) => {
+      services.logger.warn({ err }, 'credits-cut warning left out: the state store did not answer');
+      return undefined;
+    });
+    if (snap) warnings.push(creditsCutWarning(snap, p.rowsToExport, wanted, count.matches));
+  } else if (reason) warnings.push(truncatedWarning(reason, p.rowsToExport, count.matches, { bound, maxPerCompany }));
   return {
     job,
     rowsAvailable: count.matches,

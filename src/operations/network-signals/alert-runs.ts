@@ -1,3 +1,4 @@
+import type { Hold } from '../../domain/credits.js';
 import { AppError, isAppError } from '../../domain/errors/index.js';
 import type { PeriodicTask } from '../../jobs/runner.js';
 import { planCollect } from '../../network-signals/plan.js';
@@ -17,7 +18,7 @@ export async function startAlertRun(
   alert: AlertRecord,
   now: Date,
   dryRun?: OpContext,
-): Promise<CollectJob> {
+): Promise<{ job: CollectJob; hold: Hold | null }> {
   const account = await services.state.getAccount(alert.accountId);
   if (!account) throw new AppError('alert.not_found', `No alert has the id ${JSON.stringify(alert.id)}.`);
   const target = parseSignalTarget(alert.kind, alert.target, services.config.networkHost);
@@ -33,9 +34,10 @@ export async function startAlertRun(
     addQuote(dryRun, { units: plan.requested, kind: 'premium', credits: plan.hold, available, sufficient });
     throw new QuoteReady();
   }
-  const job = await createCollectJob(services, { account, target, plan, alertId: alert.id, now });
+  const started = await createCollectJob(services, { account, target, plan, alertId: alert.id, now });
+  const job = started.job;
   await services.state.updateAlert(alert.id, { lastRunId: job.id, lastRunAt: now.toISOString(), lastError: null }, now);
-  return job;
+  return started;
 }
 
 export function busy(): AppError {
@@ -64,7 +66,7 @@ export async function tickAlerts(
       const account = await services.state.getAccount(alert.accountId);
       if (account?.status === 'suspended')
         throw new AppError('account.suspended', 'The account is suspended; scheduled runs wait until it is resumed.');
-      started.push((await startAlertRun(services, alert, now)).id);
+      started.push((await startAlertRun(services, alert, now)).job.id);
     } catch (e) {
       const error = isAppError(e)
         ? `${e.message}${e.hint ? ` ${e.hint}` : ''}`

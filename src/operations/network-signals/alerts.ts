@@ -246,7 +246,7 @@ export const pollAlert = defineOperation({
   input: v.object({ id: idMember }),
   handler: async (ctx, input) => {
     const alert = await ownAlert(ctx, input.id);
-    const job = await startAlertRun(ctx.services, alert, ctx.now, ctx.dryRun ? ctx : undefined);
-    return { status: 202, data: { job: await jobView(ctx.services.state, job) } };
+    const { job, hold } = await startAlertRun(ctx.services, alert, ctx.now, ctx.dryRun ? ctx : undefined);
+    return { status: 202, data: { job: await jobView(ctx.services.state, job, hold) } };
   },
 });

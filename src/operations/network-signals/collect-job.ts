@@ -1,4 +1,5 @@
 import type { Account } from '../../domain/account.js';
+import type { Hold } from '../../domain/credits.js';
 import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
 import { remainingOf } from '../../domain/quota/index.js';
@@ -42,7 +43,7 @@ export async function premiumAvailable(services: Services, accountId: string, no
 export async function createCollectJob(
   services: Services,
   input: { account: Account; target: SignalTarget; plan: CollectPlan; alertId: string | null; now: Date },
-): Promise<CollectJob> {
+): Promise<{ job: CollectJob; hold: Hold | null }> {
   const alert = input.alertId;
   const id = alert ? newId('run') : newId('collect');
   const payload: CollectPayload = {
@@ -54,7 +55,7 @@ export async function createCollectJob(
     sourceType: alert ? 'alert' : 'collect',
     sourceId: alert ?? id,
   };
-  const { job } = await services.jobs.enqueue({
+  const { job, hold } = await services.jobs.enqueue({
     id,
     accountId: input.account.id,
     kind: alert ? COLLECT_KINDS.alert : COLLECT_KINDS.collect,
@@ -74,7 +75,7 @@ export async function createCollectJob(
       : {}),
     now: input.now,
   });
-  return job as CollectJob;
+  return { job: job as CollectJob, hold };
 }
 
 export { planCollect };

@@ -62,9 +62,14 @@ export const collectSignals = defineOperation({
       addQuote(ctx, { units: plan.requested, kind: 'premium', credits: plan.hold, available, sufficient });
       return { data: {}, warnings };
     }
-    let job = await createCollectJob(services, { account, target, plan, alertId: null, now: ctx.now });
-    if (input.wait && plan.waitAllowed) job = await waitForEnd(services, job, services.config.collectWaitMs);
-    return { status: 202, data: { job: await jobView(services.state, job) }, warnings };
+    const created = await createCollectJob(services, { account, target, plan, alertId: null, now: ctx.now });
+    const job =
+      input.wait && plan.waitAllowed
+        ? await waitForEnd(services, created.job, services.config.collectWaitMs)
+        : created.job;
+    // Straight after the start the hold just taken is the hold's state; after a wait, the store's (it may be settled).
+    const known = job === created.job ? created.hold : undefined;
+    return { status: 202, data: { job: await jobView(services.state, job, known) }, warnings };
   },
 });
 

@@ -27,9 +27,12 @@ async function holdOf(state: StateStore, job: CollectJob): Promise<Hold | undefi
   return job.holdId ? await state.getHold(job.holdId) : undefined;
 }
 
-/** `data.job` of the start answer (and `last_run` of an alert). */
-export async function jobView(state: StateStore, job: CollectJob) {
-  const hold = await holdOf(state, job);
+/**
+ * `data.job` of the start answer (and `last_run` of an alert). A start passes the hold it has just taken, so the
+ * answer of a job already queued and paid for needs no further read of the store.
+ */
+export async function jobView(state: StateStore, job: CollectJob, knownHold?: Hold | null) {
+  const hold = knownHold && knownHold.id === job.holdId ? knownHold : await holdOf(state, job);
   return {
     kind: job.payload.kind,
     target: job.payload.target,

@@ -14,7 +14,8 @@ import { arrayOf, hashOf, type LuaReply } from './scripts/lua-values.js';
  * Credits on Redis (ARCHITECTURE rule 5), mirroring state/sqlite/credits.ts: balances change only through reserve ->
  * commit | release, and each of those is one Lua script (scripts/credit-scripts.ts) in which the cap checks and the
  * counter moves happen together, so concurrent processes can never pass a cap or settle a hold twice. JS computes
- * the budgets (plans are configuration) and builds the errors; Redis does the arithmetic.
+ * the budgets (plans are configuration) and builds the errors; Redis does the arithmetic. Those scripts also set the
+ * expiry of settled request holds and of day and month counters (keys.ts: SETTLED_HOLD_TTL_MS, USAGE_TTL_MS).
  */
 export class RedisCredits {
   private readonly k: RedisKeys;
@@ -47,6 +48,10 @@ export class RedisCredits {
     return this.settle(holdId, 0, 'released', now);
   }
 
+  /**
+   * Undefined for an unknown hold, and for a request's hold settled more than SETTLED_HOLD_TTL_MS ago (keys.ts: it
+   * expired; a job's hold never does).
+   */
   async getHold(holdId: string): Promise<Hold | undefined> {
     const h = await redisStep(() => this.client.hGetAll(this.k.hold(holdId)));
     return h.id === undefined ? undefined : toHold(h as Record<string, string>);

@@ -7,7 +7,7 @@ import {
   contactExhausted,
   premiumExhausted,
 } from '../../domain/quota/index.js';
-import type { RedisKeys } from './keys.js';
+import { type RedisKeys, USAGE_TTL_MS } from './keys.js';
 import type { LuaReply } from './scripts/lua-values.js';
 
 /**
@@ -51,6 +51,8 @@ export function planHold(k: RedisKeys, ask: HoldAsk): HoldPlan {
   const luaBudgets = budgets.map((b) => ({
     cap: b.cap,
     keys: [b.scope, ...scopes.filter((s) => s !== b.scope)].map((s) => counterOf(b, s)),
+    // The counters' expiry (ms, as text so Lua passes it on as is), '0' for none: see USAGE_TTL_MS.
+    ttl: String(USAGE_TTL_MS[b.window]),
   }));
   const counters = luaBudgets.flatMap((b) => b.keys);
   const lua: Record<string, unknown> = {

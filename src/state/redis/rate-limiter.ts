@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RateDecision, RateLimiter } from '../rate-limiter.js';
-import { type RedisClient, redisStep } from './client.js';
+import { type RedisClient, type RedisStep, redisStepFor } from './client.js';
 import { ACQUIRE, RENEW, runScript } from './rate-limiter-scripts.js';
 
 export interface RedisRateLimiterOptions {
@@ -36,6 +36,9 @@ const REASONS = [undefined, 'rate', 'concurrency'] as const;
  * Round trips: an acquire is one (EVALSHA; one more, EVAL, the first time after Redis starts or drops its script
  * cache); a release is one (ZREM), not awaited by the request; renewal is one script per key holding live slots in
  * this process, every `slotLeaseMs / 3`, issued together (pipelined) whatever the request rate.
+ *
+ * Failures: an unreachable Redis, a "not serving now" reply (LOADING, BUSY, OOM…) or no answer within the client's
+ * `commandTimeoutMs` (client.ts) makes acquire and release throw 503 data.unavailable.
  */
 export class RedisRateLimiter implements RateLimiter {
   readonly perMinute: number;
@@ -50,11 +53,14 @@ export class RedisRateLimiter implements RateLimiter {
   private seq = 0;
   private readonly timer: NodeJS.Timeout;
   private renewing = false;
+  /** Every call bounded by the client's commandTimeoutMs (client.ts): no answer in time is a 503, not a hang. */
+  private readonly step: RedisStep;
 
   constructor(
     private readonly client: RedisClient,
     options: RedisRateLimiterOptions = {},
   ) {
+    this.step = redisStepFor(client);
     this.prefix = options.prefix ?? 'cds:rate:';
     this.perMinute = options.perMinute ?? 300;
     this.concurrent = options.concurrent ?? 2;
@@ -67,7 +73,7 @@ export class RedisRateLimiter implements RateLimiter {
   async acquire(key: string, nowMs: number, weight = 1): Promise<RateDecision> {
     const slot = `${this.instance}.${(this.seq++).toString(36)}`;
     const args = [this.perMinute, this.concurrent, weight, this.slotLeaseMs, slot, this.useCallerClock ? nowMs : ''];
-    const reply = await redisStep(() =>
+    const reply = await this.step(() =>
       runScript(this.client, ACQUIRE, [this.windowKey(key), this.inFlightKey(key)], args.map(String)),
     );
     const [allowed, reason, remaining, resetSeconds, retryAfter] = parseReply(reply);
@@ -96,7 +102,7 @@ export class RedisRateLimiter implements RateLimiter {
     // Off the renewal list first, so a renewal racing this release cannot keep the slot alive.
     slots?.delete(token);
     if (slots?.size === 0) this.live.delete(key);
-    await redisStep(() => this.client.zRem(this.inFlightKey(key), token));
+    await this.step(() => this.client.zRem(this.inFlightKey(key), token));
   }
 
   /** Stops renewing; slots still held free when their leases run out, as if the process had ended. */
@@ -110,8 +116,11 @@ export class RedisRateLimiter implements RateLimiter {
     try {
       await Promise.all(
         [...this.live].map(([key, slots]) =>
-          // A failed renewal (Redis unreachable) is retried at the next tick, a third of a lease later.
-          runScript(this.client, RENEW, [this.inFlightKey(key)], [String(this.slotLeaseMs), ...slots]).catch(() => 0),
+          // A failed renewal (Redis unreachable or silent past the bound) is retried at the next tick, a third of a
+          // lease later; bounded, so a renewal that never gets an answer cannot stop the next ones.
+          this.step(() =>
+            runScript(this.client, RENEW, [this.inFlightKey(key)], [String(this.slotLeaseMs), ...slots]),
+          ).catch(() => 0),
         ),
       );
     } finally {

@@ -30,21 +30,30 @@ return redis.call('HGETALL', KEYS[1])
  * Releases the holds of requests whose process died: a lease that expired before now, or no lease and no queued or
  * running job owning it. KEYS: leased holds, unleased holds. ARGV: now (ms), now (ISO), hold key prefix, job key
  * prefix. Answers how many were released.
+ *
+ * Both sets hold only held holds, which never expire (settling removes a hold from them in the step that gives it
+ * its expiry), so every member has its hash. Should one not (a key deleted by hand), it is dropped from the sets
+ * and not counted, rather than looked at again by every sweep.
  */
 export const RELEASE_ORPHANS = new RedisScript(`${HOLD_LUA}
 local n = 0
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1])) do
-  if settle_hold(ARGV[3] .. id, 'released', 0, ARGV[2], KEYS[2], KEYS[1]) then n = n + 1 end
+local function release(id)
+  if settle_hold(ARGV[3] .. id, 'released', 0, ARGV[2], KEYS[2], KEYS[1]) then
+    n = n + 1
+  else
+    redis.call('ZREM', KEYS[1], id)
+    redis.call('SREM', KEYS[2], id)
+  end
 end
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1])) do release(id) end
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do
-  local hold_key = ARGV[3] .. id
-  local job = redis.call('HGET', hold_key, 'jobId')
+  local job = redis.call('HGET', ARGV[3] .. id, 'jobId')
   local live = false
   if job then
     local status = redis.call('HGET', ARGV[4] .. job, 'status')
     live = status == 'queued' or status == 'running'
   end
-  if not live and settle_hold(hold_key, 'released', 0, ARGV[2], KEYS[2], KEYS[1]) then n = n + 1 end
+  if not live then release(id) end
 end
 return n
 `);

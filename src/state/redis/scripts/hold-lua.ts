@@ -1,3 +1,5 @@
+import { SETTLED_HOLD_TTL_MS } from '../keys.js';
+
 /**
  * The Lua functions every money move shares (reserve, settle), pasted into the scripts that need them, so that a
  * job's insert and its hold, or a job's end and its settlement, are one script and one atomic step. They mirror
@@ -8,9 +10,17 @@
  * A hold request (`r`, decoded from the JSON that credits.ts builds) holds: id, accountId, kind, category?, amount,
  * exact (all or nothing), minimum?, expected? (the grant the caller computed its payload for), createdAt, leaseMs? and
  * leaseUntil? (a request's lease), jobId? (the job that owns it), counters (JSON text of every counter key) and
- * budgets: [{ cap, keys }] with the capped counter first in keys.
+ * budgets: [{ cap, keys, ttl? }] with the capped counter first in keys and ttl the counters' expiry in ms ('0' or
+ * absent: none).
+ *
+ * Expiry (keys.ts: USAGE_TTL_MS, SETTLED_HOLD_TTL_MS) is set here, in the same atomic step as the write it follows:
+ * taking a hold re-arms its counters' expiry, settling a request's hold (no jobId) gives the hold its expiry. A
+ * held hold never expires, and settling takes it out of the held and leased sets in the same step, so those sets
+ * never name an expired hold.
  */
 export const HOLD_LUA = `
+local SETTLED_HOLD_TTL_MS = '${SETTLED_HOLD_TTL_MS}'
+
 -- A whole number as Redis wants it: Lua would write a negated 0 as '-0', which HINCRBY refuses.
 local function int(n)
   return string.format('%d', n)
@@ -39,7 +49,10 @@ end
 -- holds (by lease time) or the unleased ones. Answers the hold's hash.
 local function write_hold(r, granted, hold_key, held_set, leased_set)
   for _, b in ipairs(r.budgets) do
-    for _, k in ipairs(b.keys) do redis.call('HINCRBY', k, 'held', int(granted)) end
+    for _, k in ipairs(b.keys) do
+      redis.call('HINCRBY', k, 'held', int(granted))
+      if b.ttl and b.ttl ~= '0' then redis.call('PEXPIRE', k, b.ttl) end
+    end
   end
   local f = {'id', r.id, 'accountId', r.accountId, 'kind', r.kind, 'amount', int(granted), 'charged', 0, 'status', 'held',
     'createdAt', r.createdAt, 'counters', r.counters}
@@ -56,9 +69,12 @@ local function write_hold(r, granted, hold_key, held_set, leased_set)
 end
 
 -- Commits (charged > 0 or not) or releases a held hold: charges min(charged, amount) and returns the rest to every
--- counter it moved. A hold already settled is left as it is: never a double charge. False for an unknown hold.
+-- counter it moved. A hold already settled is left as it is: never a double charge. False for an unknown hold (or a
+-- settled request's hold past its expiry). A counter that expired meanwhile (a hold kept past its window's expiry)
+-- is left out rather than brought back without an expiry and with a negative held: nothing reads it any more.
+-- A request's hold (no jobId) expires SETTLED_HOLD_TTL_MS after it settles; a job's hold stays with its job.
 local function settle_hold(hold_key, status, charged, now, held_set, leased_set)
-  local f = redis.call('HMGET', hold_key, 'id', 'status', 'amount', 'counters')
+  local f = redis.call('HMGET', hold_key, 'id', 'status', 'amount', 'counters', 'jobId')
   if not f[1] then return false end
   if f[2] ~= 'held' then return true end
   local amount = tonumber(f[3])
@@ -67,9 +83,12 @@ local function settle_hold(hold_key, status, charged, now, held_set, leased_set)
   redis.call('SREM', held_set, f[1])
   redis.call('ZREM', leased_set, f[1])
   for _, k in ipairs(cjson.decode(f[4])) do
-    redis.call('HINCRBY', k, 'held', int(-amount))
-    redis.call('HINCRBY', k, 'used', int(charged))
+    if redis.call('EXISTS', k) == 1 then
+      redis.call('HINCRBY', k, 'held', int(-amount))
+      redis.call('HINCRBY', k, 'used', int(charged))
+    end
   end
+  if not f[5] then redis.call('PEXPIRE', hold_key, SETTLED_HOLD_TTL_MS) end
   return true
 end
 `;
