@@ -4,6 +4,7 @@ import { accounts, accountsSpec } from './commands/accounts.js';
 import { docs, docsSpec } from './commands/docs.js';
 import { keys, keysSpec } from './commands/keys.js';
 import { load, loadSpec } from './commands/load.js';
+import { optout, optoutSpec } from './commands/optout.js';
 import { plans, plansSpec } from './commands/plans.js';
 import { releases, releasesSpec } from './commands/releases.js';
 import { seed, seedSpec } from './commands/seed.js';
@@ -19,6 +20,7 @@ const COMMANDS: ReadonlyArray<{ spec: CommandSpec; run: (argv: string[]) => Prom
   { spec: loadSpec, run: load },
   { spec: accountsSpec, run: accounts },
   { spec: keysSpec, run: keys },
+  { spec: optoutSpec, run: optout },
   { spec: plansSpec, run: plans },
   { spec: releasesSpec, run: releases },
   { spec: docsSpec, run: docs },

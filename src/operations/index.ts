@@ -1,6 +1,7 @@
 import { getAccount } from './account/get-account.js';
 import { getCredits } from './account/get-credits.js';
 import { adminCreateAccount, adminGetAccount, adminResumeAccount, adminSuspendAccount } from './admin/accounts.js';
+import { adminAddOptOuts, adminListOptOuts, adminOptOutAudit, adminRemoveOptOuts } from './admin/optouts.js';
 import { countCompanies, searchCompanies } from './companies/company-ops.js';
 import { lookupCompanies } from './companies/lookup-companies.js';
 import { countContacts } from './contacts/count-contacts.js';
@@ -90,6 +91,10 @@ export const OPERATIONS: readonly Operation[] = (
     adminGetAccount,
     adminSuspendAccount,
     adminResumeAccount,
+    adminListOptOuts,
+    adminAddOptOuts,
+    adminRemoveOptOuts,
+    adminOptOutAudit,
   ] as Operation[]
 ).map(withDryRun);
 

@@ -1,5 +1,6 @@
 import type { Account, AccountStatus, ApiKeyRecord, CreditSnapshot, Plan } from '../domain/account.js';
 import type { CreditKind, Hold, UsageCategory } from '../domain/credits.js';
+import type { OptOutEntry, OptOutType } from '../domain/optouts.js';
 import type { JobStore } from '../jobs/port.js';
 import type { SignalStore } from '../network-signals/port.js';
 
@@ -53,6 +54,47 @@ export type IdempotencyBegin =
   | { state: 'replay'; status: number; body: unknown }
   | { state: 'running' }
   | { state: 'mismatch' };
+
+/** Who made an opt-out change and how (the audit keeps it, with the type and count, never an identifier). */
+export interface OptOutAuditInput {
+  action: 'add' | 'import' | 'remove';
+  /** The operator: `cli:<user>` for the command, `api:operator` for the operator routes. */
+  actor: string;
+}
+
+/** One audit record: one per (change, identifier type) that changed something. */
+export interface OptOutAuditRecord {
+  at: string;
+  action: string;
+  actor: string;
+  type: OptOutType;
+  count: number;
+}
+
+export interface OptOutListQuery {
+  type?: OptOutType;
+  /** `next` of the previous page (an entry key, `type:value`); null or absent for the first page. */
+  after?: string | null;
+  limit: number;
+}
+
+export interface OptOutPage {
+  /** In the stable order of `type:value` (byte order), the same in every adapter. */
+  entries: Array<OptOutEntry & { createdAt: string }>;
+  /** The `after` of the next page; null on the last one. */
+  next: string | null;
+  /** Entries of the queried type (or of every type) in the list now. */
+  total: number;
+}
+
+/** Progress of a large opt-out change: entries handled so far, of `total`, after each chunk. */
+export type OptOutProgress = (done: number, total: number) => void;
+
+/**
+ * Entries per chunk of an opt-out change: each chunk is one transaction (SQLite) or one script (Redis), atomic with
+ * its audit count and version bump; a change of more entries is several chunks, each atomic on its own.
+ */
+export const OPT_OUT_CHUNK = 5000;
 
 export interface StateStore extends JobStore, SignalStore {
   // plans
@@ -121,6 +163,33 @@ export interface StateStore extends JobStore, SignalStore {
   ): Promise<IdempotencyBegin>;
   finishIdempotent(accountId: string, key: string, status: number, body: unknown): Promise<void>;
   abandonIdempotent(accountId: string, key: string): Promise<void>;
+  // opt-outs (suppression list): entries are normalized (domain/optouts.ts normalizeOptOut) before they get here.
+  // A change is applied in chunks of OPT_OUT_CHUNK entries, each atomic with its audit count and version bump.
+  /** Adds the entries not listed yet (`already`: listed before, or repeated in `entries`). */
+  addOptOuts(
+    entries: readonly OptOutEntry[],
+    audit: OptOutAuditInput & { action: 'add' | 'import' },
+    now: Date,
+    onProgress?: OptOutProgress,
+  ): Promise<{ added: number; already: number }>;
+  /** Removes the listed entries (`missing`: not listed, or repeated in `entries`). */
+  removeOptOuts(
+    entries: readonly OptOutEntry[],
+    audit: OptOutAuditInput & { action: 'remove' },
+    now: Date,
+    onProgress?: OptOutProgress,
+  ): Promise<{ removed: number; missing: number }>;
+  /** A page of the list in `type:value` order; a malformed `after` throws request.invalid (field `cursor`). */
+  listOptOuts(q: OptOutListQuery): Promise<OptOutPage>;
+  /** The whole list (the engine and the loader apply it); one read. */
+  allOptOuts(): Promise<OptOutEntry[]>;
+  /**
+   * Bumped by every chunk of a change that added or removed something (never by a no-op), so a server polling it
+   * applies changes promptly; one cheap read. 0 before the first change.
+   */
+  optOutVersion(): Promise<number>;
+  /** The newest audit records first, at most `limit`. */
+  listOptOutAudit(limit: number): Promise<OptOutAuditRecord[]>;
   // health
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -5,6 +5,7 @@ import { AppError } from '../../src/domain/errors/index.js';
 import { billingMonthWindow, dayWindow, FAR_FUTURE, quotaBlock } from '../../src/domain/quota/index.js';
 import { applyPlanOverrides, DEFAULT_PLANS } from '../../src/state/plans.js';
 import type { StateStore } from '../../src/state/port.js';
+import { optOutCases } from './optouts-cases.js';
 
 /** How a suite gets stores: every `open` of one factory shares the same storage (two "processes"). */
 export interface StoreFactory {
@@ -720,6 +721,11 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         expect((await store.createDomainList(b, { name: 'b', domains: ['a.com'], now: T0 }, limits)).accountId).toBe(b);
       });
     });
+
+    optOutCases(
+      () => store,
+      () => open(),
+    );
 
     describe('invariants (property)', () => {
       type Op =

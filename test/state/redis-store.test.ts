@@ -3,16 +3,26 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
+import { ErrorReply, MultiErrorReply } from 'redis';
 import type { Plan } from '../../src/domain/account.js';
 import { AppError } from '../../src/domain/errors/index.js';
 import { hashSecret } from '../../src/state/key-hash.js';
 import { DEFAULT_PLANS, PLANS_FILE } from '../../src/state/plans.js';
 import type { StateStore } from '../../src/state/port.js';
-import { connectRedis, type RedisClient } from '../../src/state/redis/client.js';
+import {
+  connectRedis,
+  isUnavailable,
+  type RedisClient,
+  RedisCommandTimeoutError,
+  redisStep,
+} from '../../src/state/redis/client.js';
 import { openRedisStore, type RedisStoreOptions } from '../../src/state/redis/index.js';
+import { redisKeys, SETTLED_HOLD_TTL_MS, USAGE_TTL_MS } from '../../src/state/redis/keys.js';
 import { DEFAULT_UPGRADE_URL } from '../../src/state/sqlite/index.js';
 import { runStateStoreSuite, TEST_PLANS } from './conformance.js';
+import { startStallProxy } from './stall-proxy.js';
 import { describeRedis, dropPrefix, PEPPER, REDIS_URL, redisFactory, testPrefix } from './store-factories.js';
 
 const T0 = new Date('2026-03-10T12:00:00.000Z');
@@ -229,6 +239,174 @@ describeRedis('Redis state store', () => {
       expect(snap.contact.kind === 'windows' && [snap.contact.day.used, snap.contact.day.held]).toEqual([500, 0]);
     });
 
+    describe('expiry (Redis memory stays bounded)', () => {
+      const k = () => redisKeys(prefix);
+      const pttl = (key: string) => admin.pTTL(key);
+      const DAY = 86_400_000;
+      const within = (ttl: number, max: number) => expect([ttl > max - 60_000, ttl <= max]).toEqual([true, true]);
+      /** The account's usage counter keys, by window kind (the part of the name before the window start). */
+      const counters = async (accountId: string) => {
+        const out: Record<string, string[]> = {};
+        for await (const keys of admin.scanIterator({ MATCH: `${prefix}account:${accountId}:usage:*`, COUNT: 1000 }))
+          for (const key of keys) {
+            // <kind>:<scope>:<window>:<start>
+            const window = key.slice(`${prefix}account:${accountId}:usage:`.length).split(':')[2] ?? '?';
+            out[window] = [...(out[window] ?? []), key];
+          }
+        return out;
+      };
+      const lease = new Date(T0.getTime() + 60_000);
+
+      it('a request hold expires 7 days after it settles (commit, release, orphan sweep), never while held', async () => {
+        const s = await open();
+        const id = await newAccount(s);
+        const ask = { accountId: id, kind: 'contact' as const, category: null, amount: 2, mode: 'exact' as const };
+        const committed = await s.reserve({ ...ask, now: T0, leaseUntil: lease });
+        expect(await pttl(k().hold(committed.id))).toBe(-1);
+        await s.commit(committed.id, 1, T0);
+        within(await pttl(k().hold(committed.id)), SETTLED_HOLD_TTL_MS);
+        expect(SETTLED_HOLD_TTL_MS).toBe(7 * DAY);
+        const released = await s.reserve({ ...ask, now: T0, leaseUntil: lease });
+        await s.releaseHold(released.id, T0);
+        within(await pttl(k().hold(released.id)), SETTLED_HOLD_TTL_MS);
+        const orphan = await s.reserve({ ...ask, now: T0, leaseUntil: lease });
+        expect(await s.releaseOrphanHolds(new Date(lease.getTime() + 1))).toBe(1);
+        within(await pttl(k().hold(orphan.id)), SETTLED_HOLD_TTL_MS);
+        // A settled hold settled again changes nothing, its expiry included.
+        await admin.pExpire(k().hold(committed.id), 3_600_000);
+        expect((await s.commit(committed.id, 2, T0)).charged).toBe(1);
+        within(await pttl(k().hold(committed.id)), 3_600_000);
+      });
+
+      it("a job's hold never expires, held or settled (the job's views read it)", async () => {
+        const s = await open();
+        const id = await newAccount(s);
+        const { job, hold } = await s.createJob({
+          id: 'exp_ttl1',
+          accountId: id,
+          kind: 'export',
+          payload: {},
+          hold: { kind: 'contact', category: 'export', amount: 3, mode: 'exact' },
+          now: T0,
+        });
+        expect(await pttl(k().hold(hold!.id))).toBe(-1);
+        expect((await s.claimJob(['export'], T0))?.id).toBe(job.id);
+        expect(await s.finishJob(job.id, { status: 'completed', charge: 2 }, T0)).toBe(true);
+        expect(await pttl(k().hold(hold!.id))).toBe(-1);
+        expect(await s.getHold(hold!.id)).toMatchObject({ status: 'committed', charged: 2 });
+      });
+
+      it('day and month counters expire past any read of their window; the free pool never', async () => {
+        const s = await open();
+        const windows = await newAccount(s, 't_windows');
+        await s.reserve({ accountId: windows, kind: 'contact', category: null, amount: 1, mode: 'exact', now: T0 });
+        await s.reserve({ accountId: windows, kind: 'premium', category: null, amount: 1, mode: 'up_to', now: T0 });
+        const unlimited = await newAccount(s, 't_unlimited');
+        const h = await s.reserve({
+          accountId: unlimited,
+          kind: 'contact',
+          category: 'export',
+          amount: 1,
+          mode: 'exact',
+          now: T0,
+          leaseUntil: lease,
+        });
+        await s.commit(h.id, 1, T0);
+        expect(USAGE_TTL_MS).toEqual({ day: 35 * DAY, month: 400 * DAY, pool: 0 });
+        for (const [accountId, days, months] of [
+          [windows, 1, 2], // contact day and month ('*'), premium month
+          [unlimited, 2, 2], // '*' and the category, day and month
+        ] as const) {
+          const c = await counters(accountId);
+          expect([c.day?.length, c.month?.length, c.pool]).toEqual([days, months, undefined]);
+          for (const key of c.day ?? []) within(await pttl(key), USAGE_TTL_MS.day);
+          for (const key of c.month ?? []) within(await pttl(key), USAGE_TTL_MS.month);
+        }
+        const pool = await newAccount(s, 't_pool');
+        const p = await s.reserve({
+          accountId: pool,
+          kind: 'contact',
+          category: null,
+          amount: 2,
+          mode: 'exact',
+          now: T0,
+        });
+        await s.commit(p.id, 2, T0);
+        const c = await counters(pool);
+        expect(c.pool).toHaveLength(1);
+        expect(await pttl(c.pool![0]!)).toBe(-1);
+        // Settling leaves a counter's expiry as the last hold set it.
+        const day = (await counters(windows)).day![0]!;
+        await admin.pExpire(day, 3_600_000);
+        const last = await s.reserve({
+          accountId: windows,
+          kind: 'contact',
+          category: null,
+          amount: 1,
+          mode: 'exact',
+          now: T0,
+        });
+        within(await pttl(day), USAGE_TTL_MS.day);
+        await admin.pExpire(day, 3_600_000);
+        await s.commit(last.id, 1, T0);
+        within(await pttl(day), 3_600_000);
+      });
+
+      it('an expired hold is unknown: getHold answers undefined, settling refuses it, the sweep passes it by', async () => {
+        const s = await open();
+        const id = await newAccount(s);
+        const h = await s.reserve({
+          accountId: id,
+          kind: 'contact',
+          category: null,
+          amount: 3,
+          mode: 'exact',
+          now: T0,
+          leaseUntil: lease,
+        });
+        await s.commit(h.id, 2, T0);
+        await admin.pExpire(k().hold(h.id), 1);
+        await sleep(20);
+        expect(await s.getHold(h.id)).toBeUndefined();
+        await expect(s.commit(h.id, 1, T0)).rejects.toThrow(/unknown hold/);
+        await expect(s.releaseHold(h.id, T0)).rejects.toThrow(/unknown hold/);
+        expect(await s.releaseOrphanHolds(new Date(T0.getTime() + 365 * DAY))).toBe(0);
+        const snap = await s.snapshot(id, T0);
+        expect(snap.contact.kind === 'windows' && [snap.contact.day.used, snap.contact.day.held]).toEqual([2, 0]);
+      });
+
+      it('settling a hold whose counter expired meanwhile does not bring the counter back', async () => {
+        const s = await open();
+        const id = await newAccount(s);
+        const h = await s.reserve({
+          accountId: id,
+          kind: 'contact',
+          category: null,
+          amount: 3,
+          mode: 'exact',
+          now: T0,
+        });
+        const day = (await counters(id)).day![0]!;
+        await admin.del(day); // as if its window had expired
+        await s.commit(h.id, 2, T0);
+        expect(await admin.exists(day)).toBe(0);
+        const snap = await s.snapshot(id, T0);
+        expect(snap.contact.kind === 'windows' && [snap.contact.month.used, snap.contact.month.held]).toEqual([2, 0]);
+      });
+
+      it('the orphan sweep drops a set member whose hold hash is gone instead of keeping it forever', async () => {
+        const s = await open();
+        const id = await newAccount(s);
+        const ask = { accountId: id, kind: 'contact' as const, category: null, amount: 1, mode: 'exact' as const };
+        const leased = await s.reserve({ ...ask, now: T0, leaseUntil: lease });
+        const unleased = await s.reserve({ ...ask, now: T0 });
+        await admin.del([k().hold(leased.id), k().hold(unleased.id)]); // never done by the adapter
+        expect(await s.releaseOrphanHolds(new Date(lease.getTime() + 1))).toBe(0);
+        expect(await admin.zScore(k().leasedHolds(), leased.id)).toBeNull();
+        expect(await admin.sIsMember(k().heldHolds(), unleased.id)).toBe(0);
+      });
+    });
+
     describe('connection', () => {
       it('a shared client stays open after close(); a client the store opened is closed', async () => {
         const shared = await connectRedis({ url: REDIS_URL });
@@ -293,6 +471,161 @@ describeRedis('Redis state store', () => {
           expect((await s.createKey(again, { now: T0 })).key.accountId).toBe(again);
         } finally {
           await stopRedisServer(server);
+        }
+      });
+
+      it('maps the replies of a Redis that is up but not serving to 503, and only those', async () => {
+        const serving = (msg: string) => isUnavailable(new ErrorReply(msg));
+        for (const code of ['LOADING', 'BUSY', 'MASTERDOWN', 'READONLY', 'OOM', 'MISCONF', 'TRYAGAIN', 'CLUSTERDOWN'])
+          expect([code, serving(`${code} some text`)]).toEqual([code, true]);
+        expect(serving('NOREPLICAS Not enough good replicas to write.')).toBe(true);
+        // Inside a script, Redis 7 keeps the first word.
+        expect(serving("OOM command not allowed when used memory > 'maxmemory'. script: abc, on @user_script:1.")).toBe(
+          true,
+        );
+        // Real errors stay errors (a 500): same prefix but another word, NOSCRIPT (answered by re-sending), the rest.
+        for (const msg of [
+          'BUSYKEY Target key name already exists.',
+          'BUSYGROUP Consumer Group name exists',
+          'NOSCRIPT x',
+        ])
+          expect([msg, serving(msg)]).toEqual([msg, false]);
+        expect(serving('WRONGTYPE Operation against a key holding the wrong kind of value')).toBe(false);
+        expect(serving('ERR unknown command')).toBe(false);
+        expect(isUnavailable(new Error('LOADING, but not from Redis'))).toBe(false);
+        expect(isUnavailable(new MultiErrorReply([new ErrorReply('LOADING x')], [0]))).toBe(true);
+        expect(isUnavailable(new MultiErrorReply([new ErrorReply('WRONGTYPE x')], [0]))).toBe(false);
+        expect(isUnavailable(new RedisCommandTimeoutError(5000))).toBe(true);
+        await expect(redisStep(() => Promise.reject(new ErrorReply('LOADING Redis is loading')))).rejects.toMatchObject(
+          {
+            code: 'data.unavailable',
+            status: 503,
+          },
+        );
+        await expect(redisStep(() => Promise.reject(new ErrorReply('WRONGTYPE x')))).rejects.toBeInstanceOf(ErrorReply);
+      });
+
+      (hasRedisServer ? it : it.skip)(
+        'answers 503 while its Redis is up but not serving (OOM, READONLY, MASTERDOWN, BUSY), then serves again',
+        async () => {
+          const port = await freePort();
+          const server = await startRedisServer(port);
+          const url = `redis://127.0.0.1:${port}`;
+          const ctl = await connectRedis({ url });
+          try {
+            const s = await open({ url });
+            const id = await newAccount(s);
+            const unavailable = { code: 'data.unavailable', status: 503 };
+            const reserve = () =>
+              s.reserve({ accountId: id, kind: 'contact', category: null, amount: 1, mode: 'exact', now: T0 });
+            // Out of memory under maxmemory: writes are refused, a script's write too; reads are still served.
+            await ctl.configSet('maxmemory', '1');
+            await expect(
+              s.createAccount({ name: 'b', plan: 't_windows', billingDay: null, now: T0 }),
+            ).rejects.toMatchObject(unavailable);
+            await expect(reserve()).rejects.toMatchObject(unavailable);
+            expect((await s.getAccount(id))?.id).toBe(id);
+            await ctl.configSet('maxmemory', '0');
+            // A replica (what a failover may leave us talking to) refuses writes; cut from its primary with
+            // replica-serve-stale-data off, reads too.
+            await ctl.sendCommand(['REPLICAOF', '127.0.0.1', String(await freePort())]);
+            await expect(reserve()).rejects.toMatchObject(unavailable);
+            await ctl.configSet('replica-serve-stale-data', 'no');
+            await expect(s.getAccount(id)).rejects.toMatchObject(unavailable);
+            await ctl.sendCommand(['REPLICAOF', 'NO', 'ONE']);
+            await ctl.configSet('replica-serve-stale-data', 'yes');
+            // A long script on another connection: BUSY.
+            await ctl.configSet('busy-reply-threshold', '50');
+            const busy = ctl.eval(SPIN_LUA, { arguments: ['600'] });
+            await sleep(150);
+            await expect(s.getAccount(id)).rejects.toMatchObject(unavailable);
+            await busy;
+            expect((await reserve()).amount).toBe(1);
+          } finally {
+            await ctl.close();
+            await stopRedisServer(server);
+          }
+        },
+      );
+
+      it('answers 503 within the bound when Redis stops answering, then drops the dead connection', async () => {
+        const proxy = await startStallProxy(REDIS_URL);
+        const s = await openRedisStore({
+          url: proxy.url,
+          prefix,
+          keyPepper: PEPPER,
+          plans: PLANS,
+          commandTimeoutMs: 300,
+        });
+        try {
+          const id = await newAccount(s);
+          const { secret } = await s.createKey(id, { now: T0 });
+          proxy.stall();
+          const started = Date.now();
+          await expect(s.authenticate(secret, T0)).rejects.toMatchObject({ code: 'data.unavailable', status: 503 });
+          const took = Date.now() - started;
+          expect(took).toBeGreaterThanOrEqual(290);
+          expect(took).toBeLessThan(1500);
+          // A PING gets no answer either: the client drops the connection and opens another, which answers (the
+          // proxy forwards new connections, as a replaced host would).
+          let back: Awaited<ReturnType<StateStore['authenticate']>>;
+          const deadline = Date.now() + 5000;
+          while (!back && Date.now() < deadline) {
+            back = await s.authenticate(secret, T0).catch(() => undefined);
+            if (!back) await sleep(50);
+          }
+          expect(back?.account.id).toBe(id);
+          expect([proxy.accepted, proxy.open]).toEqual([2, 1]);
+        } finally {
+          await s.close();
+          await proxy.close();
+        }
+      });
+
+      (hasRedisServer ? it : it.skip)(
+        'a slow answer is a 503 too, but a connection that still answers is kept',
+        async () => {
+          const port = await freePort();
+          const server = await startRedisServer(port);
+          const proxy = await startStallProxy(`redis://127.0.0.1:${port}`);
+          const client = await connectRedis({ url: proxy.url, commandTimeoutMs: 500 });
+          try {
+            const s = await openRedisStore({ client, prefix, keyPepper: PEPPER, plans: PLANS });
+            const id = await newAccount(s);
+            // A 750 ms script on the store's own connection: the call behind it times out at 500 ms; the PING sent
+            // then is answered at 750 ms, within its own 500 ms, so the connection stays.
+            const slow = client.eval(SPIN_LUA, { arguments: ['750'] });
+            await expect(s.getAccount(id)).rejects.toMatchObject({ code: 'data.unavailable', status: 503 });
+            await slow;
+            await sleep(400);
+            expect((await s.getAccount(id))?.id).toBe(id);
+            expect(proxy.accepted).toBe(1);
+          } finally {
+            await client.close();
+            await proxy.close();
+            await stopRedisServer(server);
+          }
+        },
+      );
+
+      it('commandTimeoutMs 0 leaves calls unbounded (a connection for blocking reads)', async () => {
+        const proxy = await startStallProxy(REDIS_URL);
+        const client = await connectRedis({ url: proxy.url, commandTimeoutMs: 0 });
+        try {
+          const s = await openRedisStore({ client, prefix, keyPepper: PEPPER, plans: PLANS });
+          const id = await newAccount(s);
+          proxy.stall();
+          let settled = false;
+          const pending = s.getAccount(id).finally(() => {
+            settled = true;
+          });
+          await sleep(600);
+          expect(settled).toBe(false);
+          // Only the connection's end ends it, as before.
+          await proxy.close();
+          await expect(pending).rejects.toMatchObject({ code: 'data.unavailable', status: 503 });
+        } finally {
+          client.destroy();
         }
       });
     });
@@ -360,3 +693,11 @@ function startWorker(data: Record<string, unknown>): {
   worker.on('message', (m: 'ready' | { granted: number; refused: number }) => (m === 'ready' ? onReady() : onDone(m)));
   return { ready, done };
 }
+
+/** Keeps Redis busy for ARGV[1] ms (a slow command, or BUSY for other connections past busy-reply-threshold). */
+const SPIN_LUA = `
+local function now() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000 end
+local stop = now() + tonumber(ARGV[1])
+while now() < stop do end
+return 1
+`;

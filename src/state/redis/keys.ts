@@ -84,14 +84,16 @@ export function redisKeys(prefix: string) {
     // credits (holds and usage counters)
     /**
      * Hash: used, held of one usage counter: (account, credit kind, scope = category or '*' plan-wide, window kind,
-     * window start; '' for the pool). Absent = 0 and 0.
+     * window start; '' for the pool). Absent = 0 and 0. Expires USAGE_TTL_MS[window] after the last hold taken on
+     * it (the pool never does).
      */
     usage: (accountId: string, kind: string, scope: string, window: string, start: string) =>
       `${p}account:${accountId}:usage:${kind}:${scope}:${window}:${start}`,
     /**
      * Hash: id, accountId, kind, category?, amount, charged, status, createdAt, settledAt?, leaseUntil?, counters
      * (JSON array of the usage keys the hold moved: settling moves exactly those back), jobId? (the job it belongs
-     * to). Absent field = null.
+     * to). Absent field = null. A request's hold (no jobId) expires SETTLED_HOLD_TTL_MS after it settles; a held hold
+     * and a job's hold never expire.
      */
     hold: (id: string) => `${p}hold:${id}`,
     /** Set of held hold ids without a lease (a job's, or a request's of an earlier version). */
@@ -121,7 +123,46 @@ export function redisKeys(prefix: string) {
     accountJobsOfKind: (accountId: string, kind: string) => `${p}account:${accountId}:jobs:kind:${kind}`,
     /** Set of an account's queued and running job ids (the exclusivity check reads it). */
     activeJobs: (accountId: string) => `${p}account:${accountId}:jobs:active`,
+
+    // opt-outs (suppression list; domain/optouts.ts)
+    /**
+     * Sorted set, every score 0, of entry keys `type:value` (normalized values): lexical order is the listing order
+     * (the SQLite adapter's byte order of (type, value)), a page is a ZRANGEBYLEX and a type's count a ZLEXCOUNT.
+     */
+    optOuts: () => `${p}optouts`,
+    /** Hash: entry key -> createdAt (RFC 3339). */
+    optOutCreated: () => `${p}optouts:created`,
+    /** String: the list's version, INCR by every script that changed the list (servers poll it). */
+    optOutVersion: () => `${p}optouts:version`,
+    /** String: the last audit seq handed out (INCR), the order of audit records. */
+    optOutAuditSeq: () => `${p}optouts:audit:seq`,
+    /** Sorted set of audit record ids (`<changeId>:<type>`) scored by seq. */
+    optOutAudit: () => `${p}optouts:audit`,
+    /** Hash: audit record id -> JSON {at, action, actor, type} (never an identifier). */
+    optOutAuditRecords: () => `${p}optouts:audit:records`,
+    /** Hash: audit record id -> entries the change changed of that type (HINCRBY per chunk). */
+    optOutAuditCounts: () => `${p}optouts:audit:counts`,
   };
 }
 
 export type RedisKeys = ReturnType<typeof redisKeys>;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * How long a settled request hold (one without a job) stays in Redis: 7 days, long enough for support to look one
+ * up from a request's logs, after which `getHold` answers undefined. Its request ended long before: nothing settles
+ * or renews it again. A job's hold has no expiry (the job's views read it for as long as the job is kept), and a
+ * held hold has none either, so the held and leased sets never name a hold that is gone. The SQLite adapter keeps
+ * every hold; within the 7 days both answer the same.
+ */
+export const SETTLED_HOLD_TTL_MS = 7 * DAY_MS;
+
+/**
+ * How long a usage counter lives after the last hold taken on it (reserve or job create re-arm it; settling does
+ * not). Holds are taken only inside their window, so a day counter lives 35 to 36 days from its window's start and
+ * a month counter 400 to 431 days: past any read of it (snapshots read the current windows only) and past any
+ * hold still to settle on it (a job running for weeks). A hold that outlives that settles without the expired
+ * counter rather than bring it back. The pool is the free plan's lifetime allowance: never expires (0).
+ */
+export const USAGE_TTL_MS = { day: 35 * DAY_MS, month: 400 * DAY_MS, pool: 0 } as const;

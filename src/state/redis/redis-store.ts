@@ -2,13 +2,14 @@ import type { Plan } from '../../domain/account.js';
 import { DEFAULT_PLANS, DEFAULT_UPGRADE_URL, loadPlans, PlanBook } from '../plans.js';
 import type { StateStore } from '../port.js';
 import { RedisAccounts } from './accounts.js';
-import { connectRedis, type RedisClient, redisStep } from './client.js';
+import { closeRedis, connectRedis, type RedisClient, redisStepFor } from './client.js';
 import { RedisCredits } from './credits.js';
 import { RedisDomainLists } from './domain-lists.js';
 import { RedisFeedback } from './feedback.js';
 import { RedisIdempotency } from './idempotency.js';
 import { RedisJobs } from './jobs.js';
 import { RedisApiKeys } from './keys-store.js';
+import { RedisOptOuts } from './optouts.js';
 import { RedisSignals } from './signals.js';
 
 export interface RedisStoreOptions {
@@ -30,6 +31,11 @@ export interface RedisStoreOptions {
   ownsClient?: boolean;
   /** Connection errors of a client this store opens (it keeps reconnecting). */
   onError?: (e: Error) => void;
+  /**
+   * Bound on each call over a client this store opens (default 5000 ms; see connectRedis). A shared `client`
+   * keeps the bound it was opened with.
+   */
+  commandTimeoutMs?: number;
 }
 
 /** How long `ping` waits before answering false: a health check must answer even when Redis hangs. */
@@ -38,7 +44,9 @@ const PING_TIMEOUT_MS = 2000;
 /**
  * The scale-out StateStore: every process of the deployment on one Redis, every check-then-write one Lua script
  * (state/redis/*.ts say which and why). It answers exactly as the SQLite adapter (test/state runs both); while Redis
- * is unreachable every call throws 503 data.unavailable, `ping` answers false, and the client reconnects by itself.
+ * is unreachable, answers "not serving now" (LOADING, BUSY, OOM, READONLY…) or does not answer within the client's
+ * bound (client.ts), every call throws 503 data.unavailable; `ping` answers false while Redis is unreachable or
+ * silent, and the client reconnects by itself.
  * Opening sends no command, so a server can start while Redis is still down.
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<StateStore> {
@@ -55,6 +63,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<StateS
       url: options.url,
       ...(options.tls !== undefined ? { tls: options.tls } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
+      ...(options.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
     });
   else throw new Error('openRedisStore needs a url or a client');
   const ownsClient = options.ownsClient ?? options.client === undefined;
@@ -67,8 +76,11 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<StateS
   const domainLists = new RedisDomainLists(client, prefix, accounts);
   const jobs = new RedisJobs(client, prefix, accounts, credits);
   const signals = new RedisSignals(client, prefix);
-  // Every call goes through redisStep: a connection failure anywhere in it is a 503, never a 500.
-  const step = redisStep;
+  // Every call goes through one bounded step: a connection failure, a "not serving now" reply or no answer within
+  // the client's commandTimeoutMs, anywhere in it, is a 503, never a 500 nor a request left hanging.
+  const step = redisStepFor(client);
+  // Each chunk of an opt-out change is its own bounded step (a large import is many steps).
+  const optOuts = new RedisOptOuts(client, prefix, step);
 
   return {
     listPlans: () => plans.list(),
@@ -120,9 +132,16 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<StateS
     deleteAlert: (id, now) => step(() => signals.deleteAlert(id, now)),
     dueAlerts: (now, limit) => step(() => signals.dueAlerts(now, limit)),
     claimAlertSlot: (id, due, next, now) => step(() => signals.claimAlertSlot(id, due, next, now)),
+    addOptOuts: (entries, audit, now, onProgress) => optOuts.add(entries, audit, now, onProgress),
+    removeOptOuts: (entries, audit, now, onProgress) => optOuts.remove(entries, audit, now, onProgress),
+    listOptOuts: (q) => optOuts.list(q),
+    allOptOuts: () => optOuts.all(),
+    optOutVersion: () => optOuts.version(),
+    listOptOutAudit: (limit) => optOuts.audit(limit),
     ping: () => ping(client),
     close: async () => {
-      if (ownsClient && client.isOpen) await client.close().catch(() => client.destroy());
+      // Not a bare client.close(): it waits for every pending reply, forever if Redis answers nothing.
+      if (ownsClient) await closeRedis(client);
     },
   };
 }

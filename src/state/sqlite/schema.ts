@@ -178,6 +178,30 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE holds ADD COLUMN lease_until TEXT;
   CREATE INDEX holds_by_lease ON holds(lease_until) WHERE status = 'held';
   `,
+  `
+  -- Opt-outs (suppression list): normalized identifiers (domain/optouts.ts). The key's byte order (BINARY) is the
+  -- listing order, the same as the Redis adapter's lexical sorted set.
+  CREATE TABLE optouts (
+    type TEXT NOT NULL CHECK (type IN ('id', 'email', 'phone', 'url', 'sha256')),
+    value TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (type, value)
+  ) WITHOUT ROWID;
+  -- One row: bumped by every transaction that changed the list (servers poll it).
+  CREATE TABLE optout_version (version INTEGER NOT NULL);
+  INSERT INTO optout_version (version) VALUES (0);
+  -- One record per (change, identifier type) with how many entries it changed; never an identifier.
+  CREATE TABLE optout_audit (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    change_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    at TEXT NOT NULL,
+    action TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    count INTEGER NOT NULL CHECK (count >= 0),
+    UNIQUE (change_id, type)
+  );
+  `,
 ];
 
 /** Brings the file to the latest version; safe when several processes open it at once (immediate lock). */

@@ -11,6 +11,7 @@ import { SqliteFeedback } from './feedback.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
+import { SqliteOptOuts } from './optouts.js';
 import { migrate } from './schema.js';
 import { SqliteSignals } from './signals.js';
 
@@ -57,6 +58,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   const domainLists = new SqliteDomainLists(db, accounts);
   const jobs = new SqliteJobs(db, accounts, credits);
   const signals = new SqliteSignals(db);
+  const optOuts = new SqliteOptOuts(db);
 
   return {
     listPlans: () => plans.list(),
@@ -124,6 +126,12 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     deleteAlert: async (id, now) => signals.deleteAlert(id, now),
     dueAlerts: async (now, limit) => signals.dueAlerts(now, limit),
     claimAlertSlot: async (id, due, next, now) => signals.claimAlertSlot(id, due, next, now),
+    addOptOuts: async (entries, audit, now, onProgress) => optOuts.add(entries, audit, now, onProgress),
+    removeOptOuts: async (entries, audit, now, onProgress) => optOuts.remove(entries, audit, now, onProgress),
+    listOptOuts: async (q) => optOuts.list(q),
+    allOptOuts: async () => optOuts.allEntries(),
+    optOutVersion: async () => optOuts.currentVersion(),
+    listOptOutAudit: async (limit) => optOuts.auditRecords(limit),
     ping: async () => {
       try {
         return db.prepare<[], { ok: number }>('SELECT 1 AS ok').get()?.ok === 1;
