@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { seedRelease } from '../../loaders/seed.js';
-import { CONTACT_CARD_COLUMNS, DEFAULT_CONTACT_COLUMNS } from '../../src/domain/catalog/index.js';
+import { CONTACT_CARD_COLUMNS, CONTACT_COLUMNS, DEFAULT_CONTACT_COLUMNS } from '../../src/domain/catalog/index.js';
 import { type IRNode, or } from '../../src/domain/query/ir.js';
 import { pageQuery } from '../../src/engine/duckdb/compile/select.js';
 import { type DuckDBEngine, openDuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
@@ -11,6 +11,8 @@ import { cardCovers, decodeCards, parseCardLayout } from '../../src/engine/duckd
 import { keyTable, POINT_KEY_COLUMNS, pointStoreFile } from '../../src/engine/duckdb/point-store/schema.js';
 import { readCurrent, releaseFile } from '../../src/engine/duckdb/release-store.js';
 import { ident } from '../../src/engine/duckdb/schema.js';
+import { candidateColumns } from '../../src/operations/enrichment/lookup-candidates.js';
+import { employeesWhere, FROM_PERSON_COLUMNS, PERSON_FIELDS } from '../../src/operations/family-b/enrich.js';
 
 /** The point store of a release (engine/duckdb/point-store): what the loader writes, when it answers, and fallbacks. */
 describe('point store', () => {
@@ -20,6 +22,10 @@ describe('point store', () => {
   const opened: DuckDBEngine[] = [];
   const copies: string[] = [];
   const columns = [...DEFAULT_CONTACT_COLUMNS, 'network_slug'];
+  /** What the family B enrichments read: from-network and from-email by identifier, from-person by employer. */
+  const familyB = candidateColumns(PERSON_FIELDS);
+  /** The columns a card holds beyond the default set and the lookup columns (catalog flag `card`). */
+  const nameColumns = CONTACT_COLUMNS.filter((c) => c.card).map((c) => c.name);
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'cds-points-'));
@@ -116,6 +122,9 @@ describe('point store', () => {
       expect(CONTACT_CARD_COLUMNS).toEqual(
         expect.arrayContaining([...DEFAULT_CONTACT_COLUMNS, ...POINT_KEY_COLUMNS, 'sort_key']),
       );
+      // What the family B enrichments match on and answer with is on the card too.
+      expect(nameColumns).toEqual(['first_name', 'last_name', 'company_name_norm']);
+      expect(CONTACT_CARD_COLUMNS).toEqual(expect.arrayContaining([...familyB, ...FROM_PERSON_COLUMNS]));
 
       const cards = db.prepare('SELECT sort_key, card FROM cards ORDER BY sort_key').all() as {
         sort_key: number;
@@ -139,6 +148,11 @@ describe('point store', () => {
       ).toBe(true);
       expect(rows.some((r) => r.has_phone === true) && rows.some((r) => r.has_phone === false)).toBe(true);
       expect(rows.some((r) => r.mobile_phone === null)).toBe(true);
+      // Names with accents (what from-person folds away), missing names, normalized company names.
+      const names = rows.map((r) => r.first_name).concat(rows.map((r) => r.last_name));
+      expect(names.some((n) => typeof n === 'string' && n !== n.normalize('NFKD').replace(/\p{M}/gu, ''))).toBe(true);
+      expect(rows.some((r) => r.first_name === null || r.last_name === null)).toBe(true);
+      expect(rows.filter((r) => typeof r.company_name_norm === 'string').length).toBeGreaterThan(1000);
 
       // Each key table holds exactly the (value, sort_key) pairs of its column.
       for (const column of POINT_KEY_COLUMNS) {
@@ -223,6 +237,78 @@ describe('point store', () => {
       page: { columns, afterSortKey: 0, limit: 5000, budgetMs: 10_000 },
     });
     expect(later.rows[0]).toMatchObject({ id: target.id, name: target.name });
+  });
+
+  it('answers the family B enrichments from the cards: identifiers by key, employers from the index', async () => {
+    const where = await lookupWhere();
+    const target = (await page(engine, where, familyB)).find((r) => typeof r.company_domain === 'string')!;
+    expect(target.first_name).toEqual(expect.any(String));
+    const employees = employeesWhere([String(target.company_domain)], [])!;
+    // The card alone changes: the family B reads show it, a read of a column the card lacks does not.
+    const e = await open(
+      copyWithStore(
+        `UPDATE cards SET card = json_set(card, '$[${CONTACT_CARD_COLUMNS.indexOf('first_name')}]', 'Carded') ` +
+          `WHERE sort_key = ?`,
+        Number(target.sort_key),
+      ),
+    );
+    expect((await page(e, where, familyB)).find((r) => r.id === target.id)).toEqual({
+      ...target,
+      first_name: 'Carded',
+    });
+    expect((await page(e, employees, FROM_PERSON_COLUMNS)).find((r) => r.id === target.id)).toMatchObject({
+      first_name: 'Carded',
+    });
+    expect((await page(e, where, [...familyB, 'headline'])).find((r) => r.id === target.id)).toMatchObject({
+      first_name: target.first_name,
+    });
+    // Without the store (or its cards) both come from the columns, with the same answers.
+    const none = await openDuckDBEngine({ dataDir, poolSize: 2, threads: 1, pointStore: false });
+    opened.push(none);
+    expect((await none.health()).pointReads).toEqual({ ok: false, note: 'point store disabled' });
+    expect(await page(none, where, familyB)).toEqual(await page(engine, where, familyB));
+    expect(await page(none, employees, FROM_PERSON_COLUMNS)).toEqual(
+      await page(engine, employees, FROM_PERSON_COLUMNS),
+    );
+    expect(await page(engine, where, familyB)).toEqual(await fromColumns(engine, where, familyB, 5000));
+  });
+
+  it('a store of the previous layout (no names on its cards) serves what its cards hold; the rest reads the columns', async () => {
+    const { dir, points } = copy();
+    const [first] = await engine.run(
+      'SELECT sort_key, work_email, company_domain FROM contacts WHERE work_email IS NOT NULL AND company_domain IS ' +
+        'NOT NULL ORDER BY sort_key LIMIT 1',
+    );
+    const key = Number(first!.sort_key);
+    // Rewritten as a build before the names joined the cards wrote it: cards and the layout in meta without them.
+    const before = CONTACT_CARD_COLUMNS.filter((c) => !nameColumns.includes(c));
+    const db = new Database(points);
+    const cards = db.prepare('SELECT sort_key, card FROM cards').all() as { sort_key: number; card: string }[];
+    const rewrite = db.prepare('UPDATE cards SET card = ? WHERE sort_key = ?');
+    db.transaction(() => {
+      for (const c of cards) {
+        const row = decodeCards([c.card], CONTACT_CARD_COLUMNS, CONTACT_CARD_COLUMNS)[0]!;
+        // One name changed in the store only, to see which reads it serves.
+        if (c.sort_key === key) row.name = 'Old Card';
+        rewrite.run(JSON.stringify(before.map((k) => row[k] ?? null)), c.sort_key);
+      }
+      db.prepare("UPDATE meta SET value = ? WHERE key = 'card_columns'").run(JSON.stringify(before));
+    })();
+    db.close();
+    const e = await open(dir);
+    expect((await e.health()).pointReads).toEqual({ ok: true });
+    const one: IRNode = { field: 'work_email', op: 'in', value: [String(first!.work_email)] };
+    expect((await page(e, one, columns))[0]).toMatchObject({ name: 'Old Card' });
+    const where = await lookupWhere();
+    const employees = employeesWhere([String(first!.company_domain)], [])!;
+    for (const [w, cols] of [
+      [or(where, one), familyB],
+      [employees, FROM_PERSON_COLUMNS],
+    ] as const) {
+      const got = await page(e, w, cols);
+      expect(got.find((r) => r.sort_key === key)).toMatchObject({ name: expect.not.stringMatching('Old Card') });
+      expect(got).toEqual(await page(engine, w, cols));
+    }
   });
 
   it(

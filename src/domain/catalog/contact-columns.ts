@@ -11,8 +11,8 @@ const c = (name: string, shape: ShapeName, label: string, description: string, o
 export const CONTACT_COLUMNS: readonly ColumnDef[] = [
   c('id', 'text', 'Contact ID', 'Contact id, prefix per_.', { nullable: false, defaultSet: true }),
   c('name', 'text', 'Full Name', 'Full name.', { nullable: false, defaultSet: true, substrings: true }),
-  c('first_name', 'text', 'First Name', 'First name.', { fill: 0.99 }),
-  c('last_name', 'text', 'Last Name', 'Last name.', { fill: 0.99 }),
+  c('first_name', 'text', 'First Name', 'First name.', { fill: 0.99, card: true }),
+  c('last_name', 'text', 'Last Name', 'Last name.', { fill: 0.99, card: true }),
   c('title', 'text', 'Job Title', 'Title of the current main role.', {
     defaultSet: true,
     fill: 0.97,
@@ -228,6 +228,7 @@ export const CONTACT_COLUMNS: readonly ColumnDef[] = [
   c('network_slug', 'text', 'Network Slug', 'Slug of the person profile URL.', { internal: true, lookup: true }),
   c('company_name_norm', 'text', 'Normalized Company Name', 'Employer name after company-name normalization.', {
     internal: true,
+    card: true,
   }),
   c('company_network_slug', 'text', 'Company Network Slug', 'Slug of the company profile URL.', { internal: true }),
   c('email_domain', 'text', 'Email Domain', 'Domain part of the work email.', { internal: true }),

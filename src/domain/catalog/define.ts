@@ -33,6 +33,7 @@ export interface ColumnOptions {
   defaultSet?: boolean;
   fill?: number;
   lookup?: boolean;
+  card?: boolean;
   contactPoint?: boolean;
   words?: string;
   substrings?: boolean;
@@ -62,6 +63,7 @@ export function column(
     ...(opts.defaultSet ? { defaultSet: true } : {}),
     fill: opts.fill ?? 1,
     ...(opts.lookup ? { lookup: true } : {}),
+    ...(opts.card ? { card: true } : {}),
     ...(opts.contactPoint ? { contactPoint: true } : {}),
     ...(opts.words ? { words: opts.words } : {}),
     ...(opts.substrings ? { substrings: true } : {}),

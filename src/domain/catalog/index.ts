@@ -136,14 +136,17 @@ export const DEFAULT_CONTACT_COLUMNS: readonly string[] = CONTACT_COLUMNS.filter
   (c) => c.name,
 );
 /**
- * The columns of a contact card, in this order: the enrichment default set, the lookup columns and
- * sort_key. Each release's point store holds one card per contact, so a point read (enrichment, the phone
- * lookups) that asks only for these columns reads one row of a row store instead of twenty columns of
- * the columnar release (engine/duckdb/point-store). A store records the layout it was written with, so a
- * change here never misreads an older release.
+ * The columns of a contact card, in catalog order: the enrichment default set, the lookup columns, the columns
+ * flagged `card` (first and last name, normalized company name: what the family B enrichments match on and
+ * answer with) and sort_key. Each release's point store holds one card per contact, so a point read
+ * (enrichment, the family B enrichments, the phone lookups) or an index page that asks only for these columns
+ * reads one row of a row store instead of twenty columns of the columnar release (engine/duckdb/point-store).
+ * Not every public column: `columns: ["*"]` would make a card about 4 times as big (1,676 bytes against 422 on
+ * average at 1 M contacts), so those reads use the release's columns. A store records the layout it was written
+ * with, so a change here never misreads an older release: reads its cards lack go to the release's columns.
  */
 export const CONTACT_CARD_COLUMNS: readonly string[] = CONTACT_COLUMNS.filter(
-  (c) => c.defaultSet || c.lookup || c.name === 'sort_key',
+  (c) => c.defaultSet || c.lookup || c.card || c.name === 'sort_key',
 ).map((c) => c.name);
 /** The default columns of company search and lookup, `id` first. */
 export const DEFAULT_COMPANY_COLUMNS: readonly string[] = COMPANY_COLUMNS.filter((c) => c.defaultSet).map(

@@ -51,6 +51,11 @@ export interface ColumnDef {
   fill: number;
   /** Lookup column: an identifier point reads ask by (enrichment, the lookup routes); engines index it. */
   lookup?: boolean;
+  /**
+   * Kept on the contact card (CONTACT_CARD_COLUMNS) beyond the default set and the lookup columns: a column point
+   * reads match on or answer with (the family B enrichments' names and normalized company name).
+   */
+  card?: boolean;
   /** What credits buy (work email, phones): filters take presence and exact-set membership only (contact-points.ts). */
   contactPoint?: boolean;
   /** Internal column holding this column's words key (domain/text/words), for whole-word matching. */

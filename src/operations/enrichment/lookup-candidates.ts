@@ -14,12 +14,16 @@ export const MATCH_COLUMNS = [
   'company_domain',
 ];
 
-/** One engine query fetching every stored contact any of the inputs could match. */
-export async function lookupCandidates(
-  ctx: OpContext,
-  inputs: readonly EnrichInput[],
-  columns: readonly string[],
-): Promise<Candidate[]> {
+/** The columns a candidate query reads: what matching needs plus what the caller answers with. */
+export function candidateColumns(columns: readonly string[]): string[] {
+  return [...new Set([...MATCH_COLUMNS, ...columns])];
+}
+
+/**
+ * The filter of a candidate query: an OR of `in` leaves on lookup columns (a point read), or null when no input
+ * is an identifier.
+ */
+export function candidatesWhere(inputs: readonly EnrichInput[]): IRNode | null {
   const emails = new Set<string>();
   const slugs = new Set<string>();
   const phones = new Set<string>();
@@ -36,10 +40,20 @@ export async function lookupCandidates(
       { field: 'mobile_phone', op: 'in', value: [...phones] },
       { field: 'direct_phone', op: 'in', value: [...phones] },
     );
-  if (leaves.length === 0) return [];
-  const res = await engineFor(ctx).query('contact', or(...leaves), {
+  return leaves.length === 0 ? null : or(...leaves);
+}
+
+/** One engine query fetching every stored contact any of the inputs could match. */
+export async function lookupCandidates(
+  ctx: OpContext,
+  inputs: readonly EnrichInput[],
+  columns: readonly string[],
+): Promise<Candidate[]> {
+  const where = candidatesWhere(inputs);
+  if (!where) return [];
+  const res = await engineFor(ctx).query('contact', where, {
     page: {
-      columns: [...new Set([...MATCH_COLUMNS, ...columns])],
+      columns: candidateColumns(columns),
       afterSortKey: null,
       limit: 5000,
       budgetMs: ctx.services.config.searchBudgetMs,

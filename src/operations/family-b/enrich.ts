@@ -18,7 +18,8 @@ import { intParam } from '../schemas.js';
 import { defineOperation, type OpContext } from '../types.js';
 import { creditsRemaining } from './credits-remaining.js';
 
-const PERSON_FIELDS = [
+/** What the family B enrichments answer with; with the matching columns, all on the contact card. */
+export const PERSON_FIELDS = [
   'first_name',
   'last_name',
   'work_email',
@@ -217,6 +218,20 @@ export const enrichFromEmail = defineOperation({
   },
 });
 
+/** The columns from-person reads for each employee of the items' companies. */
+export const FROM_PERSON_COLUMNS = ['id', 'last_updated', 'company_name_norm', ...PERSON_FIELDS];
+
+/**
+ * from-person's candidates: every contact employed on one of the domains or at one of the normalized company
+ * names (the names are matched on them afterwards). The index answers it; the page is read from the cards.
+ */
+export function employeesWhere(domains: readonly string[], names: readonly string[]): IRNode | null {
+  const leaves: IRNode[] = [];
+  if (domains.length) leaves.push({ field: 'company_domain', op: 'in', value: [...domains] });
+  if (names.length) leaves.push({ field: 'company_name_norm', op: 'in', value: [...names] });
+  return leaves.length ? or(...leaves) : null;
+}
+
 const fold = (s: unknown) =>
   typeof s === 'string' ? s.normalize('NFKD').replace(/\p{M}/gu, '').trim().toLowerCase() : '';
 
@@ -263,14 +278,12 @@ export const enrichFromPerson = defineOperation({
     }));
     const domains = [...new Set(keys.map((k) => k.domain).filter((d): d is string => !!d))];
     const names = [...new Set(keys.map((k) => k.name).filter((d): d is string => !!d))];
-    const leaves: IRNode[] = [];
-    if (domains.length) leaves.push({ field: 'company_domain', op: 'in', value: domains });
-    if (names.length) leaves.push({ field: 'company_name_norm', op: 'in', value: names });
-    const rows = leaves.length
+    const where = employeesWhere(domains, names);
+    const rows = where
       ? ((
-          await engineFor(ctx).query('contact', or(...leaves), {
+          await engineFor(ctx).query('contact', where, {
             page: {
-              columns: ['id', 'last_updated', 'company_name_norm', ...PERSON_FIELDS],
+              columns: FROM_PERSON_COLUMNS,
               afterSortKey: null,
               limit: 20_000,
               budgetMs: ctx.services.config.searchBudgetMs,

@@ -1,6 +1,8 @@
-import { CONTACT_CARD_COLUMNS, type Entity, listValues } from '../../../src/domain/catalog/index.js';
+import { CONTACT_CARD_COLUMNS, type Entity, listValues, publicColumns } from '../../../src/domain/catalog/index.js';
 import type { IRNode, Leaf } from '../../../src/domain/query/ir.js';
 import type { SearchEngine } from '../../../src/engine/port.js';
+import { candidateColumns, candidatesWhere } from '../../../src/operations/enrichment/lookup-candidates.js';
+import { employeesWhere, FROM_PERSON_COLUMNS, PERSON_FIELDS } from '../../../src/operations/family-b/enrich.js';
 import type { Row } from '../../helpers/rows.js';
 import { ENGINES } from './engines.js';
 import { matches } from './ir-eval.js';
@@ -8,7 +10,8 @@ import { type ConformanceRelease, conformanceRelease } from './release.js';
 
 /**
  * Engine conformance, reads: point reads (enrichment and lookups: an OR of `in` leaves on lookup columns, first
- * page), distinct values with their counts, and per-column populated counts, each compared with the stored rows.
+ * page; the queries the enrichments send, built by their own code, with the columns they read), distinct values
+ * with their counts, and per-column populated counts, each compared with the stored rows.
  */
 
 let rel: ConformanceRelease;
@@ -38,7 +41,49 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('%s', (_name, e) => {
   });
   afterAll(() => engine.close());
 
+  /** The query an enrichment sends for these identifiers (lookup-candidates.ts). */
+  const candidates = (kind: 'email' | 'network', values: readonly string[]): IRNode =>
+    candidatesWhere(values.map((value) => ({ kind, value })))!;
+
   const pointReads = (): Array<{ name: string; entity: Entity; where: IRNode; columns: readonly string[] }> => [
+    {
+      name: 'family B from-network: profile slugs, with the names',
+      entity: 'contact',
+      where: candidates('network', sample('contact', 'network_slug', 23, 'no-such-person')),
+      columns: candidateColumns(PERSON_FIELDS),
+    },
+    {
+      name: 'family B from-email: work emails, with the names',
+      entity: 'contact',
+      where: candidates('email', sample('contact', 'work_email', 29, 'nobody@nowhere.example')),
+      columns: candidateColumns(PERSON_FIELDS),
+    },
+    {
+      // Not a point read: the index (or the scan) finds the employees, their rows come from the cards (or columns).
+      name: 'family B from-person: the employees of company domains and normalized names',
+      entity: 'contact',
+      where: employeesWhere(
+        sample('contact', 'company_domain', 211, 'nowhere.example'),
+        sample('contact', 'company_name_norm', 307, 'no such company'),
+      )!,
+      columns: FROM_PERSON_COLUMNS,
+    },
+    {
+      // Every public column: more than a card holds, so every engine reads the release's columns.
+      name: 'enrichment with columns ["*"]: work emails and profile slugs',
+      entity: 'contact',
+      where: candidatesWhere([
+        ...sample('contact', 'work_email', 211, 'nobody@nowhere.example').map((value) => ({
+          kind: 'email' as const,
+          value,
+        })),
+        ...sample('contact', 'network_slug', 223, 'no-such-person').map((value) => ({
+          kind: 'network' as const,
+          value,
+        })),
+      ])!,
+      columns: candidateColumns(publicColumns('contact').map((c) => c.name)),
+    },
     {
       name: 'work emails',
       entity: 'contact',

@@ -1,9 +1,11 @@
 /**
  * Contact cards: the card columns of a contact (catalog CONTACT_CARD_COLUMNS: the enrichment default
- * set, the lookup columns, sort_key) as one JSON array, written by DuckDB's json_array from the stored
- * columns, so a decoded card equals the row read from the columns (test/engine/point-store.test.ts checks
- * every stored contact). The store records the layout it was written with; a layout this build cannot
- * read disables the store instead of misreading it.
+ * set, the lookup columns, the names and normalized company name, sort_key) as one JSON array, written by
+ * DuckDB's json_array from the stored columns, so a decoded card equals the row read from the columns
+ * (test/engine/point-store.test.ts checks every stored contact). The store records the layout it was written
+ * with and is read by that layout: a store of an older layout answers the reads its cards cover, the others go
+ * to the release's columns (cardCovers); a layout this build cannot read disables the store instead of
+ * misreading it.
  */
 
 /** The layout recorded in a point store's meta, or null (missing, or a value this build cannot read). */

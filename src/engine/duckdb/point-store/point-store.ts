@@ -94,17 +94,19 @@ export class PointStore {
 }
 
 /**
- * Lookups answered in parts (one per reader) as one page: each contact once, in ascending sort_key, at
- * most `limit`, decoded to `columns` plus sort_key. What the DuckDB UNION ALL page answers (compile/select.ts).
+ * Lookups answered in parts (one per reader) as one page: each contact once (those `keep` accepts, when given), in
+ * ascending sort_key, at most `limit`, decoded to `columns` plus sort_key. What the DuckDB UNION ALL page answers
+ * (compile/select.ts).
  */
 export function cardsPage(
   parts: readonly (readonly CardRow[])[],
   layout: readonly string[],
   columns: readonly string[],
   limit: number,
+  keep?: (sortKey: number) => boolean,
 ): Record<string, unknown>[] {
   const bySortKey = new Map<number, string>();
-  for (const part of parts) for (const r of part) bySortKey.set(r.sort_key, r.card);
+  for (const part of parts) for (const r of part) if (!keep || keep(r.sort_key)) bySortKey.set(r.sort_key, r.card);
   const picked = [...bySortKey.keys()].sort((a, b) => a - b).slice(0, limit);
   return decodeCards(
     picked.map((k) => bySortKey.get(k)!),

@@ -99,8 +99,16 @@ export class PointReaders {
     return cardCovers(this.layout, columns) && leaves.every((l) => this.keyColumns.has(l.field));
   }
 
-  /** The page a point read answers (cardsPage); rejects when a reader fails (the caller falls back to the release). */
-  async read(leaves: readonly Leaf[], columns: readonly string[], limit: number): Promise<Record<string, unknown>[]> {
+  /**
+   * The page a point read answers (cardsPage), of the contacts `keep` accepts (all without it: suppressed contacts are
+   * left out before the limit); rejects when a reader fails (the caller falls back to the release).
+   */
+  async read(
+    leaves: readonly Leaf[],
+    columns: readonly string[],
+    limit: number,
+    keep?: (sortKey: number) => boolean,
+  ): Promise<Record<string, unknown>[]> {
     const n = this.readers.length;
     const shares = this.readers.map((_, k) =>
       leaves
@@ -119,6 +127,7 @@ export class PointReaders {
       this.layout,
       columns,
       limit,
+      keep,
     );
   }
 
@@ -128,17 +137,29 @@ export class PointReaders {
   }
 
   /**
-   * The rows of these contacts (ascending sort keys, as an index page names them) decoded to `columns`, read on
-   * the least busy reader; rejects when it fails.
+   * The rows of these contacts (ascending sort keys, as an index page names them) decoded to `columns`; rejects when
+   * a reader fails.
    */
   async cards(sortKeys: readonly number[], columns: readonly string[]): Promise<Record<string, unknown>[]> {
     // A page of up to CARDS_INLINE rows is read on this thread (primary-key reads of cached pages), sparing the
-    // round trip to a reader thread; bigger pages (family B's 5,000 rows) go to a reader.
+    // round trip to a reader thread. Bigger pages (family B's 5,000 rows, from-person's employees of 100 companies)
+    // are split over the readers, whose reads and copies back overlap: at 1 M contacts 7,000 cards took about 20 %
+    // less than on one reader, interleaved runs on 2 cores.
     if (this.inline && !this.closing && sortKeys.length <= CARDS_INLINE)
       return cardsPage([this.inline.cards(sortKeys)], this.layout, columns, sortKeys.length);
-    const reader = this.readers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-    const rows = await this.ask(reader, { sortKeys: [...sortKeys] });
-    return cardsPage([rows], this.layout, columns, sortKeys.length);
+    const size = Math.ceil(sortKeys.length / this.readers.length);
+    // Every part settles before a failure is reported, as in read().
+    const parts = await Promise.allSettled(
+      this.readers.map((r, k) => this.ask(r, { sortKeys: sortKeys.slice(k * size, (k + 1) * size) })),
+    );
+    const failed = parts.find((p) => p.status === 'rejected');
+    if (failed) throw failed.reason;
+    return cardsPage(
+      parts.map((p) => (p as PromiseFulfilledResult<CardRow[]>).value),
+      this.layout,
+      columns,
+      sortKeys.length,
+    );
   }
 
   private ask(reader: Reader, what: Leaf[] | { sortKeys: number[] }): Promise<CardRow[]> {
