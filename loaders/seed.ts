@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Suppression } from '../src/domain/suppression.js';
 import { generateDumps } from './generate/index.js';
 import { loadRelease } from './load/index.js';
 import type { LoadReport, ProgressFn } from './load/types.js';
@@ -12,6 +13,8 @@ export interface SeedOptions {
   asOf?: Date;
   networkHost?: string;
   onProgress?: ProgressFn;
+  /** People it matches are not loaded (LoadOptions.suppression). */
+  suppression?: Suppression;
 }
 
 export type GenerateReport = Awaited<ReturnType<typeof generateDumps>>;
@@ -45,6 +48,7 @@ export async function seedRelease(opts: SeedOptions): Promise<SeedReport> {
     ...(opts.asOf ? { asOf: opts.asOf } : {}),
     ...(opts.networkHost ? { networkHost: opts.networkHost } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    ...(opts.suppression ? { suppression: opts.suppression } : {}),
   });
   return { generate, load };
 }

@@ -129,6 +129,14 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'How often a running job proves it is alive.',
   },
   {
+    key: 'holdLeaseMs',
+    env: 'CDS_HOLD_LEASE_MS',
+    default: '60000',
+    doc:
+      "How long a request's credit hold outlives its process: a hold not renewed for this long (its process died) " +
+      'is released by the next sweep of any process.',
+  },
+  {
     key: 'jobStaleMs',
     env: 'CDS_JOB_STALE_MS',
     default: '30000',
@@ -326,6 +334,7 @@ const ConfigSchema = v.object({
   searchBudgetMs: intIn(1, 600000),
   workers: intIn(0, 64),
   jobHeartbeatMs: intIn(10, 600_000),
+  holdLeaseMs: intIn(1000, 3_600_000),
   jobStaleMs: intIn(100, 86_400_000),
   exportConcurrency: intIn(1, 16),
   exportMaxRows: intIn(1, 100_000_000),

@@ -20,11 +20,12 @@ import { alertScheduler, collectJobKinds } from './operations/network-signals/in
 import type { Services } from './operations/types.js';
 import { MemoryRateLimiter } from './state/memory/rate-limiter.js';
 import type { StateStore } from './state/port.js';
-import { connectRedis, type RedisClient } from './state/redis/client.js';
+import { closeRedis, connectRedis, type RedisClient } from './state/redis/client.js';
 import { openRedisStore } from './state/redis/index.js';
 import { RedisRateLimiter } from './state/redis/rate-limiter.js';
 import { openSqliteStore } from './state/sqlite/index.js';
 import { unavailableStateStore } from './state/unavailable-store.js';
+import { syncSuppression } from './suppression-sync.js';
 import { BUILD_VERSION } from './version.js';
 
 export function stateFile(dataDir: string): string {
@@ -63,7 +64,7 @@ export async function openState(
 /** The process's one Redis connection (state, rate windows), from REDIS_URL and REDIS_TLS. */
 export async function redisClientFor(
   config: Config,
-  opts: { wait?: boolean; logger?: Logger } = {},
+  opts: { wait?: boolean; logger?: Logger; commandTimeoutMs?: number } = {},
 ): Promise<RedisClient> {
   if (!config.redisUrl) throw new ConfigError('CDS_STATE=redis needs REDIS_URL (redis://host:6379 or rediss://…)');
   let lastLogged = 0;
@@ -71,6 +72,7 @@ export async function redisClientFor(
     url: config.redisUrl,
     tls: config.redisTls,
     wait: opts.wait ?? true,
+    ...(opts.commandTimeoutMs !== undefined ? { commandTimeoutMs: opts.commandTimeoutMs } : {}),
     onError: (err) => {
       // The client reconnects by itself; say so at most every 10 s rather than on every retry.
       if (Date.now() - lastLogged < 10_000) return;
@@ -145,6 +147,24 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
   if (orphans > 0) logger.warn({ orphans }, 'released credit holds left by a stopped process');
   const metrics = new Metrics();
   const engine = timedEngine(await openEngine(config), (entity, kind, s) => metrics.engineCall(entity, kind, s));
+  // Opt-outs: the state store's list is applied to every read of the engine within a second of a change. A server
+  // waits (up to 10 s) for the first application, so it never answers with an opted-out person at start.
+  const suppression = syncSuppression({
+    state,
+    engine,
+    everyMs: 250,
+    onError: (() => {
+      // While the store is down this fails every poll: say so once every 10 s, not twice a second.
+      let last = 0;
+      return (err: unknown) => {
+        if (Date.now() - last < 10_000) return;
+        last = Date.now();
+        logger.warn({ err }, 'could not apply the opt-out list; retrying');
+      };
+    })(),
+    onApplied: (a) => logger.info(a, 'opt-out list applied'),
+  });
+  await Promise.race([suppression.ready, new Promise((r) => setTimeout(r, 10_000).unref())]);
   // Temp files of loads killed earlier go (a load still running keeps its own: its marker names a live process).
   const swept = await sweepKilledLoads(config.dataDir);
   if (swept.length > 0) logger.warn({ swept }, 'removed what a killed load left behind');
@@ -152,7 +172,8 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
   // state store's commands), so any worker process of the deployment takes a job an API process queued.
   const queue = redis
     ? new BullJobQueue({
-        client: await redisClientFor(config, { wait: false, logger }),
+        // No command bound: BullMQ waits on blocking reads by design.
+        client: await redisClientFor(config, { wait: false, logger, commandTimeoutMs: 0 }),
         lockMs: config.jobStaleMs,
         prefix: `${config.redisPrefix}bull`,
         logger,
@@ -189,11 +210,13 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
       clock,
       (released) => logger.warn({ released }, 'released credit holds of a process that stopped'),
       (err) => logger.error({ err }, 'renewing credit hold leases failed'),
+      config.holdLeaseMs,
     ),
     clock,
     logger,
     secret,
     build: { version: BUILD_VERSION },
+    suppression,
     ...(redis ? { redis } : {}),
   };
   services.holdLeases.onCharged = (hold) => metrics.creditsCharged(hold);
@@ -243,10 +266,11 @@ export async function closeServices(services: Services): Promise<void> {
   services.holdLeases.stop();
   await services.jobs.stop();
   await services.jobs.closeQueue();
+  await services.suppression.stop();
   await services.engine.close();
   await services.whereSqlParser.close();
   // The Redis limiter renews its live slots' leases on a timer; the memory one has nothing to stop.
   await (services.rateLimiter as { close?: () => Promise<void> | void }).close?.();
   await services.state.close();
-  if (services.redis?.isOpen) await services.redis.close();
+  if (services.redis?.isOpen) await closeRedis(services.redis);
 }

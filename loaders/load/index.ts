@@ -1,5 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
-import type { ReleaseWriter } from '../../src/engine/release-writer.js';
+import { SUPPRESSION_TYPES } from '../../src/domain/suppression.js';
+import type { ReleaseWriter, SuppressedPeople } from '../../src/engine/release-writer.js';
 import { LoadWorkers } from './load-workers.js';
 import { readCompanies, readPeople } from './read-dumps.js';
 import { isParquet, parquetAsJsonLines } from './readers/parquet.js';
@@ -62,12 +63,18 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
       'people',
       duplicates.map((d) => d.line),
     );
+    // After duplicates: the row that would be published is the one judged.
+    const suppressed: SuppressedPeople = opts.suppression
+      ? await writer.suppress(opts.suppression)
+      : { people: 0, byType: Object.fromEntries(SUPPRESSION_TYPES.map((t) => [t, 0])) as SuppressedPeople['byType'] };
+    if (opts.suppression) progress({ phase: 'suppressed', done: suppressed.people, total: suppressed.people });
     const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
     progress({ phase: 'build', done: 3, total: 3 });
     const source = {
       peopleFile: opts.peopleFile,
       companiesFile: opts.companiesFile,
       skipped: { people: rejects.count('people'), companies: rejects.count('companies') },
+      ...(opts.suppression ? { suppressed } : {}),
       asOf: asOf.toISOString(),
       networkHost,
     };
@@ -81,6 +88,7 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
       rejects: rejects.first,
       rejectsFile: rejects.file,
       dropped: { industries: companies.unknownIndustries },
+      suppressed,
       ms: Date.now() - started,
     };
   } catch (e) {

@@ -10,10 +10,13 @@ import type { LoadReport, Reject } from './types.js';
 export interface LoadReportFile {
   release_id: string;
   duration_ms: number;
-  people: { file: string; read: number; loaded: number; rejected: number };
+  /** `suppressed`: valid rows left out because the suppression list matches them (`suppressed_by_type`). */
+  people: { file: string; read: number; loaded: number; rejected: number; suppressed: number };
   companies: { file: string; read: number; loaded: number; rejected: number };
   rejected_by_reason: Record<string, number>;
   dropped: LoadReport['dropped'];
+  /** Suppressed people by the first identifier type that matched them (id, email, phone, url, sha256). */
+  suppressed_by_type: LoadReport['suppressed']['byType'];
   rejects_file: string;
 }
 
@@ -35,9 +38,10 @@ export async function writeLoadReport(
     duration_ms: report.ms,
     people: {
       file: basename(files.people),
-      read: report.contacts + report.skipped.people,
+      read: report.contacts + report.skipped.people + report.suppressed.people,
       loaded: report.contacts,
       rejected: report.skipped.people,
+      suppressed: report.suppressed.people,
     },
     companies: {
       file: basename(files.companies),
@@ -47,6 +51,7 @@ export async function writeLoadReport(
     },
     rejected_by_reason: Object.fromEntries(Object.entries(byReason).sort((a, b) => b[1] - a[1])),
     dropped: report.dropped,
+    suppressed_by_type: report.suppressed.byType,
     rejects_file: report.rejectsFile,
   };
   await writeFile(path, `${JSON.stringify(out, null, 2)}\n`);

@@ -1,4 +1,5 @@
-import type { OpenReleaseWriter } from '../../src/engine/release-writer.js';
+import type { Suppression } from '../../src/domain/suppression.js';
+import type { OpenReleaseWriter, SuppressedPeople } from '../../src/engine/release-writer.js';
 
 /** Public shapes of the loader: options, progress events and the report `cds load` prints. */
 
@@ -24,6 +25,11 @@ export interface LoadOptions {
   onProgress?: ProgressFn;
   /** The engine's release writer (default: the embedded engine's, loaders/load/writers.ts). */
   openWriter?: OpenReleaseWriter;
+  /**
+   * The suppression list (opt-outs, state store `allOptOuts`, domain/suppression.ts suppressionOf): people it
+   * matches are dropped, so the new release never holds them; the report counts them by identifier type.
+   */
+  suppression?: Suppression;
 }
 
 export interface Reject {
@@ -43,6 +49,8 @@ export interface LoadReport {
   rejectsFile: string;
   /** Values dropped during normalization (not row rejects): unknown industry labels and the like. */
   dropped: { industries: number };
+  /** Valid people left out because the suppression list matches them, by the first identifier type that matched. */
+  suppressed: SuppressedPeople;
   ms: number;
 }
 

@@ -1,5 +1,8 @@
 import type { Entity } from '../domain/catalog/index.js';
 import type { IRNode } from '../domain/query/ir.js';
+import type { Suppression } from '../domain/suppression.js';
+
+export type { Suppression } from '../domain/suppression.js';
 
 /*
  * Words used across the engines, one meaning each:
@@ -12,7 +15,7 @@ import type { IRNode } from '../domain/query/ir.js';
  *   routes); an engine answers it by key, never by a scan.
  * - point store: the embedded engine's per-release row store beside the DuckDB file that answers point reads
  *   (engine/duckdb/point-store): a key table per lookup column and one card per contact.
- * - card: one contact's columns kept for point reads (catalog CONTACT_CARD_COLUMNS).
+ * - card: one contact's columns kept for point reads and index pages (catalog CONTACT_CARD_COLUMNS).
  * - index: the embedded engine's per-release bitmap index (engine/duckdb/bitmap-index): posting lists of the
  *   values filters select on; a query whose every leaf it can answer is counted and paged from it, the rest scan.
  */
@@ -126,5 +129,13 @@ export interface SearchEngine {
    * neutralized against spreadsheet formula injection (a leading `'` before `=`, `+`, `-`, `@`, tab or CR).
    */
   exportCsv(entity: Entity, where: IRNode, req: CsvExportRequest): Promise<CsvExportResult>;
+  /**
+   * Replaces the suppression list (opt-outs, domain/suppression.ts): once it resolves, every read leaves the
+   * contacts it matches out (counts, pages, point reads, exports, distinct values, populated counts, companies'
+   * contact counts), as if the release did not hold them; a running export applies it from its next batch. The
+   * engine resolves the list against the serving release now and against every release it switches to before that
+   * one serves. Answers how many contacts of the serving release it suppresses. The empty list lifts it.
+   */
+  setSuppression(s: Suppression): Promise<{ contacts: number }>;
   close(): Promise<void>;
 }

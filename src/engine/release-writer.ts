@@ -9,6 +9,9 @@
  * Elasticsearch loader implements the same port.
  */
 
+import type { OptOutType } from '../domain/optouts.js';
+import type { Suppression } from '../domain/suppression.js';
+
 /** Staged rows of one kind, taken in file by file. */
 export interface StagedRows {
   /** Queues a file (deleted once it is in); resolves when the file before it is in, bounding what waits. */
@@ -24,11 +27,22 @@ export interface Duplicate {
   winnerLine: number;
 }
 
+/**
+ * People a load dropped because a suppression list matched them, counted under the first identifier type that
+ * matched (domain/suppression.ts SUPPRESSION_TYPES order: id, email, phone, url, sha256), so the types add up.
+ */
+export interface SuppressedPeople {
+  people: number;
+  byType: Record<OptOutType, number>;
+}
+
 /** What a published release records about itself. */
 export interface ReleaseSource {
   peopleFile: string;
   companiesFile: string;
   skipped: { people: number; companies: number };
+  /** People the suppression list dropped (absent for a release loaded without one). */
+  suppressed?: SuppressedPeople;
   asOf: string;
   networkHost: string;
 }
@@ -48,6 +62,12 @@ export interface ReleaseWriter {
   duplicatePeople(): Promise<Duplicate[]>;
   /** Removes staged rows by their line. */
   drop(kind: 'people' | 'companies', lines: readonly number[]): Promise<void>;
+  /**
+   * Removes the staged people a suppression list matches (the engines' rules: id, every email and phone column,
+   * profile slug, SHA-256 of each email and phone value), so the release never holds them and companies' contact
+   * counts leave them out; call it after duplicates are dropped (it judges the row that would be published).
+   */
+  suppress(list: Suppression): Promise<SuppressedPeople>;
   /** Writes the final companies and contacts from the staged rows; returns their counts. */
   build(onStep?: StepFn): Promise<{ contacts: number; companies: number }>;
   /** Writes what point reads use, records the release, and makes it the serving one atomically. */

@@ -17,6 +17,7 @@ export function engineFor(ctx: OpContext): SearchEngine {
     query: (entity, where, req) => engine.query(entity, where, { ...req, tenant }),
     exportCount: (entity, where, req) => engine.exportCount(entity, where, { ...req, tenant }),
     exportCsv: (entity, where, req) => engine.exportCsv(entity, where, req),
+    setSuppression: (s) => engine.setSuppression(s),
     close: () => engine.close(),
   };
 }

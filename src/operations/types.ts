@@ -14,6 +14,7 @@ import type { NetworkSource } from '../network-signals/port.js';
 import type { StateStore } from '../state/port.js';
 import type { RateLimiter } from '../state/rate-limiter.js';
 import type { RedisClient } from '../state/redis/client.js';
+import type { SuppressionSync } from '../suppression-sync.js';
 import type { HoldLeases } from './hold-leases.js';
 import type { Quote } from './quote.js';
 import type { Settlement } from './settlement.js';
@@ -40,6 +41,8 @@ export interface Services {
   logger: Logger;
   secret: string;
   build: { version: string };
+  /** Keeps the engine's opt-out suppression in step with the state store's list (polled every 250 ms). */
+  suppression: SuppressionSync;
   /** Redis mode (CDS_STATE=redis): the process's connection, shared by the state store and the rate limiter. */
   redis?: RedisClient;
 }

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { seedRelease } from '../../loaders/seed.js';
+import { ensureSecret, loadConfig } from '../../src/config.js';
+import { sha256Of } from '../../src/domain/optouts.js';
 import { describeReleases } from '../../src/engine/duckdb/releases.js';
+import { openState } from '../../src/services.js';
 import { runCds } from '../helpers/child-server.js';
 
 /**
@@ -122,3 +125,53 @@ it('exits 2 on bad arguments and 1 on a failed load', async () => {
   expect(missing.code).toBe(1);
   expect(missing.err).toMatch(/no such dump file/);
 });
+
+it('leaves out the people on the opt-out list of the state store, counted by identifier type', async () => {
+  const dataDir = join(root, 'opted-out');
+  const seeded = await seedRelease({
+    dataDir: join(root, 'opt-out-source'),
+    contacts: 300,
+    companies: 40,
+    seed: 4,
+    asOf: new Date('2026-11-01T00:00:00Z'),
+  });
+  const people = readFileSync(seeded.generate.peopleFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { person_id: string; email?: string | null });
+  const withEmail = people.filter((p) => p.email);
+  const config = loadConfig(['--data', dataDir]);
+  const state = await openState(config, ensureSecret(config));
+  await state.addOptOuts(
+    [
+      { type: 'id', value: people[0]!.person_id },
+      { type: 'id', value: 'per_nobody' },
+      { type: 'email', value: withEmail[1]!.email!.toLowerCase() },
+      { type: 'sha256', value: sha256Of(withEmail[2]!.email!.toLowerCase()) },
+    ],
+    { action: 'add', actor: 'cli:test' },
+    new Date(),
+  );
+  await state.close();
+  const reportFile = join(root, 'opted-out-report.json');
+  const res = await run([
+    'load',
+    '--data',
+    dataDir,
+    '--people',
+    seeded.generate.peopleFile,
+    '--companies',
+    seeded.generate.companiesFile,
+    '--report',
+    reportFile,
+  ]);
+  expect(res.code).toBe(0);
+  expect(JSON.parse(res.out)).toMatchObject({
+    contacts: seeded.load.contacts - 3,
+    suppressed: { people: 3, byType: { id: 1, email: 1, phone: 0, url: 0, sha256: 1 } },
+  });
+  expect(JSON.parse(readFileSync(reportFile, 'utf8'))).toMatchObject({
+    people: { read: seeded.load.contacts, loaded: seeded.load.contacts - 3, rejected: 0, suppressed: 3 },
+    suppressed_by_type: { id: 1, email: 1, phone: 0, url: 0, sha256: 1 },
+  });
+}, 120_000);

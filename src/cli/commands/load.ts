@@ -3,6 +3,7 @@ import { progressReporter } from '../../../loaders/load/progress.js';
 import { writeLoadReport } from '../../../loaders/load/report-file.js';
 import { loadConfig } from '../../config.js';
 import { type CommandSpec, parse, UsageError } from '../args.js';
+import { stateSuppression } from '../suppression.js';
 
 export const loadSpec: CommandSpec = {
   name: 'load',
@@ -11,7 +12,8 @@ export const loadSpec: CommandSpec = {
     'Loads source dumps (JSON Lines, CSV or Parquet by file extension; JSON Lines and CSV may be gzip-compressed, ' +
     '.gz) as a new release. Bad rows are skipped and reported ' +
     '(count, line numbers, reasons; all of them in DIR/releases/<id>.rejects.jsonl); --strict fails the load ' +
-    'instead. A failed load leaves the previous release serving.',
+    'instead. People on the opt-out list (cds optout) are left out and counted by identifier type. A failed load ' +
+    'leaves the previous release serving.',
   options: {
     data: { type: 'string' },
     people: { type: 'string' },
@@ -38,6 +40,7 @@ export async function load(argv: string[]): Promise<void> {
     strict: values.strict === true,
     networkHost: config.networkHost,
     onProgress: progressReporter(),
+    suppression: await stateSuppression(config),
   });
   if (typeof values.report === 'string') {
     await writeLoadReport(values.report, report, { people: values.people, companies: values.companies });

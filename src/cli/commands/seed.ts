@@ -3,13 +3,14 @@ import { seedRelease } from '../../../loaders/seed.js';
 import { loadConfig } from '../../config.js';
 import { currentRelease } from '../../engine/duckdb/release-store.js';
 import { type CommandSpec, intOption, parse } from '../args.js';
+import { stateSuppression } from '../suppression.js';
 
 export const seedSpec: CommandSpec = {
   name: 'seed',
   usage: 'cds seed [--data DIR] --contacts N --companies M [--seed S] [--if-empty]',
   summary:
     'Generates seeded synthetic source dumps into DIR/dumps and loads them as a new release (the serving release ' +
-    'swaps atomically).',
+    'swaps atomically), without the people on the opt-out list.',
   options: {
     data: { type: 'string' },
     contacts: { type: 'string' },
@@ -43,6 +44,7 @@ export async function seed(argv: string[]): Promise<void> {
     seed: intOption(values.seed, '--seed', 0, 2 ** 31 - 1) ?? 42,
     networkHost: config.networkHost,
     onProgress: progressReporter(),
+    suppression: await stateSuppression(config),
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

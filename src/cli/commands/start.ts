@@ -8,6 +8,7 @@ import { currentRelease } from '../../engine/duckdb/release-store.js';
 import { openState } from '../../services.js';
 import { BUILD_VERSION } from '../../version.js';
 import { type CommandSpec, parse } from '../args.js';
+import { stateSuppression } from '../suppression.js';
 import { serve } from './serve.js';
 
 export const startSpec: CommandSpec = {
@@ -70,6 +71,7 @@ export async function start(argv: string[]): Promise<void> {
       seed: 42,
       networkHost: config.networkHost,
       onProgress: progressReporter(),
+      suppression: await stateSuppression(config),
     });
   }
   const demo = await ensureDemoAccount(config);

@@ -2,6 +2,7 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { Entity } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
+import { EMPTY_SUPPRESSION, type Suppression } from '../../domain/suppression.js';
 import type {
   CsvExportRequest,
   CsvExportResult,
@@ -13,12 +14,13 @@ import type {
   SearchEngine,
   ValueCount,
 } from '../port.js';
-import { distinctValuesSql } from './distinct-values.js';
+import { cutCountStoredSql, cutCountValues, distinctValuesSql, readsCutCounts } from './distinct-values.js';
 import { exportCount, exportCsv } from './export-csv.js';
 import { OpenRelease, type ReleaseSession, type RunOptions } from './open-release.js';
 import { populatedCountsSql } from './populated-counts.js';
 import { runQuery } from './queries.js';
 import { type CurrentPointer, currentStamp, pointerFile, readCurrent } from './release-store.js';
+import type { ResolveStats } from './suppression/resolve.js';
 
 export interface DuckDBEngineOptions {
   dataDir: string;
@@ -33,10 +35,17 @@ export interface DuckDBEngineOptions {
   pollMs?: number;
   /** Reader threads per release for point reads (point-store/readers.ts). */
   pointReaders?: number;
+  /**
+   * Use each release's point store (default true); false reads point reads and index pages from the release's
+   * columns, as for a release without one (the conformance suite runs both).
+   */
+  pointStore?: boolean;
   /** Answer what the release's bitmap index can (true), or scan always (false). */
   index?: boolean;
   /** Memory for decoded index postings (MB). */
   indexCacheMb?: number;
+  /** The suppression list to apply from the start: the first release serves only once it is resolved. */
+  suppression?: Suppression;
 }
 
 const DEFAULT_BUDGET_MS = 30_000;
@@ -51,6 +60,10 @@ const DEFAULT_BUDGET_MS = 30_000;
  * A new release is picked up by polling CURRENT (cheap `stat`, and fs events are unreliable across
  * renames and network filesystems): new queries go to the new release at once, the old one closes when
  * its in-flight queries finish.
+ *
+ * Suppression (`setSuppression`): the list is resolved against the serving release, and against the ones still
+ * finishing reads (a running export), into the rows every read leaves out (suppression/); a new release serves only
+ * once the latest list is resolved against it, so no read ever sees a suppressed person.
  */
 export class DuckDBEngine implements SearchEngine {
   private current: OpenRelease | null = null;
@@ -60,8 +73,18 @@ export class DuckDBEngine implements SearchEngine {
   private checking: Promise<void> | null = null;
   private closed = false;
   private readonly retiring = new Set<Promise<void>>();
+  /** Retired releases still finishing reads: a new suppression list applies to them too. */
+  private readonly draining = new Set<OpenRelease>();
+  private suppression: Suppression = EMPTY_SUPPRESSION;
+  /** Bumped by every setSuppression; a release has the list once it resolved this version. */
+  private suppressionVersion = 0;
 
-  constructor(private readonly opts: Required<DuckDBEngineOptions>) {}
+  constructor(private readonly opts: Required<DuckDBEngineOptions>) {
+    if (opts.suppression !== EMPTY_SUPPRESSION) {
+      this.suppression = opts.suppression;
+      this.suppressionVersion = 1;
+    }
+  }
 
   release(): ReleaseInfo | null {
     return this.current?.info ?? null;
@@ -98,10 +121,24 @@ export class DuckDBEngine implements SearchEngine {
   private readonly populated = new Map<string, Promise<{ rows: number; columns: Record<string, number> }>>();
 
   populatedCounts(entity: Entity): Promise<{ rows: number; columns: Record<string, number> }> {
-    const key = `${this.release()?.id ?? 'none'}:${entity}`;
+    return this.withRelease((s) => {
+      // Cached per release, entity and suppression (a new list counts again).
+      const sup = s.suppression();
+      const key = `${s.info.id}:${entity}:${entity === 'contact' ? (sup?.version ?? 0) : 0}`;
+      return this.populatedOf(key, () => {
+        const q = populatedCountsSql(entity, sup);
+        return s.run(q.sql, q.params, { budgetMs: 60_000 });
+      });
+    });
+  }
+
+  private populatedOf(
+    key: string,
+    read: () => Promise<Record<string, unknown>[]>,
+  ): Promise<{ rows: number; columns: Record<string, number> }> {
     let hit = this.populated.get(key);
     if (!hit) {
-      hit = this.run(populatedCountsSql(entity), [], { budgetMs: 60_000 }).then(([row]) => {
+      hit = read().then(([row]) => {
         const { __rows, ...columns } = row as Record<string, number>;
         return {
           rows: Number(__rows),
@@ -115,10 +152,19 @@ export class DuckDBEngine implements SearchEngine {
     return hit;
   }
 
-  async distinctValues(entity: Entity, column: string, q: string | null, limit: number): Promise<ValueCount[]> {
-    const { sql, params } = distinctValuesSql(entity, column, q, limit);
-    const rows = await this.run(sql, params);
-    return rows.map((r) => ({ value: String(r.value), count: Number(r.count) }));
+  distinctValues(entity: Entity, column: string, q: string | null, limit: number): Promise<ValueCount[]> {
+    return this.withRelease(async (s) => {
+      const sup = s.suppression();
+      const values = (rows: Record<string, unknown>[]) =>
+        rows.map((r) => ({ value: String(r.value), count: Number(r.count) }));
+      if (readsCutCounts(entity, column, sup)) {
+        const cuts = sup!.companies!;
+        const stored = cutCountStoredSql(cuts);
+        return cutCountValues(values(await s.run(stored.sql, stored.params)), cuts, q, limit);
+      }
+      const { sql, params } = distinctValuesSql(entity, column, q, limit, sup);
+      return values(await s.run(sql, params));
+    });
   }
 
   /** Count and/or one keyset page of a compiled IR query, both on one pinned release. */
@@ -136,6 +182,24 @@ export class DuckDBEngine implements SearchEngine {
 
   exportCsv(entity: Entity, where: IRNode, req: CsvExportRequest): Promise<CsvExportResult> {
     return this.withRelease((s) => exportCsv(s, entity, where, req, this.opts));
+  }
+
+  /**
+   * Applies a suppression list to the serving release and to the retired ones still finishing reads; resolves once
+   * every read that starts from then on leaves its contacts out. Lists are applied in call order (an older one never
+   * replaces a newer). A failure leaves the previous list applied and rejects (the caller retries).
+   */
+  async setSuppression(s: Suppression): Promise<{ contacts: number }> {
+    const version = ++this.suppressionVersion;
+    this.suppression = s;
+    const targets = [this.current, ...this.draining].filter((r): r is OpenRelease => r !== null);
+    await Promise.all(targets.map((r) => r.suppress(s, version)));
+    return { contacts: this.current?.suppressionState.contacts ?? 0 };
+  }
+
+  /** What the serving release's last suppression resolution did (bench/suppression-bench.ts), or null. */
+  suppressionStats(): ResolveStats | null {
+    return this.current?.lastSuppression ?? null;
   }
 
   /** Checks CURRENT now (after any check already running) and swaps when it names another release. */
@@ -181,6 +245,7 @@ export class DuckDBEngine implements SearchEngine {
           threads: this.opts.threads,
           memoryLimit: this.opts.memoryLimit,
           pointReaders: this.opts.pointReaders,
+          pointStore: this.opts.pointStore,
           index: this.opts.index,
           indexCacheMb: this.opts.indexCacheMb,
         },
@@ -190,6 +255,17 @@ export class DuckDBEngine implements SearchEngine {
       // Keep serving the previous release when there is one; the pointer is retried only when it changes.
       this.lastError = `Release ${pointer.id} could not be opened: ${(e as Error).message}`;
       if (!this.current) this.stamp = null;
+      return;
+    }
+    try {
+      // Serves only with the latest suppression list resolved (a list set meanwhile is resolved again).
+      while (!this.closed && next.suppressionState.version < this.suppressionVersion)
+        await next.suppress(this.suppression, this.suppressionVersion);
+    } catch (e) {
+      // Retried at the next poll; until then the previous release (if any) serves, with the list applied.
+      this.lastError = `Release ${pointer.id} could not apply the suppression list: ${(e as Error).message}`;
+      this.stamp = null;
+      await next.retire();
       return;
     }
     if (this.closed) {
@@ -202,7 +278,11 @@ export class DuckDBEngine implements SearchEngine {
     if (old) {
       const p = old.retire();
       this.retiring.add(p);
-      void p.finally(() => this.retiring.delete(p));
+      this.draining.add(old);
+      void p.finally(() => {
+        this.retiring.delete(p);
+        this.draining.delete(old);
+      });
     }
   }
 
@@ -240,8 +320,10 @@ export async function openDuckDBEngine(options: DuckDBEngineOptions): Promise<Du
     queryBudgetMs: options.queryBudgetMs ?? DEFAULT_BUDGET_MS,
     pollMs: options.pollMs ?? 500,
     pointReaders: options.pointReaders ?? 4,
+    pointStore: options.pointStore ?? true,
     index: options.index ?? true,
     indexCacheMb: options.indexCacheMb ?? 256,
+    suppression: options.suppression ?? EMPTY_SUPPRESSION,
   });
   await engine.refresh();
   engine.startWatching();

@@ -5,12 +5,12 @@ import { type ColumnDef, type Entity, findColumn } from '../../domain/catalog/in
 import { AppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { CsvExportRequest, CsvExportResult, ExportCount } from '../port.js';
-import { compileWhere } from './compile/compile-where.js';
 import { Params } from './compile/params.js';
 import type { ReleaseSession } from './open-release.js';
 import { releaseFile } from './release-store.js';
 import { plainRows } from './rows.js';
 import { ident, TABLE } from './schema.js';
+import { CONTACT_COUNT, keptSql, type Suppressed, visiblePredicate } from './suppression/suppressed.js';
 
 /**
  * CSV exports on the DuckDB engine, written by DuckDB's own CSV writer (`COPY (SELECT …) TO …`).
@@ -77,10 +77,13 @@ export interface Statement {
 }
 
 export interface Slicing {
-  /** count and max(sort_key) of the next slice: at most `limit` rows after `lo`. */
-  bounds(lo: number, limit: number): Statement;
-  /** The COPY of the slice (lo, hi] into `file`, in sort_key order, without a header. */
-  copy(lo: number, hi: number, file: string): Statement;
+  /**
+   * count and max(sort_key) of the next slice: at most `limit` rows after `lo`, without the contacts `now`
+   * suppresses (the suppression as it is when the slice is cut).
+   */
+  bounds(lo: number, limit: number, now: Suppressed | null): Statement;
+  /** The COPY of the slice (lo, hi] into `file`, in sort_key order, without a header; `now` as for its bounds. */
+  copy(lo: number, hi: number, file: string, now: Suppressed | null): Statement;
 }
 
 /**
@@ -89,41 +92,53 @@ export interface Slicing {
  * (a bare LIMIT would pick any rows, and the slice (lo, hi] would then hold more than `n`). With a cap, the
  * rows it keeps are numbered per company_domain over every match (a window) and slices are cut from those.
  * Every value is a bound parameter.
+ *
+ * Suppression: the matches are those the suppression of the export's start (`start`) leaves (so a cap numbers the
+ * same rows at every slice, and never keeps more than its cap of a company), and each slice also leaves out the
+ * contacts suppressed since (`now`): a person suppressed while the export runs is in no slice cut after that.
  */
 export function slicing(
   entity: Entity,
   where: IRNode,
   columns: readonly ColumnDef[],
   maxPerCompany: number | null,
+  start: Suppressed | null = null,
 ): Slicing {
   if (maxPerCompany !== null && entity !== 'contact')
     throw new Error('a per-company cap applies to contact exports only');
+  if (start?.companies && columns.some((c) => c.entity === 'company' && c.name === CONTACT_COUNT))
+    // No operation exports companies (exports are of contacts); their contact count would need the cut per row.
+    throw new Error('a company export cannot write contact_count while a suppression cuts it');
+  const matches = (p: Params) => visiblePredicate(entity, where, p, start);
+  /** The contacts suppressed since the start as well (the whole suppression of now: it holds the start's mostly). */
+  const notNow = (p: Params, now: Suppressed | null) =>
+    entity === 'contact' && now && now !== start ? ` AND ${keptSql(now.contactsBits, p)}` : '';
   const table = ident(TABLE[entity]);
   const cells = columns.map((c, i) => cellSql(c, `c${i}`)).join(', ');
   const quoted = columns.flatMap((c, i) => (isTextCell(c) ? [ident(`c${i}`)] : []));
   const forceQuote = quoted.length ? `, FORCE_QUOTE (${quoted.join(', ')})` : '';
   /** Rows of the export: the matches, or with a cap the sort keys it keeps. */
   const kept = (p: Params) =>
-    `SELECT sort_key FROM ${table} WHERE ${compileWhere(entity, where, p)} QUALIFY company_domain IS NULL OR ` +
+    `SELECT sort_key FROM ${table} WHERE ${matches(p)} QUALIFY company_domain IS NULL OR ` +
     `row_number() OVER (PARTITION BY company_domain ORDER BY sort_key) <= ${p.add(maxPerCompany!)}`;
   return {
-    bounds(lo, limit) {
+    bounds(lo, limit, now) {
       const p = new Params();
       const sql =
         maxPerCompany === null
           ? `SELECT count(*) AS n, max(sort_key) AS hi FROM (SELECT sort_key FROM ${table} WHERE ` +
-            `${compileWhere(entity, where, p)} AND sort_key > ${p.add(lo)} ORDER BY sort_key LIMIT ${p.add(limit)})`
+            `${matches(p)}${notNow(p, now)} AND sort_key > ${p.add(lo)} ORDER BY sort_key LIMIT ${p.add(limit)})`
           : `SELECT count(*) AS n, max(sort_key) AS hi FROM (SELECT sort_key FROM (${kept(p)}) WHERE sort_key > ` +
-            `${p.add(lo)} ORDER BY sort_key LIMIT ${p.add(limit)})`;
+            `${p.add(lo)}${notNow(p, now)} ORDER BY sort_key LIMIT ${p.add(limit)})`;
       return { sql, params: p.values };
     },
-    copy(lo, hi, file) {
+    copy(lo, hi, file, now) {
       const p = new Params();
       const range = `sort_key > ${p.add(lo)} AND sort_key <= ${p.add(hi)}`;
       const rows =
         maxPerCompany === null
-          ? `${range} AND ${compileWhere(entity, where, p)}`
-          : `${range} AND sort_key IN (SELECT sort_key FROM (${kept(p)}) WHERE ${range})`;
+          ? `${range} AND ${matches(p)}${notNow(p, now)}`
+          : `${range} AND sort_key IN (SELECT sort_key FROM (${kept(p)}) WHERE ${range}${notNow(p, now)})`;
       return {
         sql:
           `COPY (SELECT ${cells} FROM ${table} WHERE ${rows} ORDER BY sort_key) TO ${p.add(file)} (FORMAT csv, ` +
@@ -142,7 +157,7 @@ export async function exportCount(
 ): Promise<ExportCount> {
   const p = new Params();
   const table = ident(TABLE[entity]);
-  const pred = compileWhere(entity, where, p);
+  const pred = visiblePredicate(entity, where, p, session.suppression());
   let sql: string;
   if (req.maxPerCompany === null) {
     sql = `SELECT count(*) AS n, count(*) AS capped FROM ${table} WHERE ${pred}`;
@@ -227,7 +242,7 @@ export async function exportCsv(
   if (!Number.isSafeInteger(req.batchRows) || req.batchRows < 1)
     throw new RangeError(`batchRows must be >= 1, got ${req.batchRows}`);
   const columns = req.columns.map((c) => columnOf(entity, c.name));
-  const s = slicing(entity, where, columns, req.maxPerCompany);
+  const s = slicing(entity, where, columns, req.maxPerCompany, session.suppression());
   const part = `${req.file}.part`;
   const fh = await open(req.file, 'w');
   let ok = false;
@@ -248,12 +263,14 @@ export async function exportCsv(
     let lo = -1;
     while (rows < req.maxRows) {
       const want = Math.min(req.batchRows, req.maxRows - rows);
-      const bounds = s.bounds(lo, want);
+      // The suppression is read again at each slice: contacts suppressed since the last one are left out from here.
+      const now = session.suppression();
+      const bounds = s.bounds(lo, want, now);
       const [b] = await runWithin(db.conn, bounds.sql, bounds.params, req.budgetMs);
       const n = Number(b?.n ?? 0);
       if (n > 0) {
         const hi = Number(b!.hi);
-        const copy = s.copy(lo, hi, part);
+        const copy = s.copy(lo, hi, part, now);
         await runWithin(db.conn, copy.sql, copy.params, req.budgetMs);
         // Append the slice to the export (the part file is the only place COPY may write).
         const src = await open(part, 'r');

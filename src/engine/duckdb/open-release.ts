@@ -3,6 +3,7 @@ import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb
 import type { Entity } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 import type { Leaf } from '../../domain/query/ir.js';
+import { isEmptySuppression, type Suppression } from '../../domain/suppression.js';
 import type { IndexState, PointReadsState, ReleaseInfo } from '../port.js';
 import { indexFile } from './bitmap-index/format.js';
 import { BitmapIndex, type EntityIndex } from './bitmap-index/reader.js';
@@ -10,6 +11,8 @@ import { ConnectionPool } from './connection-pool.js';
 import { PointReaders } from './point-store/readers.js';
 import { pointStoreFile } from './point-store/schema.js';
 import { plainRows } from './rows.js';
+import { type ResolveStats, SuppressionResolver } from './suppression/resolve.js';
+import type { Suppressed } from './suppression/suppressed.js';
 
 /** The largest page a query asks for: family B's 5,000 rows plus the one that says whether more follow. */
 const PAGE_ROWS_MAX = 5001;
@@ -20,6 +23,8 @@ export interface InstanceOptions {
   memoryLimit: string;
   /** Reader threads of the point store. */
   pointReaders: number;
+  /** Use the release's point store (false: point reads and index pages read the release's columns). */
+  pointStore: boolean;
   /** Use the release's bitmap index. */
   index: boolean;
   /** Memory for decoded postings (MB). */
@@ -61,11 +66,15 @@ function openIndex(file: string, info: ReleaseInfo, cacheMb: number): { index?: 
 export interface ReleaseSession {
   readonly info: ReleaseInfo;
   run(sql: string, params?: DuckDBValue[], opts?: RunOptions): Promise<Record<string, unknown>[]>;
-  /** A contact point read from the point store, or null when the store cannot answer it (then query the release). */
+  /**
+   * A contact point read from the point store, or null when the store cannot answer it (then query the release);
+   * contacts of `suppressed` are left out.
+   */
   pointRead(
     leaves: readonly Leaf[],
     columns: readonly string[],
     limit: number,
+    suppressed: Suppressed | null,
   ): Promise<Record<string, unknown>[] | null>;
   /** The release's bitmap index of an entity, or null when the release is served without one. */
   index(entity: Entity): EntityIndex | null;
@@ -73,6 +82,11 @@ export interface ReleaseSession {
   indexFailed(error: Error): void;
   /** Contact rows by sort key from the point store (ascending), or null when it cannot answer these columns. */
   cards(sortKeys: readonly number[], columns: readonly string[]): Promise<Record<string, unknown>[] | null>;
+  /**
+   * The suppression as it is now (null: nothing suppressed). A query reads it once and uses that for all it runs; a
+   * running export reads it again at each batch.
+   */
+  suppression(): Suppressed | null;
 }
 
 /**
@@ -83,6 +97,13 @@ export interface ReleaseSession {
 export class OpenRelease {
   private refs = 0;
   private retired = false;
+  /** The suppression list resolved against this release, and the engine's list version it was resolved from. */
+  private suppressed: Suppressed | null = null;
+  private suppressedAt = 0;
+  private resolver: { conn: DuckDBConnection; resolver: SuppressionResolver } | null = null;
+  private suppressing: Promise<unknown> = Promise.resolve();
+  /** What the last resolution did (bench/suppression-bench.ts reports it). */
+  lastSuppression: ResolveStats | null = null;
   private closedPromise: Promise<void> | null = null;
   private resolveClosed: (() => void) | null = null;
 
@@ -128,7 +149,9 @@ export class OpenRelease {
       throw e;
     }
     // Without its point store a release still answers every point read, from its columns (slower).
-    const points = await PointReaders.open(pointStoreFile(file), info, opts.pointReaders);
+    const points = opts.pointStore
+      ? await PointReaders.open(pointStoreFile(file), info, opts.pointReaders)
+      : { readers: null, reason: 'point store disabled' };
     // Without its index a release answers every query by scanning its columns (slower, same answers).
     const opened = opts.index ? openIndex(file, info, opts.indexCacheMb) : { reason: 'index disabled (CDS_INDEX=0)' };
     return new OpenRelease(
@@ -191,10 +214,11 @@ export class OpenRelease {
       return await fn({
         info: this.info,
         run: (sql, params, opts) => this.run(sql, params ?? [], opts ?? {}),
-        pointRead: (leaves, columns, limit) => this.pointRead(leaves, columns, limit),
+        pointRead: (leaves, columns, limit, suppressed) => this.pointRead(leaves, columns, limit, suppressed),
         index: (entity) => this.index?.[entity] ?? null,
         indexFailed: (error) => this.indexFailed(error),
         cards: (sortKeys, columns) => this.cards(sortKeys, columns),
+        suppression: () => this.suppressed,
       });
     } finally {
       this.refs--;
@@ -245,11 +269,13 @@ export class OpenRelease {
     leaves: readonly Leaf[],
     columns: readonly string[],
     limit: number,
+    sup: Suppressed | null,
   ): Promise<Record<string, unknown>[] | null> {
     const readers = this.points;
     if (!readers?.answers(leaves, columns)) return null;
+    const keep = sup ? (k: number) => (sup.contacts[(k - 1) >>> 5]! & (1 << ((k - 1) & 31))) === 0 : undefined;
     try {
-      return await readers.read(leaves, columns, limit);
+      return await readers.read(leaves, columns, limit, keep);
     } catch (e) {
       // A damaged store must not fail lookups the release itself can answer: stop using it.
       if (this.points === readers) {
@@ -274,6 +300,47 @@ export class OpenRelease {
     }
   }
 
+  /** Contacts the suppression leaves out of this release, and the list version it was resolved from. */
+  get suppressionState(): { contacts: number; version: number } {
+    return { contacts: this.suppressed?.count ?? 0, version: this.suppressedAt };
+  }
+
+  /**
+   * Resolves the engine's suppression list (version `version`) against this release and applies it to every read
+   * that starts from then on. Lists are resolved one after another on a connection of their own; one older than
+   * the list applied is skipped. A retired release no one reads any more is left as it is.
+   */
+  suppress(list: Suppression, version: number): Promise<void> {
+    const run = this.suppressing.then(async () => {
+      if (version <= this.suppressedAt || (this.retired && this.refs === 0)) return;
+      // An empty list suppresses no one: nothing to resolve, no connection to open (a release switch stays quick).
+      if (isEmptySuppression(list)) {
+        this.suppressed = null;
+        this.suppressedAt = version;
+        return;
+      }
+      this.refs++;
+      try {
+        if (!this.resolver) {
+          const conn = await this.instance.connect();
+          this.resolver = {
+            conn,
+            resolver: new SuppressionResolver(conn, { contacts: this.info.contacts, companies: this.info.companies }),
+          };
+        }
+        const { suppressed, stats } = await this.resolver.resolver.resolve(list, version);
+        this.suppressed = suppressed;
+        this.suppressedAt = version;
+        this.lastSuppression = stats;
+      } finally {
+        this.refs--;
+        if (this.retired && this.refs === 0) this.closeNow();
+      }
+    });
+    this.suppressing = run.catch(() => undefined);
+    return run;
+  }
+
   /** Stops taking new callers; resolves once the in-flight ones finished and the file is closed. */
   retire(): Promise<void> {
     if (!this.closedPromise) {
@@ -292,6 +359,8 @@ export class OpenRelease {
     this.points = null;
     try {
       for (const ix of [this.index, ...this.setAside]) ix?.close();
+      this.resolver?.conn.closeSync();
+      this.resolver = null;
       this.pool.close();
       this.instance.closeSync();
     } finally {

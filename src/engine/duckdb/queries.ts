@@ -2,16 +2,19 @@ import type { Entity } from '../../domain/catalog/index.js';
 import { isAppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { QueryRequest, QueryResult } from '../port.js';
-import type { Bitset } from './bitmap-index/bitset.js';
-import { IndexCannotAnswer, planBitset } from './bitmap-index/plan.js';
+import { andNotInto, type Bitset, countAndNot, orInto } from './bitmap-index/bitset.js';
+import { IndexCannotAnswer, type PlanContext, planBitset } from './bitmap-index/plan.js';
 import { pointReadLeaves } from './compile/point-read-leaves.js';
 import { countQuery, pageQuery } from './compile/select.js';
 import { indexedQuery, verifier } from './indexed-query.js';
 import type { ReleaseSession } from './open-release.js';
+import { cutCompanyRows, cutRowsMatching, cutsLeaf, type Suppressed } from './suppression/suppressed.js';
 
 /**
  * Count and page on one pinned release, concurrently on two pooled connections. A count past its budget
- * becomes null (the caller warns `count_unavailable`); a page past its budget throws query.timeout.
+ * becomes null (the caller warns `count_unavailable`); a page past its budget throws query.timeout. Both see the
+ * release as the suppression of the moment leaves it (read once): without its suppressed contacts, with companies'
+ * contact counts cut by them.
  */
 export async function runQuery(
   session: ReleaseSession,
@@ -20,13 +23,46 @@ export async function runQuery(
   where: IRNode,
   req: QueryRequest,
 ): Promise<QueryResult> {
+  const sup = session.suppression();
+  const result = await answer(session, releaseId, entity, where, req, sup);
+  if (entity === 'company') cutCompanyRows(result.rows, sup);
+  return result;
+}
+
+/**
+ * The index's plan context under a suppression: a company's contact_count leaf is decided on the cut counts for
+ * the companies with a cut (the stored postings for the others).
+ */
+function suppressedPlan(entity: Entity, sup: Suppressed | null): Pick<PlanContext, 'rewrite'> {
+  const cuts = sup?.companies;
+  if (entity !== 'company' || !cuts) return {};
+  return {
+    rewrite: (leaf, stored) => {
+      if (!cutsLeaf(leaf, sup)) return stored;
+      andNotInto(stored, cuts.affected);
+      orInto(stored, cutRowsMatching(leaf, cuts));
+      return stored;
+    },
+  };
+}
+
+async function answer(
+  session: ReleaseSession,
+  releaseId: string,
+  entity: Entity,
+  where: IRNode,
+  req: QueryRequest,
+  sup: Suppressed | null,
+): Promise<QueryResult> {
   // Point reads keep their key lookups; every other filter the index can answer is answered from it.
   const points =
     req.page && entity === 'contact'
       ? pointReadLeaves(entity, where, req.page.afterSortKey, req.page.offset ?? 0)
       : null;
   const ix = points ? null : session.index(entity);
-  const plan = ix ? planBitset({ ix, entity, verify: verifier(session, entity, req) }, where) : null;
+  const plan = ix
+    ? planBitset({ ix, entity, verify: verifier(session, entity, req), ...suppressedPlan(entity, sup) }, where)
+    : null;
   if (plan) {
     let bits: Bitset | null = null;
     try {
@@ -37,10 +73,20 @@ export async function runQuery(
       if (isAppError(e) && e.code !== 'query.timeout') throw e;
       if (!(e instanceof IndexCannotAnswer) && !isAppError(e)) session.indexFailed(e as Error);
     }
-    if (bits) return indexedQuery(session, entity, bits, req);
+    if (bits) {
+      if (entity === 'contact' && sup) {
+        // A count alone is one pass over both bitsets; a page needs the rows left.
+        if (!req.page) {
+          const count = req.countBudgetMs === undefined ? null : countAndNot(bits, sup.contacts);
+          return { releaseId, count, countTimedOut: false, rows: [] };
+        }
+        andNotInto(bits, sup.contacts);
+      }
+      return indexedQuery(session, entity, bits, req);
+    }
   }
   const count = async (): Promise<{ count: number | null; timedOut: boolean }> => {
-    const q = countQuery(entity, where);
+    const q = countQuery(entity, where, sup);
     try {
       const rows = await session.run(q.sql, q.params, {
         budgetMs: req.countBudgetMs,
@@ -55,9 +101,9 @@ export async function runQuery(
   const page = async (): Promise<Record<string, unknown>[]> => {
     const { columns, afterSortKey, limit, budgetMs, offset } = req.page!;
     const leaves = entity === 'contact' ? pointReadLeaves(entity, where, afterSortKey, offset ?? 0) : null;
-    const points = leaves ? await session.pointRead(leaves, columns, limit) : null;
+    const points = leaves ? await session.pointRead(leaves, columns, limit, sup) : null;
     if (points) return points;
-    const q = pageQuery(entity, where, columns, afterSortKey, limit, offset ?? 0);
+    const q = pageQuery(entity, where, columns, afterSortKey, limit, offset ?? 0, sup);
     return session.run(q.sql, q.params, { budgetMs, ...(req.tenant ? { tenant: req.tenant } : {}) });
   };
   if (!req.page) {

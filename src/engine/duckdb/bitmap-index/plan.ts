@@ -21,6 +21,11 @@ export interface PlanContext {
   ix: EntityIndex;
   entity: Entity;
   verify: Verify;
+  /**
+   * A leaf's rows as the engine reads them when the stored column does not hold the value a read must see (a
+   * company's contact_count under a suppression): given the rows of the stored values, the rows to use.
+   */
+  rewrite?: (leaf: Leaf, stored: Bitset) => Bitset;
 }
 
 /** Dictionaries up to this size answer `contains` / `prefix` by testing each value (closed lists, small lists). */
@@ -39,13 +44,14 @@ export function planBitset(ctx: PlanContext, node: IRNode): BitsetPlan | null {
   if (isLeaf(node)) {
     const leaf = leafRows(ix, ctx.entity, node);
     if (leaf === null) return null;
-    if (typeof leaf === 'function') return async () => leaf();
+    const seen = (b: Bitset): Bitset => (ctx.rewrite ? ctx.rewrite(node, b) : b);
+    if (typeof leaf === 'function') return async () => seen(leaf());
     // A leaf answered as candidates: checked against the columns before anything combines with it.
     const { candidates } = leaf;
     return async () => {
       const exact = await ctx.verify(node, candidates());
       if (!exact) throw new IndexCannotAnswer(`too many candidates for ${node.field} ${node.op}`);
-      return exact;
+      return seen(exact);
     };
   }
   if ('not' in node) {

@@ -6,25 +6,38 @@ import type { Params } from './params.js';
 import { phrasePattern } from './words.js';
 
 /**
+ * A leaf's predicate as the engine reads it when the stored column does not hold the value a read must see (a
+ * company's contact_count under a suppression, suppression/suppressed.ts): given the stored predicate, the one to use.
+ */
+export type LeafRewrite = (leaf: Leaf, stored: string) => string;
+
+/**
  * Query IR -> a parameterized DuckDB predicate (ARCHITECTURE rule 2). Semantics are those documented in
  * domain/query/ir.ts; every value is a bound parameter. Unknown fields are a programming error here:
  * the parsers check fields against the catalog before the IR reaches an engine.
  */
-export function compileWhere(entity: Entity, node: IRNode, params: Params, nullSafe = false): string {
+export function compileWhere(
+  entity: Entity,
+  node: IRNode,
+  params: Params,
+  nullSafe = false,
+  rewrite?: LeafRewrite,
+): string {
   if (isLeaf(node)) {
-    const sql = compileLeaf(entity, node, params);
+    const stored = compileLeaf(entity, node, params);
+    const sql = rewrite ? rewrite(node, stored) : stored;
     // Under a `not`, a leaf on a null column must be false (not SQL NULL) so that `not` keeps that row.
     return nullSafe ? `coalesce(${sql}, FALSE)` : sql;
   }
   if ('and' in node)
     return node.and.length === 0
       ? 'TRUE'
-      : `(${node.and.map((n) => compileWhere(entity, n, params, nullSafe)).join(' AND ')})`;
+      : `(${node.and.map((n) => compileWhere(entity, n, params, nullSafe, rewrite)).join(' AND ')})`;
   if ('or' in node)
     return node.or.length === 0
       ? 'FALSE'
-      : `(${node.or.map((n) => compileWhere(entity, n, params, nullSafe)).join(' OR ')})`;
-  return `(NOT ${compileWhere(entity, node.not, params, true)})`;
+      : `(${node.or.map((n) => compileWhere(entity, n, params, nullSafe, rewrite)).join(' OR ')})`;
+  return `(NOT ${compileWhere(entity, node.not, params, true, rewrite)})`;
 }
 
 function column(entity: Entity, field: string): ColumnDef {

@@ -9,6 +9,12 @@ export class Params {
     return `$${this.values.length}`;
   }
 
+  /** A value of its own DuckDB type (a BIT set of rows, suppression/suppressed.ts). */
+  addValue(value: DuckDBValue): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+
   addList(
     values: ReadonlyArray<string | number | boolean>,
     elementType: 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN',

@@ -1,10 +1,17 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, hostname, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, VARCHAR } from '@duckdb/node-api';
 import { COMPANY_ROW_COLUMNS, EMPLOYER_COLUMNS, PERSON_COLUMNS } from '../../../domain/catalog/employer-columns.js';
 import { COMPANY_COLUMNS, CONTACT_COLUMNS } from '../../../domain/catalog/index.js';
-import type { Duplicate, ReleaseSource, ReleaseWriter, StepFn } from '../../release-writer.js';
+import type { OptOutType } from '../../../domain/optouts.js';
+import {
+  SUPPRESSION_COLUMNS,
+  SUPPRESSION_FIELD,
+  SUPPRESSION_TYPES,
+  type Suppression,
+} from '../../../domain/suppression.js';
+import type { Duplicate, ReleaseSource, ReleaseWriter, StepFn, SuppressedPeople } from '../../release-writer.js';
 import { buildBitmapIndex } from '../bitmap-index/build.js';
 import { indexFile } from '../bitmap-index/format.js';
 import { pointStoreFile } from '../point-store/schema.js';
@@ -19,6 +26,7 @@ import {
   sweepKilledLoads,
 } from '../release-store.js';
 import { ident, lookupColumnIndexDdl, META_TABLE, releaseDdl, TABLE } from '../schema.js';
+import { readColumns, replaceTempTable } from '../suppression/duck-io.js';
 import { writePointStore } from './point-store-writer.js';
 import { StagingTable, stageColumns, stagingDdl } from './staging.js';
 
@@ -143,6 +151,54 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       const part = seqs.slice(i, i + 10_000).map((n) => Math.trunc(n));
       await this.conn.run(`DELETE FROM ${table} WHERE seq IN (${part.join(',')})`);
     }
+  }
+
+  /**
+   * Drops the staged people a suppression list matches: its values are appended to a TEMP table and joined with each
+   * identifier column (SHA-256 entries with DuckDB's `sha256` of each email and phone value, computed only when the
+   * list holds some), each person counted under the first type that matched.
+   */
+  async suppress(list: Suppression): Promise<SuppressedPeople> {
+    const byType = Object.fromEntries(SUPPRESSION_TYPES.map((t) => [t, 0])) as Record<OptOutType, number>;
+    const types = SUPPRESSION_TYPES.filter((t) => list[SUPPRESSION_FIELD[t]].length > 0);
+    if (types.length === 0) return { people: 0, byType };
+    await this.conn.run(`SET threads = ${this.threads}`);
+    await replaceTempTable(this.conn, 'stage_suppress_values', [
+      {
+        name: 't',
+        type: VARCHAR,
+        sql: 'VARCHAR',
+        values: types.flatMap((t) => list[SUPPRESSION_FIELD[t]].map(() => t)),
+      },
+      { name: 'v', type: VARCHAR, sql: 'VARCHAR', values: types.flatMap((t) => [...list[SUPPRESSION_FIELD[t]]]) },
+    ]);
+    const branches = types.flatMap((t) =>
+      SUPPRESSION_COLUMNS[t].map((c) => {
+        const value = t === 'sha256' ? `sha256(p.${ident(c)})` : `p.${ident(c)}`;
+        return (
+          `SELECT p.seq, ${SUPPRESSION_TYPES.indexOf(t)} AS r FROM ${PEOPLE} p JOIN stage_suppress_values s ON s.v = ` +
+          `${value} WHERE s.t = '${t}'`
+        );
+      }),
+    );
+    await this.conn.run(
+      `CREATE OR REPLACE TEMP TABLE stage_suppressed AS SELECT seq, min(r) AS r FROM (${branches.join(' UNION ALL ')}) ` +
+        'GROUP BY seq',
+    );
+    const [rank, n] = await readColumns(
+      this.conn,
+      'SELECT r::INTEGER AS r, count(*)::INTEGER AS n FROM stage_suppressed GROUP BY r',
+    );
+    let people = 0;
+    for (let i = 0; i < (rank?.length ?? 0); i++) {
+      byType[SUPPRESSION_TYPES[rank![i] as number]!] = n![i] as number;
+      people += n![i] as number;
+    }
+    await this.conn.run(`DELETE FROM ${PEOPLE} WHERE seq IN (SELECT seq FROM stage_suppressed)`);
+    await this.conn.run('DROP TABLE stage_suppressed');
+    await this.conn.run('DROP TABLE stage_suppress_values');
+    await this.conn.run('SET threads = 1');
+    return { people, byType };
   }
 
   /**
