@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import type { Plan } from '../domain/account.js';
+import type { Account, Plan } from '../domain/account.js';
+import { AppError } from '../domain/errors/index.js';
 
 /** Where `premium_credits.exhausted` sends the user to buy more (both state adapters). */
 export const DEFAULT_UPGRADE_URL = 'https://contact-data-service.local/billing';
@@ -129,6 +130,36 @@ export class PlanBook {
   }
   slugs(): string[] {
     return [...this.bySlug.keys()];
+  }
+
+  /** The account's plan; a plan removed from plans.json after accounts used it is an operator error. */
+  planOf(account: Account): Plan {
+    const plan = this.get(account.plan);
+    if (!plan)
+      throw new Error(`account ${account.id} is on plan "${account.plan}", which is not defined (check plans.json)`);
+    return plan;
+  }
+
+  /**
+   * Checks an account's plan and billing day as a client sent them (both state adapters, on create and change):
+   * 400 request.invalid naming the field.
+   */
+  checkAccountInput(input: { plan: string; billingDay: number | null }): void {
+    if (!this.get(input.plan)) {
+      throw new AppError('request.invalid', `Unknown plan ${JSON.stringify(input.plan)}.`, {
+        field: 'plan',
+        hint: `Plans: ${this.slugs().join(', ')}.`,
+      });
+    }
+    const day = input.billingDay;
+    if (day !== null && !(Number.isInteger(day) && day >= 1 && day <= 28)) {
+      // Capped at 28 so every month has the billing day and billing months never drift.
+      throw new AppError(
+        'request.invalid',
+        'The billing day is a whole number from 1 to 28, or null for the calendar month.',
+        { field: 'billing_day' },
+      );
+    }
   }
 }
 

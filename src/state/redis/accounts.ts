@@ -39,8 +39,7 @@ export class RedisAccounts {
   async create(input: { name: string; plan: string; billingDay: number | null; now: Date }): Promise<Account> {
     const name = input.name.trim();
     if (!name) throw new AppError('request.invalid', 'An account needs a name.', { field: 'name' });
-    this.requirePlan(input.plan);
-    checkBillingDay(input.billingDay);
+    this.plans.checkAccountInput(input);
     const account: Account = {
       id: newId('account'),
       name,
@@ -95,8 +94,7 @@ export class RedisAccounts {
   }
 
   async setPlan(id: string, input: { plan: string; billingDay: number | null }): Promise<Account> {
-    this.requirePlan(input.plan);
-    checkBillingDay(input.billingDay);
+    this.plans.checkAccountInput(input);
     await this.require(id);
     const key = this.k.account(id);
     const multi = this.client.multi().hSet(key, 'plan', input.plan);
@@ -106,31 +104,8 @@ export class RedisAccounts {
     return this.require(id);
   }
 
-  /** The account's plan; a plan removed from plans.json after accounts used it is an operator error. */
+  /** The account's plan (PlanBook.planOf). */
   planOf(account: Account): Plan {
-    const plan = this.plans.get(account.plan);
-    if (!plan)
-      throw new Error(`account ${account.id} is on plan "${account.plan}", which is not defined (check plans.json)`);
-    return plan;
-  }
-
-  private requirePlan(slug: string): void {
-    if (!this.plans.get(slug)) {
-      throw new AppError('request.invalid', `Unknown plan ${JSON.stringify(slug)}.`, {
-        field: 'plan',
-        hint: `Plans: ${this.plans.slugs().join(', ')}.`,
-      });
-    }
-  }
-}
-
-function checkBillingDay(day: number | null): void {
-  if (day !== null && !(Number.isInteger(day) && day >= 1 && day <= 28)) {
-    // Capped at 28 so every month has the billing day and billing months never drift.
-    throw new AppError(
-      'request.invalid',
-      'The billing day is a whole number from 1 to 28, or null for the calendar month.',
-      { field: 'billing_day' },
-    );
+    return this.plans.planOf(account);
   }
 }

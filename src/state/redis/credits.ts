@@ -1,7 +1,7 @@
 import type { CreditSnapshot } from '../../domain/account.js';
-import type { CreditKind, Hold, UsageCategory, WindowUsage } from '../../domain/credits.js';
+import type { CreditKind, Hold } from '../../domain/credits.js';
 import { newId } from '../../domain/ids.js';
-import { type Budget, budgetsFor, USAGE_CATEGORIES, type WindowKind } from '../../domain/quota/index.js';
+import { type Budget, creditSnapshot, snapshotBudgets } from '../../domain/quota/index.js';
 import type { ReserveRequest } from '../port.js';
 import type { RedisAccounts } from './accounts.js';
 import { type RedisClient, redisStep } from './client.js';
@@ -84,55 +84,16 @@ export class RedisCredits {
   async snapshot(accountId: string, now: Date): Promise<CreditSnapshot> {
     const account = await this.accounts.require(accountId);
     const plan = this.accounts.planOf(account);
-    const budgets = (kind: CreditKind, category: UsageCategory | null) =>
-      budgetsFor(plan, account.billingDay, kind, category, now);
     const counterOf = (kind: CreditKind, b: Budget) => this.k.usage(account.id, kind, b.scope, b.window, b.start);
-
-    const counters = [
-      ...budgets('premium', null).map((b) => counterOf('premium', b)),
-      ...(plan.contact.kind === 'unlimited'
-        ? USAGE_CATEGORIES.flatMap((c) => budgets('contact', c))
-        : budgets('contact', null)
-      ).map((b) => counterOf('contact', b)),
-    ];
+    const counters = snapshotBudgets(plan, account, now).map(({ kind, budget }) => counterOf(kind, budget));
     const multi = this.client.multi();
     for (const key of counters) multi.hmGet(key, ['used', 'held']);
     const rows = (await redisStep(() => multi.exec())) as unknown as (string | null)[][];
     const read = new Map(counters.map((key, i) => [key, rows[i] ?? []]));
-
-    const usageOf = (kind: CreditKind, b: Budget): WindowUsage => {
+    return creditSnapshot(plan, account, now, (kind, b) => {
       const row = read.get(counterOf(kind, b)) ?? [];
-      return {
-        start: b.window === 'pool' ? null : b.start,
-        resetsAt: b.resetsAt,
-        cap: b.cap,
-        used: Number(row[0] ?? 0),
-        held: Number(row[1] ?? 0),
-      };
-    };
-    const dayMonth = (bs: Budget[]) => ({
-      day: usageOf('contact', byWindow(bs, 'day')),
-      month: usageOf('contact', byWindow(bs, 'month')),
+      return { used: Number(row[0] ?? 0), held: Number(row[1] ?? 0) };
     });
-
-    const premium = { month: usageOf('premium', byWindow(budgets('premium', null), 'month')) };
-    switch (plan.contact.kind) {
-      case 'pool':
-        return {
-          plan,
-          account,
-          contact: { kind: 'pool', pool: usageOf('contact', byWindow(budgets('contact', null), 'pool')) },
-          premium,
-        };
-      case 'windows':
-        return { plan, account, contact: { kind: 'windows', ...dayMonth(budgets('contact', null)) }, premium };
-      case 'unlimited': {
-        const categories = Object.fromEntries(
-          USAGE_CATEGORIES.map((c) => [c, dayMonth(budgets('contact', c))]),
-        ) as Record<UsageCategory, { day: WindowUsage; month: WindowUsage }>;
-        return { plan, account, contact: { kind: 'unlimited', categories }, premium };
-      }
-    }
   }
 
   /** The budgets and script request of a hold on the account as it is now (throws for an unknown account). */
@@ -170,12 +131,6 @@ export class RedisCredits {
     if (!h) throw new Error(`unknown hold ${holdId}`);
     return toHold(h);
   }
-}
-
-function byWindow(budgets: Budget[], window: WindowKind): Budget {
-  const b = budgets.find((x) => x.window === window);
-  if (!b) throw new Error(`no ${window} budget`);
-  return b;
 }
 
 /** Credit amounts are whole, non-negative numbers; anything else is a caller bug, not client input. */

@@ -1,14 +1,14 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { CreditSnapshot } from '../../domain/account.js';
-import type { CreditKind, Hold, UsageCategory, WindowUsage } from '../../domain/credits.js';
+import type { CreditKind, Hold, UsageCategory } from '../../domain/credits.js';
 import { newId } from '../../domain/ids.js';
 import {
   type Budget,
   type BudgetScope,
   budgetsFor,
   contactExhausted,
+  creditSnapshot,
   premiumExhausted,
-  USAGE_CATEGORIES,
   type WindowKind,
 } from '../../domain/quota/index.js';
 import type { ReserveRequest } from '../port.js';
@@ -184,54 +184,16 @@ export class SqliteCredits {
   private snapshotIn(accountId: string, now: Date): CreditSnapshot {
     const account = this.accounts.require(accountId);
     const plan = this.accounts.planOf(account);
-    const budgets = (kind: CreditKind, category: UsageCategory | null) =>
-      budgetsFor(plan, account.billingDay, kind, category, now);
-    const usageOf = (kind: CreditKind, b: Budget): WindowUsage => {
-      const u = this.usage.read({
+    return creditSnapshot(plan, account, now, (kind, b) =>
+      this.usage.read({
         account_id: account.id,
         kind,
         category: b.scope,
         window_kind: b.window,
         window_start: b.start,
-      });
-      return {
-        start: b.window === 'pool' ? null : b.start,
-        resetsAt: b.resetsAt,
-        cap: b.cap,
-        used: u.used,
-        held: u.held,
-      };
-    };
-    const dayMonth = (bs: Budget[]) => ({
-      day: usageOf('contact', byWindow(bs, 'day')),
-      month: usageOf('contact', byWindow(bs, 'month')),
-    });
-
-    const premium = { month: usageOf('premium', byWindow(budgets('premium', null), 'month')) };
-    switch (plan.contact.kind) {
-      case 'pool':
-        return {
-          plan,
-          account,
-          contact: { kind: 'pool', pool: usageOf('contact', byWindow(budgets('contact', null), 'pool')) },
-          premium,
-        };
-      case 'windows':
-        return { plan, account, contact: { kind: 'windows', ...dayMonth(budgets('contact', null)) }, premium };
-      case 'unlimited': {
-        const categories = Object.fromEntries(
-          USAGE_CATEGORIES.map((c) => [c, dayMonth(budgets('contact', c))]),
-        ) as Record<UsageCategory, { day: WindowUsage; month: WindowUsage }>;
-        return { plan, account, contact: { kind: 'unlimited', categories }, premium };
-      }
-    }
+      }),
+    );
   }
-}
-
-function byWindow(budgets: Budget[], window: WindowKind): Budget {
-  const b = budgets.find((x) => x.window === window);
-  if (!b) throw new Error(`no ${window} budget`);
-  return b;
 }
 
 /** Credit amounts are whole, non-negative numbers; anything else is a caller bug, not client input. */
