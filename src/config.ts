@@ -103,6 +103,14 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'Memory for decoded index postings, per release (MB); the rest are read from the index file.',
   },
   {
+    key: 'queryCacheMb',
+    env: 'CDS_QUERY_CACHE_MB',
+    default: '128',
+    doc:
+      'Memory for the rows of queries the index answered, per release (MB): the same filter counts and pages again ' +
+      'without being planned (a release never changes; an opt-out starts afresh); 0 keeps none.',
+  },
+  {
     key: 'countBudgetMs',
     env: 'CDS_COUNT_BUDGET_MS',
     default: '3000',
@@ -328,6 +336,7 @@ const ConfigSchema = v.object({
     v.transform((x) => x === '1'),
   ),
   indexCacheMb: intIn(1, 65_536),
+  queryCacheMb: intIn(0, 65_536),
   duckdbThreads: intIn(1, 256),
   duckdbMemory: v.pipe(v.string(), v.regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'like 3GB')),
   countBudgetMs: intIn(1, 600000),

@@ -112,6 +112,7 @@ export async function openEngine(config: Config): Promise<SearchEngine> {
     pointReaders: config.pointReaders,
     index: config.index,
     indexCacheMb: config.indexCacheMb,
+    resultCacheMb: config.queryCacheMb,
   });
 }
 

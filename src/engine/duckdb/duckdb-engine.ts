@@ -44,6 +44,8 @@ export interface DuckDBEngineOptions {
   index?: boolean;
   /** Memory for decoded index postings (MB). */
   indexCacheMb?: number;
+  /** Memory for the rows of answered queries, per release (MB; 0 keeps none). */
+  resultCacheMb?: number;
   /** The suppression list to apply from the start: the first release serves only once it is resolved. */
   suppression?: Suppression;
 }
@@ -248,6 +250,7 @@ export class DuckDBEngine implements SearchEngine {
           pointStore: this.opts.pointStore,
           index: this.opts.index,
           indexCacheMb: this.opts.indexCacheMb,
+          resultCacheMb: this.opts.resultCacheMb,
         },
         this.opts.queryBudgetMs,
       );
@@ -323,6 +326,7 @@ export async function openDuckDBEngine(options: DuckDBEngineOptions): Promise<Du
     pointStore: options.pointStore ?? true,
     index: options.index ?? true,
     indexCacheMb: options.indexCacheMb ?? 256,
+    resultCacheMb: options.resultCacheMb ?? 128,
     suppression: options.suppression ?? EMPTY_SUPPRESSION,
   });
   await engine.refresh();

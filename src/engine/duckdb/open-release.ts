@@ -7,6 +7,7 @@ import { isEmptySuppression, type Suppression } from '../../domain/suppression.j
 import type { IndexState, PointReadsState, ReleaseInfo } from '../port.js';
 import { indexFile } from './bitmap-index/format.js';
 import { BitmapIndex, type EntityIndex } from './bitmap-index/reader.js';
+import { ResultCache } from './bitmap-index/result-cache.js';
 import { ConnectionPool } from './connection-pool.js';
 import { PointReaders } from './point-store/readers.js';
 import { pointStoreFile } from './point-store/schema.js';
@@ -29,6 +30,8 @@ export interface InstanceOptions {
   index: boolean;
   /** Memory for decoded postings (MB). */
   indexCacheMb: number;
+  /** Memory for the rows of answered queries (MB; 0 keeps none). */
+  resultCacheMb: number;
 }
 
 export interface RunOptions {
@@ -42,6 +45,8 @@ export interface RunOptions {
 interface ReleaseIndex {
   contact: EntityIndex;
   company: EntityIndex;
+  /** Rows of the queries this index answered (both entities; keys name the entity). */
+  results: ResultCache;
   close(): void;
 }
 
@@ -55,11 +60,23 @@ function fileStamp(file: string): string | null {
   }
 }
 
-function openIndex(file: string, info: ReleaseInfo, cacheMb: number): { index?: ReleaseIndex; reason?: string } {
-  const opened = BitmapIndex.open(indexFile(file), info, cacheMb);
+interface IndexCaches {
+  postingsMb: number;
+  resultsMb: number;
+}
+
+function openIndex(file: string, info: ReleaseInfo, mb: IndexCaches): { index?: ReleaseIndex; reason?: string } {
+  const opened = BitmapIndex.open(indexFile(file), info, mb.postingsMb);
   if (!opened.index) return { reason: opened.reason };
   const ix = opened.index;
-  return { index: { contact: ix.entity('contact'), company: ix.entity('company'), close: () => ix.close() } };
+  return {
+    index: {
+      contact: ix.entity('contact'),
+      company: ix.entity('company'),
+      results: new ResultCache(mb.resultsMb * 2 ** 20),
+      close: () => ix.close(),
+    },
+  };
 }
 
 /** One release pinned for several queries (`withRelease`): every query sees the same data. */
@@ -78,6 +95,8 @@ export interface ReleaseSession {
   ): Promise<Record<string, unknown>[] | null>;
   /** The release's bitmap index of an entity, or null when the release is served without one. */
   index(entity: Entity): EntityIndex | null;
+  /** The rows of queries the index answered before (per release; keys name the entity), or null without an index. */
+  results(): ResultCache | null;
   /** The index failed to read (a damaged file): it is set aside and counts and pages scan the columns. */
   indexFailed(error: Error): void;
   /** Contact rows by sort key from the point store (ascending), or null when it cannot answer these columns. */
@@ -117,7 +136,7 @@ export class OpenRelease {
     private pointsNote: string | undefined,
     private index: ReleaseIndex | null,
     private indexNote: string | undefined,
-    private readonly indexCacheMb: number | null,
+    private readonly indexCaches: IndexCaches | null,
   ) {}
 
   static async open(
@@ -153,7 +172,8 @@ export class OpenRelease {
       ? await PointReaders.open(pointStoreFile(file), info, opts.pointReaders)
       : { readers: null, reason: 'point store disabled' };
     // Without its index a release answers every query by scanning its columns (slower, same answers).
-    const opened = opts.index ? openIndex(file, info, opts.indexCacheMb) : { reason: 'index disabled (CDS_INDEX=0)' };
+    const caches = { postingsMb: opts.indexCacheMb, resultsMb: opts.resultCacheMb };
+    const opened = opts.index ? openIndex(file, info, caches) : { reason: 'index disabled (CDS_INDEX=0)' };
     return new OpenRelease(
       info,
       file,
@@ -164,7 +184,7 @@ export class OpenRelease {
       points.reason,
       opened.index ?? null,
       opened.reason,
-      opts.index ? opts.indexCacheMb : null,
+      opts.index ? caches : null,
     );
   }
 
@@ -173,10 +193,10 @@ export class OpenRelease {
    * rebuilt after it failed (a file that failed is not opened again until it changes).
    */
   adoptIndex(): void {
-    if (this.index || this.indexCacheMb === null || this.retired) return;
+    if (this.index || this.indexCaches === null || this.retired) return;
     const stamp = fileStamp(indexFile(this.file));
     if (stamp === null || stamp === this.failedIndexStamp) return;
-    const opened = openIndex(this.file, this.info, this.indexCacheMb);
+    const opened = openIndex(this.file, this.info, this.indexCaches);
     if (opened.index) this.index = opened.index;
     this.indexNote = opened.reason;
   }
@@ -216,6 +236,7 @@ export class OpenRelease {
         run: (sql, params, opts) => this.run(sql, params ?? [], opts ?? {}),
         pointRead: (leaves, columns, limit, suppressed) => this.pointRead(leaves, columns, limit, suppressed),
         index: (entity) => this.index?.[entity] ?? null,
+        results: () => this.index?.results ?? null,
         indexFailed: (error) => this.indexFailed(error),
         cards: (sortKeys, columns) => this.cards(sortKeys, columns),
         suppression: () => this.suppressed,

@@ -1,8 +1,9 @@
 import type { Entity } from '../../domain/catalog/index.js';
+import { canonicalJson } from '../../domain/cursor.js';
 import { isAppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { QueryRequest, QueryResult } from '../port.js';
-import { andNotInto, type Bitset, countAndNot, orInto } from './bitmap-index/bitset.js';
+import { andNotInto, type Bitset, orInto } from './bitmap-index/bitset.js';
 import { IndexCannotAnswer, type PlanContext, planBitset } from './bitmap-index/plan.js';
 import { pointReadLeaves } from './compile/point-read-leaves.js';
 import { countQuery, pageQuery } from './compile/select.js';
@@ -60,10 +61,15 @@ async function answer(
       ? pointReadLeaves(entity, where, req.page.afterSortKey, req.page.offset ?? 0)
       : null;
   const ix = points ? null : session.index(entity);
+  // A filter answered before on this release, under the same suppression, is not planned again.
+  const results = ix ? session.results() : null;
+  const key = results ? `${entity}:${canonicalJson(where)}` : '';
+  const known = results?.get(key, sup);
+  if (known) return indexedQuery(session, entity, known, req);
   const plan = ix
     ? planBitset({ ix, entity, verify: verifier(session, entity, req), ...suppressedPlan(entity, sup) }, where)
     : null;
-  if (plan) {
+  if (plan && results) {
     let bits: Bitset | null = null;
     try {
       bits = await plan();
@@ -74,15 +80,8 @@ async function answer(
       if (!(e instanceof IndexCannotAnswer) && !isAppError(e)) session.indexFailed(e as Error);
     }
     if (bits) {
-      if (entity === 'contact' && sup) {
-        // A count alone is one pass over both bitsets; a page needs the rows left.
-        if (!req.page) {
-          const count = req.countBudgetMs === undefined ? null : countAndNot(bits, sup.contacts);
-          return { releaseId, count, countTimedOut: false, rows: [] };
-        }
-        andNotInto(bits, sup.contacts);
-      }
-      return indexedQuery(session, entity, bits, req);
+      if (entity === 'contact' && sup) andNotInto(bits, sup.contacts);
+      return indexedQuery(session, entity, results.put(key, sup, bits), req);
     }
   }
   const count = async (): Promise<{ count: number | null; timedOut: boolean }> => {
