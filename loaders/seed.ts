@@ -15,6 +15,8 @@ export interface SeedOptions {
   onProgress?: ProgressFn;
   /** People it matches are not loaded (LoadOptions.suppression). */
   suppression?: Suppression;
+  /** LoadOptions.fullCards. */
+  fullCards?: boolean;
 }
 
 export type GenerateReport = Awaited<ReturnType<typeof generateDumps>>;
@@ -49,6 +51,7 @@ export async function seedRelease(opts: SeedOptions): Promise<SeedReport> {
     ...(opts.networkHost ? { networkHost: opts.networkHost } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.suppression ? { suppression: opts.suppression } : {}),
+    ...(opts.fullCards ? { fullCards: true } : {}),
   });
   return { generate, load };
 }

@@ -26,7 +26,9 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
     if (!s?.isFile()) throw new Error(`${f}: no such dump file`);
   }
 
-  const writer: ReleaseWriter = await (opts.openWriter ?? defaultReleaseWriter)(opts.dataDir);
+  const writer: ReleaseWriter = await (opts.openWriter ?? defaultReleaseWriter)(opts.dataDir, {
+    fullCards: opts.fullCards === true,
+  });
   const rejects = new RejectLog(writer.rejectsFile, opts.strict === true);
   let workers: LoadWorkers | null = null;
   try {

@@ -25,6 +25,8 @@ export interface LoadOptions {
   onProgress?: ProgressFn;
   /** The engine's release writer (default: the embedded engine's, loaders/load/writers.ts). */
   openWriter?: OpenReleaseWriter;
+  /** Keep every public column ready for point reads (ReleaseWriterOptions.fullCards; `cds load --full-cards`). */
+  fullCards?: boolean;
   /**
    * The suppression list (opt-outs, state store `allOptOuts`, domain/suppression.ts suppressionOf): people it
    * matches are dropped, so the new release never holds them; the report counts them by identifier type.

@@ -76,5 +76,14 @@ export interface ReleaseWriter {
   abort(): Promise<void>;
 }
 
+/** What a load asks of the release it writes, beyond its rows. */
+export interface ReleaseWriterOptions {
+  /**
+   * Keep every public column of each contact ready for point reads (`columns: ["*"]` in enrichment and lookups),
+   * not only the card's: the embedded engine's full cards (about four times the cards' disk).
+   */
+  fullCards?: boolean;
+}
+
 /** Opens a writer for a new release in a data dir (chosen once, in loaders/load/writers.ts). */
-export type OpenReleaseWriter = (dataDir: string) => Promise<ReleaseWriter>;
+export type OpenReleaseWriter = (dataDir: string, opts?: ReleaseWriterOptions) => Promise<ReleaseWriter>;

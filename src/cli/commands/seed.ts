@@ -7,7 +7,7 @@ import { stateSuppression } from '../suppression.js';
 
 export const seedSpec: CommandSpec = {
   name: 'seed',
-  usage: 'cds seed [--data DIR] --contacts N --companies M [--seed S] [--if-empty]',
+  usage: 'cds seed [--data DIR] --contacts N --companies M [--seed S] [--if-empty] [--full-cards]',
   summary:
     'Generates seeded synthetic source dumps into DIR/dumps and loads them as a new release (the serving release ' +
     'swaps atomically), without the people on the opt-out list.',
@@ -17,12 +17,13 @@ export const seedSpec: CommandSpec = {
     companies: { type: 'string' },
     seed: { type: 'string' },
     'if-empty': { type: 'boolean' },
+    'full-cards': { type: 'boolean' },
   },
   help:
     'Options:\n  --data DIR      data directory (default ./data)\n  --contacts N    people to generate (required)\n ' +
     ' --companies M   companies to generate (required)\n  --seed S        random seed (default 42); the same seed ' +
     "gives the same data\n  --if-empty      do nothing when DIR already serves a release (a deployment's one-shot " +
-    'loader, run at every start)\n',
+    'loader, run at every start)\n  --full-cards    keep every column ready for point reads (as cds load --full-cards)\n',
 };
 
 export async function seed(argv: string[]): Promise<void> {
@@ -45,6 +46,7 @@ export async function seed(argv: string[]): Promise<void> {
     networkHost: config.networkHost,
     onProgress: progressReporter(),
     suppression: await stateSuppression(config),
+    fullCards: values['full-cards'] === true,
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

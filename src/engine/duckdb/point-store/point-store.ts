@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { type Leaf, leafValues } from '../../../domain/query/ir.js';
 import { ident } from '../schema.js';
 import { decodeCards, parseCardLayout } from './layout.js';
-import { CARDS_TABLE, keyTable, POINT_KEY_COLUMNS, POINT_META, POINT_META_TABLE } from './schema.js';
+import { CARDS_TABLE, FULL_CARDS_TABLE, keyTable, POINT_KEY_COLUMNS, POINT_META, POINT_META_TABLE } from './schema.js';
 
 /** One contact's card as the store holds it. */
 export interface CardRow {
@@ -11,6 +11,9 @@ export interface CardRow {
 }
 
 export type PointStoreOpening = { store: PointStore; reason?: undefined } | { store: null; reason: string };
+
+/** Which cards a read takes: the cards, or (for columns only they hold) the full cards. */
+export type CardKind = 'card' | 'full';
 
 /**
  * A read-only connection to a release's point store (schema.ts). Reads are synchronous: each runs on a
@@ -22,6 +25,9 @@ export class PointStore {
     readonly layout: readonly string[],
     private readonly keyReads: ReadonlyMap<string, Database.Statement<[string], number>>,
     private readonly cardReads: Database.Statement<[string], CardRow>,
+    /** The full cards' layout and reads, in a store written with them. */
+    readonly fullLayout: readonly string[] | null,
+    private readonly fullCardReads: Database.Statement<[string], CardRow> | null,
   ) {}
 
   /** Opens the store of a release; null with the reason when it is missing, foreign, incomplete or unreadable. */
@@ -53,10 +59,22 @@ export class PointStore {
             .pluck() as Database.Statement<[string], number>,
         ]),
       );
-      const cardReads = db.prepare(
-        `SELECT sort_key, card FROM ${CARDS_TABLE} WHERE sort_key IN (SELECT value FROM json_each(?))`,
-      ) as Database.Statement<[string], CardRow>;
-      return { store: new PointStore(db, layout, keyReads, cardReads) };
+      const reads = (table: string) =>
+        db.prepare(
+          `SELECT sort_key, card FROM ${table} WHERE sort_key IN (SELECT value FROM json_each(?))`,
+        ) as Database.Statement<[string], CardRow>;
+      // Full cards are optional: a store without them (or whose layout this build cannot read) answers the rest.
+      const fullLayout = parseCardLayout(meta.get(POINT_META.fullCardColumns));
+      return {
+        store: new PointStore(
+          db,
+          layout,
+          keyReads,
+          reads(CARDS_TABLE),
+          fullLayout,
+          fullLayout ? reads(FULL_CARDS_TABLE) : null,
+        ),
+      };
     } catch (e) {
       db.close();
       return { store: null, reason: `point store not used: ${(e as Error).message}` };
@@ -72,7 +90,7 @@ export class PointStore {
    * The cards of every contact matching any leaf (point-read-leaves.ts), each once, in no order. Throws on a storage
    * error.
    */
-  read(leaves: readonly Leaf[]): CardRow[] {
+  read(leaves: readonly Leaf[], kind: CardKind = 'card'): CardRow[] {
     const keys = new Set<number>();
     for (const leaf of leaves) {
       const values = leafValues(leaf).map(String);
@@ -80,12 +98,18 @@ export class PointStore {
       if (!read) throw new Error(`the point store has no key table for ${leaf.field}`);
       if (values.length > 0) for (const k of read.all(JSON.stringify(values))) keys.add(k);
     }
-    return keys.size === 0 ? [] : this.cardReads.all(JSON.stringify([...keys]));
+    return keys.size === 0 ? [] : this.reads(kind).all(JSON.stringify([...keys]));
   }
 
   /** The cards of these contacts (by sort_key), in no order; sort keys without a card are left out. */
-  cards(sortKeys: readonly number[]): CardRow[] {
-    return sortKeys.length === 0 ? [] : this.cardReads.all(JSON.stringify(sortKeys));
+  cards(sortKeys: readonly number[], kind: CardKind = 'card'): CardRow[] {
+    return sortKeys.length === 0 ? [] : this.reads(kind).all(JSON.stringify(sortKeys));
+  }
+
+  private reads(kind: CardKind): Database.Statement<[string], CardRow> {
+    if (kind === 'card') return this.cardReads;
+    if (!this.fullCardReads) throw new Error('the point store holds no full cards');
+    return this.fullCardReads;
   }
 
   close(): void {

@@ -23,7 +23,7 @@ if (!opened.store) {
       return;
     }
     try {
-      const rows = 'sortKeys' in req ? store.cards(req.sortKeys) : store.read(req.leaves as Leaf[]);
+      const rows = 'sortKeys' in req ? store.cards(req.sortKeys, req.kind) : store.read(req.leaves as Leaf[], req.kind);
       port.postMessage({ id: req.id, rows } satisfies ReaderReply);
     } catch (e) {
       port.postMessage({ id: req.id, error: (e as Error).message } satisfies ReaderReply);

@@ -1,13 +1,15 @@
 import { Worker } from 'node:worker_threads';
 import { type Leaf, leafValues } from '../../../domain/query/ir.js';
 import { cardCovers } from './layout.js';
-import { type CardRow, cardsPage, PointStore } from './point-store.js';
+import { type CardKind, type CardRow, cardsPage, PointStore } from './point-store.js';
 
 export interface ReaderInit {
   file: string;
   release: { id: string; contacts: number };
 }
-export type ReaderRequest = { id: number; leaves: Leaf[] } | { id: number; sortKeys: number[] };
+export type ReaderRequest =
+  | { id: number; kind: CardKind; leaves: Leaf[] }
+  | { id: number; kind: CardKind; sortKeys: number[] };
 export type ReaderMessage = ReaderRequest | { close: true };
 export type ReaderReply =
   | { ready: true }
@@ -43,6 +45,8 @@ export class PointReaders {
   private constructor(
     private readonly readers: Reader[],
     readonly layout: readonly string[],
+    /** The full cards' layout, in a store written with them (`columns: ["*"]` reads them). */
+    readonly fullLayout: readonly string[] | null,
     private readonly keyColumns: ReadonlySet<string>,
     /** This thread's own connection, for small pages of cards (cards()). */
     private inline: PointStore | null,
@@ -57,9 +61,9 @@ export class PointReaders {
     // Checked here first, so a missing or foreign store costs no thread.
     const probe = PointStore.open(file, release);
     if (!probe.store) return { readers: null, reason: probe.reason };
-    const { layout, keyColumns } = probe.store;
+    const { layout, fullLayout, keyColumns } = probe.store;
     const readers: Reader[] = [];
-    const pool = new PointReaders(readers, layout, new Set(keyColumns), probe.store);
+    const pool = new PointReaders(readers, layout, fullLayout, new Set(keyColumns), probe.store);
     let failed: string | null | undefined;
     try {
       const started = await Promise.all(
@@ -94,9 +98,19 @@ export class PointReaders {
     return { readers: pool };
   }
 
+  /** Which cards hold these columns: the cards when they do, else the full cards when the store has them. */
+  private kindFor(columns: readonly string[]): CardKind | null {
+    if (cardCovers(this.layout, columns)) return 'card';
+    return cardCovers(this.fullLayout, columns) ? 'full' : null;
+  }
+
+  private layoutOf(kind: CardKind): readonly string[] {
+    return kind === 'full' && this.fullLayout ? this.fullLayout : this.layout;
+  }
+
   /** True when the store can answer a point read of these leaves (point-read-leaves.ts) for these columns. */
   answers(leaves: readonly Leaf[], columns: readonly string[]): boolean {
-    return cardCovers(this.layout, columns) && leaves.every((l) => this.keyColumns.has(l.field));
+    return this.kindFor(columns) !== null && leaves.every((l) => this.keyColumns.has(l.field));
   }
 
   /**
@@ -109,6 +123,8 @@ export class PointReaders {
     limit: number,
     keep?: (sortKey: number) => boolean,
   ): Promise<Record<string, unknown>[]> {
+    const kind = this.kindFor(columns);
+    if (!kind) throw new Error('the point store holds none of these columns');
     const n = this.readers.length;
     const shares = this.readers.map((_, k) =>
       leaves
@@ -118,22 +134,24 @@ export class PointReaders {
     // Every part settles before a failure is reported: no reader of this read is still busy when the
     // caller closes the readers.
     const parts = await Promise.allSettled(
-      shares.map((share, k) => (share.length > 0 ? this.ask(this.readers[k]!, share) : Promise.resolve([]))),
+      shares.map((share, k) =>
+        share.length > 0 ? this.ask(this.readers[k]!, kind, { leaves: share }) : Promise.resolve([]),
+      ),
     );
     const failed = parts.find((p) => p.status === 'rejected');
     if (failed) throw failed.reason;
     return cardsPage(
       parts.map((p) => (p as PromiseFulfilledResult<CardRow[]>).value),
-      this.layout,
+      this.layoutOf(kind),
       columns,
       limit,
       keep,
     );
   }
 
-  /** True when the cards hold these columns. */
+  /** True when the cards (or the full cards) hold these columns. */
   covers(columns: readonly string[]): boolean {
-    return cardCovers(this.layout, columns);
+    return this.kindFor(columns) !== null;
   }
 
   /**
@@ -141,34 +159,38 @@ export class PointReaders {
    * a reader fails.
    */
   async cards(sortKeys: readonly number[], columns: readonly string[]): Promise<Record<string, unknown>[]> {
+    const kind = this.kindFor(columns);
+    if (!kind) throw new Error('the point store holds none of these columns');
+    const layout = this.layoutOf(kind);
     // A page of up to CARDS_INLINE rows is read on this thread (primary-key reads of cached pages), sparing the
     // round trip to a reader thread. Bigger pages (family B's 5,000 rows, from-person's employees of 100 companies)
     // are split over the readers, whose reads and copies back overlap: at 1 M contacts 7,000 cards took about 20 %
     // less than on one reader, interleaved runs on 2 cores.
     if (this.inline && !this.closing && sortKeys.length <= CARDS_INLINE)
-      return cardsPage([this.inline.cards(sortKeys)], this.layout, columns, sortKeys.length);
+      return cardsPage([this.inline.cards(sortKeys, kind)], layout, columns, sortKeys.length);
     const size = Math.ceil(sortKeys.length / this.readers.length);
     // Every part settles before a failure is reported, as in read().
     const parts = await Promise.allSettled(
-      this.readers.map((r, k) => this.ask(r, { sortKeys: sortKeys.slice(k * size, (k + 1) * size) })),
+      this.readers.map((r, k) => this.ask(r, kind, { sortKeys: sortKeys.slice(k * size, (k + 1) * size) })),
     );
     const failed = parts.find((p) => p.status === 'rejected');
     if (failed) throw failed.reason;
     return cardsPage(
       parts.map((p) => (p as PromiseFulfilledResult<CardRow[]>).value),
-      this.layout,
+      layout,
       columns,
       sortKeys.length,
     );
   }
 
-  private ask(reader: Reader, what: Leaf[] | { sortKeys: number[] }): Promise<CardRow[]> {
+  private ask(reader: Reader, kind: CardKind, what: { leaves: Leaf[] } | { sortKeys: number[] }): Promise<CardRow[]> {
     if (this.closing) return Promise.reject(new Error('the point readers are closed'));
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
       if (reader.pending.size === 0) reader.worker.ref();
       reader.pending.set(id, { resolve, reject });
-      const msg: ReaderRequest = Array.isArray(what) ? { id, leaves: what } : { id, sortKeys: what.sortKeys };
+      const msg: ReaderRequest =
+        'leaves' in what ? { id, kind, leaves: what.leaves } : { id, kind, sortKeys: what.sortKeys };
       reader.worker.postMessage(msg);
     });
   }

@@ -5,6 +5,8 @@ import { CONTACT_CARD_COLUMNS } from '../../../domain/catalog/index.js';
 import {
   CARDS_TABLE,
   cardsSourceSql,
+  FULL_CARD_COLUMNS,
+  FULL_CARDS_TABLE,
   keysSourceSql,
   keyTable,
   POINT_KEY_COLUMNS,
@@ -19,15 +21,18 @@ const ROWS_PER_INSERT = 100;
 
 /**
  * Writes a release's point store (engine/duckdb/point-store) from its finished `contacts` table: the
- * cards in storage order, then each key table sorted, so every SQLite B-tree is built by appends. No
- * journal while writing (a failed load deletes the file); fsynced before the caller renames it into place.
+ * cards in storage order (and the full cards, when asked for), then each key table sorted, so every SQLite B-tree
+ * is built by appends. No journal while writing (a failed load deletes the file); fsynced before the caller
+ * renames it into place.
  */
 export async function writePointStore(
   conn: DuckDBConnection,
   file: string,
   releaseId: string,
   onTable: (done: number, total: number) => void = () => undefined,
+  opts: { fullCards?: boolean } = {},
 ): Promise<{ cards: number; keys: number }> {
+  const fullCards = opts.fullCards === true;
   rmSync(file, { force: true });
   const db = new Database(file);
   let cards = 0;
@@ -37,20 +42,26 @@ export async function writePointStore(
     db.pragma('synchronous = OFF');
     db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('cache_size = -262144');
-    for (const sql of pointStoreDdl()) db.exec(sql);
-    const tables = 1 + POINT_KEY_COLUMNS.length;
-    onTable(0, tables);
+    for (const sql of pointStoreDdl(fullCards)) db.exec(sql);
+    const tables = 1 + (fullCards ? 1 : 0) + POINT_KEY_COLUMNS.length;
+    let done = 0;
+    onTable(done, tables);
     db.exec('BEGIN');
     cards = await copyRows(conn, cardsSourceSql(), db, CARDS_TABLE, ['sort_key', 'card']);
-    onTable(1, tables);
-    for (const [i, column] of POINT_KEY_COLUMNS.entries()) {
+    onTable(++done, tables);
+    if (fullCards) {
+      await copyRows(conn, cardsSourceSql(FULL_CARD_COLUMNS), db, FULL_CARDS_TABLE, ['sort_key', 'card']);
+      onTable(++done, tables);
+    }
+    for (const column of POINT_KEY_COLUMNS) {
       keys += await copyRows(conn, keysSourceSql(column), db, keyTable(column), ['value', 'sort_key']);
-      onTable(2 + i, tables);
+      onTable(++done, tables);
     }
     // Meta last: a store that names its release holds all of it.
     const meta = db.prepare(`INSERT INTO ${POINT_META_TABLE} (key, value) VALUES (?, ?)`);
     meta.run(POINT_META.releaseId, releaseId);
     meta.run(POINT_META.cardColumns, JSON.stringify(CONTACT_CARD_COLUMNS));
+    if (fullCards) meta.run(POINT_META.fullCardColumns, JSON.stringify(FULL_CARD_COLUMNS));
     db.exec('COMMIT');
     db.close();
   } catch (e) {

@@ -11,7 +11,14 @@ import {
   SUPPRESSION_TYPES,
   type Suppression,
 } from '../../../domain/suppression.js';
-import type { Duplicate, ReleaseSource, ReleaseWriter, StepFn, SuppressedPeople } from '../../release-writer.js';
+import type {
+  Duplicate,
+  ReleaseSource,
+  ReleaseWriter,
+  ReleaseWriterOptions,
+  StepFn,
+  SuppressedPeople,
+} from '../../release-writer.js';
 import { buildBitmapIndex } from '../bitmap-index/build.js';
 import { indexFile } from '../bitmap-index/format.js';
 import { pointStoreFile } from '../point-store/schema.js';
@@ -60,8 +67,11 @@ const PEOPLE_STAGE = stageColumns(PERSON_COLUMNS, [
   { name: 'updated_at', storage: 'VARCHAR' },
 ]);
 
-/** Opens a writer for the next release of a data dir. */
-export async function openDuckDBReleaseWriter(dataDir: string): Promise<ReleaseWriter> {
+/** Opens a writer for the next release of a data dir (full cards: a point store with every public column too). */
+export async function openDuckDBReleaseWriter(
+  dataDir: string,
+  opts: ReleaseWriterOptions = {},
+): Promise<ReleaseWriter> {
   await mkdir(releasesDir(dataDir), { recursive: true });
   const swept = await sweepKilledLoads(dataDir);
   if (swept.length) process.stderr.write(`removed what a killed load left: ${swept.join(', ')}\n`);
@@ -75,6 +85,7 @@ export async function openDuckDBReleaseWriter(dataDir: string): Promise<ReleaseW
     final: releaseFile(dataDir, releaseId),
     points: pointStoreFile(releaseFile(dataDir, releaseId)),
     index: indexFile(releaseFile(dataDir, releaseId)),
+    fullCards: opts.fullCards === true,
   };
   try {
     return await DuckDBReleaseWriter.create(releaseId, stagingDir, files);
@@ -91,6 +102,8 @@ interface ReleaseFiles {
   final: string;
   points: string;
   index: string;
+  /** Write full cards into the point store too. */
+  fullCards: boolean;
 }
 
 class DuckDBReleaseWriter implements ReleaseWriter {
@@ -318,7 +331,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       })();
       const [built, points] = await Promise.allSettled([
         indexes,
-        writePointStore(reader, pointsFile, releaseId, onTable),
+        writePointStore(reader, pointsFile, releaseId, onTable, { fullCards: this.files.fullCards }),
       ]);
       if (built.status === 'rejected') throw built.reason;
       if (points.status === 'rejected') throw points.reason;
