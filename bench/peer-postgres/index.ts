@@ -4,7 +4,11 @@
  * be identical, or the bench fails. Prints per-query p50/p95 and the speed-up (PostgreSQL time / service time), and
  * writes bench/results/peer-postgres-<size>[-<tag>].json.
  *
- *   node dist/bench/peer-postgres/index.js --contacts 1000000 [--data DIR] [--runs 15] [--pg URL] [--tag T]
+ *   node dist/bench/peer-postgres/index.js --contacts 1000000 [--data DIR] [--runs 15] [--pg URL] [--tag T] [--cold]
+ *
+ * The service keeps what it answered (page totals, the rows of a filter: a release never changes), so every timed
+ * call after the check pass is one it has answered before. `--cold` serves with both caches off
+ * (CDS_QUERY_CACHE_MB=0, CDS_SEARCH_TOTALS_CACHE=0): every call plans its filter and counts again.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +33,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '15' },
     pg: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
     tag: { type: 'string' },
+    cold: { type: 'boolean', default: false },
   },
 });
 const root = process.cwd();
@@ -61,7 +66,8 @@ const peer = {
   firstPage: async (sql: [string, unknown[]]): Promise<string[]> => (await db.query(...sql)).rows.map((r) => r.id),
 };
 
-const server = await startBenchServer(dir);
+const cold = values.cold === true;
+const server = await startBenchServer(dir, cold ? { CDS_QUERY_CACHE_MB: '0', CDS_SEARCH_TOTALS_CACHE: '0' } : {});
 const service = suiteClient(poster(server.url, key));
 const queries = suite.map((q) => ({ q, sql: peerSql(q) }));
 const mismatches: string[] = [];
@@ -124,6 +130,7 @@ const summary = {
   contacts,
   runs,
   tag: values.tag ?? null,
+  service_caches: cold ? 'off' : 'on',
   machine: machine(),
   at: new Date().toISOString(),
   postgres: (await versionOf(values.pg)) ?? 'unknown',
@@ -143,7 +150,8 @@ const summary = {
   queries: rows,
 };
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-const out = join(root, 'bench', 'results', `peer-postgres-${contacts}${values.tag ? `-${values.tag}` : ''}.json`);
+const tag = [values.tag, cold ? 'cold' : undefined].filter(Boolean).join('-');
+const out = join(root, 'bench', 'results', `peer-postgres-${contacts}${tag ? `-${tag}` : ''}.json`);
 writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
 log(
   `\nsuite: count p50/p95 ${summary.service_count_p50_ms}/${summary.service_count_p95_ms} ms (service) vs ` +
