@@ -6,6 +6,7 @@ import { type Clock, systemClock } from './domain/clock.js';
 import { openDuckDBEngine } from './engine/duckdb/duckdb-engine.js';
 import { sweepKilledLoads } from './engine/duckdb/release-store.js';
 import { DuckDBWhereSqlParser } from './engine/duckdb/where-sql/parser.js';
+import { openElasticsearchEngine } from './engine/elasticsearch/elasticsearch-engine.js';
 import type { SearchEngine } from './engine/port.js';
 import { timedEngine } from './engine/timed.js';
 import { OperatorSignIns } from './face/operator-sign-ins.js';
@@ -102,8 +103,11 @@ async function openStateForServer(
 
 /** Opens the search engine chosen by configuration (CDS_ENGINE). */
 export async function openEngine(config: Config): Promise<SearchEngine> {
-  if (config.engine !== 'duckdb')
-    throw new Error(`CDS_ENGINE=${config.engine} is not available in this build; use duckdb.`);
+  if (config.engine === 'elasticsearch') {
+    if (!config.elasticsearchUrl)
+      throw new ConfigError('CDS_ENGINE=elasticsearch needs ELASTICSEARCH_URL (http://host:9200 or https://…)');
+    return openElasticsearchEngine({ node: config.elasticsearchUrl, prefix: config.esPrefix });
+  }
   return openDuckDBEngine({
     dataDir: config.dataDir,
     poolSize: config.duckdbPool,

@@ -1,8 +1,31 @@
+import { Client } from '@elastic/elasticsearch';
+import type { Config } from '../../src/config.js';
+import { ConfigError } from '../../src/config.js';
 import { openDuckDBReleaseWriter } from '../../src/engine/duckdb/release-writer/writer.js';
 import type { OpenReleaseWriter } from '../../src/engine/release-writer.js';
+import { elasticsearchReleaseWriter } from './elasticsearch-writer.js';
 
 /**
- * The one place the loader learns which engine it writes for: the embedded engine's DuckDB release. The
- * Elasticsearch loader adds its writer here; the load pipeline (index.ts) only knows the ReleaseWriter port.
+ * The one place the loader learns which engine it writes for: the embedded engine's DuckDB release, or the
+ * Elasticsearch indices of CDS_ENGINE=elasticsearch. The load pipeline (index.ts) only knows the ReleaseWriter port.
  */
 export const defaultReleaseWriter: OpenReleaseWriter = openDuckDBReleaseWriter;
+
+/** The writer of an engine, and what to close once the load is over. */
+export function releaseWriterFor(
+  config: Pick<Config, 'engine' | 'elasticsearchUrl' | 'esPrefix' | 'esShards' | 'esReplicas'>,
+): { openWriter: OpenReleaseWriter; close(): Promise<void> } {
+  if (config.engine !== 'elasticsearch') return { openWriter: openDuckDBReleaseWriter, close: async () => undefined };
+  if (!config.elasticsearchUrl)
+    throw new ConfigError('CDS_ENGINE=elasticsearch needs ELASTICSEARCH_URL (http://host:9200 or https://…)');
+  const client = new Client({ node: config.elasticsearchUrl, requestTimeout: 120_000 });
+  return {
+    openWriter: elasticsearchReleaseWriter({
+      client,
+      prefix: config.esPrefix,
+      shards: config.esShards,
+      replicas: config.esReplicas,
+    }),
+    close: () => client.close(),
+  };
+}
