@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Suppression } from '../src/domain/suppression.js';
+import type { OpenReleaseWriter } from '../src/engine/release-writer.js';
 import { generateDumps } from './generate/index.js';
 import { loadRelease } from './load/index.js';
 import type { LoadReport, ProgressFn } from './load/types.js';
@@ -15,6 +16,8 @@ export interface SeedOptions {
   onProgress?: ProgressFn;
   /** People it matches are not loaded (LoadOptions.suppression). */
   suppression?: Suppression;
+  /** The engine's release writer (default the embedded one; load/writers.ts releaseWriterFor). */
+  openWriter?: OpenReleaseWriter;
 }
 
 export type GenerateReport = Awaited<ReturnType<typeof generateDumps>>;
@@ -49,6 +52,7 @@ export async function seedRelease(opts: SeedOptions): Promise<SeedReport> {
     ...(opts.networkHost ? { networkHost: opts.networkHost } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.suppression ? { suppression: opts.suppression } : {}),
+    ...(opts.openWriter ? { openWriter: opts.openWriter } : {}),
   });
   return { generate, load };
 }

@@ -1,7 +1,9 @@
 import { Client } from '@elastic/elasticsearch';
 import type { Config } from '../../src/config.js';
 import { ConfigError } from '../../src/config.js';
+import { currentRelease } from '../../src/engine/duckdb/release-store.js';
 import { openDuckDBReleaseWriter } from '../../src/engine/duckdb/release-writer/writer.js';
+import { readServing } from '../../src/engine/elasticsearch/releases.js';
 import type { OpenReleaseWriter } from '../../src/engine/release-writer.js';
 import { elasticsearchReleaseWriter } from './elasticsearch-writer.js';
 
@@ -11,11 +13,23 @@ import { elasticsearchReleaseWriter } from './elasticsearch-writer.js';
  */
 export const defaultReleaseWriter: OpenReleaseWriter = openDuckDBReleaseWriter;
 
+export interface EngineWriter {
+  openWriter: OpenReleaseWriter;
+  /** The release the engine serves now, or null (`cds seed --if-empty`). */
+  serving(): Promise<string | null>;
+  close(): Promise<void>;
+}
+
 /** The writer of an engine, and what to close once the load is over. */
 export function releaseWriterFor(
-  config: Pick<Config, 'engine' | 'elasticsearchUrl' | 'esPrefix' | 'esShards' | 'esReplicas'>,
-): { openWriter: OpenReleaseWriter; close(): Promise<void> } {
-  if (config.engine !== 'elasticsearch') return { openWriter: openDuckDBReleaseWriter, close: async () => undefined };
+  config: Pick<Config, 'engine' | 'dataDir' | 'elasticsearchUrl' | 'esPrefix' | 'esShards' | 'esReplicas'>,
+): EngineWriter {
+  if (config.engine !== 'elasticsearch')
+    return {
+      openWriter: openDuckDBReleaseWriter,
+      serving: async () => currentRelease(config.dataDir)?.id ?? null,
+      close: async () => undefined,
+    };
   if (!config.elasticsearchUrl)
     throw new ConfigError('CDS_ENGINE=elasticsearch needs ELASTICSEARCH_URL (http://host:9200 or https://…)');
   const client = new Client({ node: config.elasticsearchUrl, requestTimeout: 120_000 });
@@ -26,6 +40,7 @@ export function releaseWriterFor(
       shards: config.esShards,
       replicas: config.esReplicas,
     }),
+    serving: async () => (await readServing(client, config.esPrefix))?.info.id ?? null,
     close: () => client.close(),
   };
 }
