@@ -72,7 +72,7 @@ export const SETTINGS: readonly Setting[] = [
     default: '',
     doc:
       'Elasticsearch URL for CDS_ENGINE=elasticsearch (http(s)://[user:password@]host:9200); required with it. ' +
-      'Elasticsearch 8.x and 9.x.',
+      'Elasticsearch 9.x (the client sends the 9.x compatibility headers).',
   },
   {
     key: 'esPrefix',
