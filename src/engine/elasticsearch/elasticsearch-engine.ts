@@ -181,7 +181,7 @@ export class ElasticsearchEngine implements SearchEngine {
   private async check(): Promise<void> {
     let next: ServingRelease | null;
     try {
-      next = await readServing(this.client, this.prefix);
+      next = await readServing(this.client, this.prefix, this.current);
     } catch (e) {
       this.lastError = `Elasticsearch: ${(e as Error).message}`;
       return;

@@ -1,4 +1,5 @@
 import { open, rm } from 'node:fs/promises';
+import type { estypes } from '@elastic/elasticsearch';
 import { type ColumnDef, type Entity, findColumn } from '../../domain/catalog/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { CsvExportRequest, CsvExportResult, ExportCount } from '../port.js';
@@ -89,7 +90,8 @@ export async function exportCsv(
     await fh.write(header);
     bytes += header.length;
     const perCompany = new Map<string, number>();
-    let after: number | null = null;
+    // The last hit's sort values: with a point in time Elasticsearch adds its `_shard_doc` tiebreaker to the sort.
+    let after: estypes.SortResults | null = null;
     while (rows < req.maxRows) {
       const size = Math.min(req.batchRows, SLICE_MAX);
       const r = await esCall(() =>
@@ -99,7 +101,7 @@ export async function exportCsv(
             query,
             sort: SORT,
             size,
-            ...(after !== null ? { search_after: [after] } : {}),
+            ...(after !== null ? { search_after: after } : {}),
             _source: { includes: read },
             track_total_hits: false,
             timeout: `${req.budgetMs}ms`,
@@ -115,7 +117,7 @@ export async function exportCsv(
       const lines: string[] = [];
       for (const h of hits) {
         const src = h._source ?? {};
-        after = Number(src.sort_key ?? h.sort?.[0]);
+        if (h.sort) after = h.sort;
         if (req.maxPerCompany !== null) {
           const d = src.company_domain;
           if (d !== null && d !== undefined) {

@@ -12,8 +12,15 @@ export interface ServingRelease {
 /** Where a release index keeps its record (ReleaseInfo): the mapping's `_meta.release`. */
 export const META_KEY = 'release';
 
-/** The release the contacts alias names, or null when there is none yet (a cluster never loaded). */
-export async function readServing(client: Client, prefix: string): Promise<ServingRelease | null> {
+/**
+ * The release the contacts alias names, or null when there is none yet (a cluster never loaded); `known` is returned
+ * as is when the alias still names its index (a poll then costs one request).
+ */
+export async function readServing(
+  client: Client,
+  prefix: string,
+  known: ServingRelease | null = null,
+): Promise<ServingRelease | null> {
   let aliases: Record<string, unknown>;
   try {
     aliases = await client.indices.getAlias({ name: aliasName(prefix, 'contact') });
@@ -23,6 +30,7 @@ export async function readServing(client: Client, prefix: string): Promise<Servi
   }
   const index = Object.keys(aliases)[0];
   if (!index) return null;
+  if (known && known.indices.contact === index) return known;
   const id = releaseOfIndex(prefix, 'contact', index);
   if (!id) throw new Error(`alias ${aliasName(prefix, 'contact')} names ${index}, which is not a release index`);
   const mapping = await client.indices.getMapping({ index });
