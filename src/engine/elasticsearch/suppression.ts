@@ -52,7 +52,8 @@ export function hiddenQuery(s: Suppression): Query | null {
   return should.length ? { bool: { should, minimum_should_match: 1 } } : null;
 }
 
-function hidesFn(s: Suppression): (row: Record<string, unknown>) => boolean {
+/** The JS test of a list on a row read with SUPPRESSION_READ_FIELDS. */
+export function hidesFn(s: Suppression): (row: Record<string, unknown>) => boolean {
   const sets = SUPPRESSION_TYPES.map((t) => ({
     set: new Set(s[SUPPRESSION_FIELD[t]]),
     fields: t === 'sha256' ? [SHA256_FIELD] : SUPPRESSION_COLUMNS[t],
