@@ -32,11 +32,12 @@ export async function exportCount(
   where: IRNode,
   req: { maxPerCompany: number | null; budgetMs: number },
 ): Promise<ExportCount> {
-  const c = await countWithin(s, entity, where, req.budgetMs);
+  const sup = s.suppression();
+  const c = await countWithin(s, entity, where, req.budgetMs, sup);
   if (c.count === null) throw timedOut();
   if (req.maxPerCompany === null) return { releaseId: s.info.id, matches: c.count, capped: c.count };
   if (entity !== 'contact') throw new Error('a per-company cap applies to contact exports only');
-  const q = readQuery(entity, where, s.suppression());
+  const q = readQuery(entity, where, sup);
   const buckets = await allBuckets(s, s.indices[entity], q, 'company_domain', req.budgetMs);
   let withDomain = 0;
   let kept = 0;

@@ -13,14 +13,15 @@ export function readQuery(entity: Entity, where: IRNode, sup: EsSuppressed | nul
   return visibleQuery(entity, where, entity === 'contact' && sup ? sup.hidden : null, cutRewrite(entity, sup));
 }
 
-/** The exact count of a query within a budget; null past it. */
+/** The exact count of a query within a budget; null past it. `sup` is the suppression the read pinned. */
 export async function countWithin(
   s: EsSession,
   entity: Entity,
   where: IRNode,
   budgetMs: number,
+  sup: EsSuppressed | null = s.suppression(),
 ): Promise<{ count: number | null; timedOut: boolean }> {
-  const q = readQuery(entity, where, s.suppression());
+  const q = readQuery(entity, where, sup);
   try {
     const r = await esCall(() =>
       s.client.search(countRequest(s.indices[entity], q, budgetMs), budgetOptions(budgetMs)),
@@ -66,16 +67,16 @@ export async function runQuery(s: EsSession, entity: Entity, where: IRNode, req:
     const c =
       req.countBudgetMs === undefined
         ? { count: null, timedOut: false }
-        : await countWithin(s, entity, where, req.countBudgetMs);
+        : await countWithin(s, entity, where, req.countBudgetMs, sup);
     return { releaseId, count: c.count, countTimedOut: c.timedOut, rows: [] };
   }
   if (req.countBudgetMs === undefined) return { releaseId, count: null, countTimedOut: false, rows: await page() };
   if (req.page.afterSortKey === null && !req.page.offset) {
     const rows = await page();
     if (rows.length < req.page.limit) return { releaseId, count: rows.length, countTimedOut: false, rows };
-    const c = await countWithin(s, entity, where, req.countBudgetMs);
+    const c = await countWithin(s, entity, where, req.countBudgetMs, sup);
     return { releaseId, count: c.count, countTimedOut: c.timedOut, rows };
   }
-  const [c, rows] = await Promise.all([countWithin(s, entity, where, req.countBudgetMs), page()]);
+  const [c, rows] = await Promise.all([countWithin(s, entity, where, req.countBudgetMs, sup), page()]);
   return { releaseId, count: c.count, countTimedOut: c.timedOut, rows };
 }
