@@ -95,14 +95,8 @@ export class ReleaseIndexer {
   }
 
   /** Points both aliases at this release in one `_aliases` call (removing them from the release they named). */
-  async publish(): Promise<void> {
-    const actions: NonNullable<Parameters<Client['indices']['updateAliases']>[0]>['actions'] = [];
-    for (const entity of ['contact', 'company'] as const) {
-      const alias = aliasName(this.o.prefix, entity);
-      for (const index of await aliasHolders(this.o.client, alias)) actions.push({ remove: { index, alias } });
-      actions.push({ add: { index: this.indices[entity], alias } });
-    }
-    await this.o.client.indices.updateAliases({ actions });
+  publish(): Promise<void> {
+    return swapAliases(this.o.client, this.o.prefix, this.releaseId);
   }
 
   /** Deletes this release's indices (what a failed load wrote). */
@@ -111,6 +105,17 @@ export class ReleaseIndexer {
       .delete({ index: [this.indices.contact, this.indices.company], ignore_unavailable: true })
       .catch(() => undefined);
   }
+}
+
+/** Points both aliases at a release's indices in one `_aliases` call, atomically (removing them from the others). */
+export async function swapAliases(client: Client, prefix: string, releaseId: string): Promise<void> {
+  const actions: NonNullable<Parameters<Client['indices']['updateAliases']>[0]>['actions'] = [];
+  for (const entity of ['contact', 'company'] as const) {
+    const alias = aliasName(prefix, entity);
+    for (const index of await aliasHolders(client, alias)) actions.push({ remove: { index, alias } });
+    actions.push({ add: { index: releaseIndex(prefix, entity, releaseId), alias } });
+  }
+  await client.indices.updateAliases({ actions });
 }
 
 /** The indices an alias names now (none when it does not exist). */
