@@ -75,6 +75,18 @@ export const SETTINGS: readonly Setting[] = [
       'Elasticsearch 9.x (the client sends the 9.x compatibility headers).',
   },
   {
+    key: 'esApiKey',
+    env: 'CDS_ES_API_KEY',
+    default: '',
+    doc: 'Elasticsearch API key (the encoded form) for a secured cluster, instead of a user and password in the URL.',
+  },
+  {
+    key: 'esCaFile',
+    env: 'CDS_ES_CA_FILE',
+    default: '',
+    doc: "PEM file of the CA that signed the cluster's certificate (e.g. a self-signed cluster's http_ca.crt).",
+  },
+  {
     key: 'esPrefix',
     env: 'CDS_ES_PREFIX',
     default: '',
@@ -346,6 +358,8 @@ const ConfigSchema = v.object({
     v.string(),
     v.check((s) => s === '' || /^https?:\/\/\S+$/i.test(s), 'an http(s) URL, or empty'),
   ),
+  esApiKey: v.string(),
+  esCaFile: v.string(),
   esPrefix: v.pipe(v.string(), v.regex(/^[a-z0-9_.-]{0,64}$/, 'lowercase letters, digits and _ . - (up to 64)')),
   esShards: intIn(1, 1024),
   esReplicas: intIn(0, 16),

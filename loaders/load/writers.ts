@@ -1,10 +1,10 @@
-import { Client } from '@elastic/elasticsearch';
 import type { Config } from '../../src/config.js';
-import { ConfigError } from '../../src/config.js';
 import { currentRelease } from '../../src/engine/duckdb/release-store.js';
 import { openDuckDBReleaseWriter } from '../../src/engine/duckdb/release-writer/writer.js';
+import { esClient } from '../../src/engine/elasticsearch/client.js';
 import { readServing } from '../../src/engine/elasticsearch/releases.js';
 import type { OpenReleaseWriter } from '../../src/engine/release-writer.js';
+import { esConnection } from '../../src/services.js';
 import { elasticsearchReleaseWriter } from './elasticsearch-writer.js';
 
 /**
@@ -21,18 +21,14 @@ export interface EngineWriter {
 }
 
 /** The writer of an engine, and what to close once the load is over. */
-export function releaseWriterFor(
-  config: Pick<Config, 'engine' | 'dataDir' | 'elasticsearchUrl' | 'esPrefix' | 'esShards' | 'esReplicas'>,
-): EngineWriter {
+export function releaseWriterFor(config: Config): EngineWriter {
   if (config.engine !== 'elasticsearch')
     return {
       openWriter: openDuckDBReleaseWriter,
       serving: async () => currentRelease(config.dataDir)?.id ?? null,
       close: async () => undefined,
     };
-  if (!config.elasticsearchUrl)
-    throw new ConfigError('CDS_ENGINE=elasticsearch needs ELASTICSEARCH_URL (http://host:9200 or https://…)');
-  const client = new Client({ node: config.elasticsearchUrl, requestTimeout: 120_000 });
+  const client = esClient(esConnection(config), 120_000);
   return {
     openWriter: elasticsearchReleaseWriter({
       client,

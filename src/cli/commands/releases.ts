@@ -1,12 +1,13 @@
-import { Client } from '@elastic/elasticsearch';
-import { type Config, ConfigError, loadConfig } from '../../config.js';
+import { type Config, loadConfig } from '../../config.js';
 import { pruneReleases } from '../../engine/duckdb/release-store.js';
 import { describeReleases, indexRelease, ReleaseRefused, rollbackRelease } from '../../engine/duckdb/releases.js';
+import { esClient } from '../../engine/elasticsearch/client.js';
 import {
   describeEsReleases,
   pruneEsReleases,
   rollbackEsRelease,
 } from '../../engine/elasticsearch/release-writer/release-admin.js';
+import { esConnection } from '../../services.js';
 import { type CommandSpec, parse, UsageError } from '../args.js';
 
 export const releasesSpec: CommandSpec = {
@@ -70,9 +71,7 @@ export async function releases(argv: string[]): Promise<void> {
 
 /** The same actions on the releases of the Elasticsearch cluster (CDS_ENGINE=elasticsearch). */
 async function esReleases(config: Config, action?: string, id?: string, keepText?: unknown): Promise<void> {
-  if (!config.elasticsearchUrl)
-    throw new ConfigError('CDS_ENGINE=elasticsearch needs ELASTICSEARCH_URL (http://host:9200 or https://…)');
-  const client = new Client({ node: config.elasticsearchUrl });
+  const client = esClient(esConnection(config));
   const out = (x: unknown) => process.stdout.write(`${JSON.stringify(x)}\n`);
   try {
     switch (action) {

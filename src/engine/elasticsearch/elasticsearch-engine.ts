@@ -1,4 +1,4 @@
-import { Client } from '@elastic/elasticsearch';
+import type { Client } from '@elastic/elasticsearch';
 import type { Entity } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
@@ -14,6 +14,7 @@ import type {
   SearchEngine,
   ValueCount,
 } from '../port.js';
+import { type EsConnection, esClient } from './client.js';
 import { distinctValues } from './distinct-values.js';
 import { asAppError } from './errors.js';
 import { exportCount, exportCsv } from './export-csv.js';
@@ -24,8 +25,8 @@ import type { EsSession } from './session.js';
 import { type EsSuppressed, resolveSuppression } from './suppression.js';
 
 export interface ElasticsearchEngineOptions {
-  /** The cluster (ELASTICSEARCH_URL), or a client already made. */
-  node?: string;
+  /** The cluster (ELASTICSEARCH_URL and its credentials), or a client already made. */
+  connection?: EsConnection;
   client?: Client;
   /** Prefix of the deployment's index and alias names (CDS_ES_PREFIX). */
   prefix?: string;
@@ -233,8 +234,8 @@ export class ElasticsearchEngine implements SearchEngine {
 
 /** Opens the engine on a cluster (never throwing for an unreachable cluster or no release: it answers 503 then). */
 export async function openElasticsearchEngine(o: ElasticsearchEngineOptions): Promise<ElasticsearchEngine> {
-  if (!o.client && !o.node) throw new Error('the Elasticsearch engine needs a node URL or a client');
-  const client = o.client ?? new Client({ node: o.node!, requestTimeout: 30_000 });
+  if (!o.client && !o.connection) throw new Error('the Elasticsearch engine needs a connection or a client');
+  const client = o.client ?? esClient(o.connection!);
   const engine = new ElasticsearchEngine(client, o.prefix ?? '', o.pollMs ?? 1_000, !o.client);
   if (o.suppression && !isEmptySuppression(o.suppression)) await engine.setSuppression(o.suppression);
   await engine.refresh();

@@ -13,7 +13,7 @@ import { openEngine } from '../../../src/services.js';
  */
 describe('Elasticsearch engine without a reachable cluster', () => {
   it('starts, reports unhealthy, and answers 503 data.unavailable', async () => {
-    const engine = await openElasticsearchEngine({ node: 'http://127.0.0.1:9', pollMs: 60_000 });
+    const engine = await openElasticsearchEngine({ connection: { url: 'http://127.0.0.1:9' }, pollMs: 60_000 });
     try {
       const h = await engine.health();
       expect(h.ok).toBe(false);
