@@ -63,8 +63,11 @@ export const ANALYSIS: estypes.IndicesIndexSettingsAnalysis = {
   analyzer: { cds_words: { type: 'custom', tokenizer: 'cds_words', filter: ['lowercase'] } },
 };
 
-/** Rows a search may skip (`from`): family B offset pages go up to 50,000 rows deep. */
-export const MAX_RESULT_WINDOW = 50_000;
+/**
+ * `from + size` a search may reach: family B pages walk the first 50,000 matches by offset and ask one row more than
+ * they return (whether more rows follow), so a last page reaches row 50,001.
+ */
+export const MAX_RESULT_WINDOW = 50_001;
 
 /** An index's mappings: every catalog column (internal ones included) and the engine-only fields. */
 export function indexMappings(entity: Entity): estypes.MappingTypeMapping {
