@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { indexMappingFiles } from '../../../src/cli/commands/docs.js';
 import { columnsOf, type Entity, type StorageType } from '../../../src/domain/catalog/index.js';
 import { type indexDefinition, MAX_RESULT_WINDOW } from '../../../src/engine/elasticsearch/mappings.js';
+import { B_PAGING_WINDOW } from '../../../src/operations/family-b/search.js';
 
 /**
  * index-mappings/*.json against the catalog (the single source of columns): every catalog column has a mapped field
