@@ -1,4 +1,4 @@
-import type { Client } from '@elastic/elasticsearch';
+import type { Client, estypes } from '@elastic/elasticsearch';
 import { type Entity, findColumn } from '../../domain/catalog/index.js';
 import { type Leaf, leafValues } from '../../domain/query/ir.js';
 import {
@@ -8,20 +8,23 @@ import {
   type Suppression,
 } from '../../domain/suppression.js';
 import { type LeafRewrite, MATCH_NONE, type Query, termsOf } from './compile/compile-where.js';
+import { SORT } from './compile/select.js';
 import { esCall } from './errors.js';
 import { SHA256_FIELD } from './schema.js';
 
 /**
- * Suppression (opt-outs) on Elasticsearch: the list becomes one query matching the contacts it names (`hidden`: a
- * `terms` clause per identifier column, the sha256 entries on the hashes written at load), which every contact read
- * puts in `must_not`: counts, pages, point reads, exports, distinct values and populated counts. Resolved against a
- * release once (`resolveSuppression`): how many contacts it hides, and what they take from their employers' stored
- * `contact_count` (company rows are read, filtered and counted with the cut counts, as on DuckDB).
+ * Suppression (opt-outs) on Elasticsearch: the list becomes one query matching the contacts it names (`hiddenQuery`: a
+ * `terms` clause per identifier column, the sha256 entries on the hashes written at load). It is resolved against a
+ * release once (`resolveSuppression`) into the ids of the contacts it matches, which every contact read puts in
+ * `must_not` (counts, pages, point reads, exports, distinct values and populated counts), and into what they take
+ * from their employers' stored `contact_count` (company rows are read, filtered and counted with the cut counts, as
+ * on DuckDB).
  */
 export interface EsSuppressed {
   version: number;
   /** Contacts of the release it hides. */
   count: number;
+  /** Those contacts, by id (what every contact read puts in `must_not`). */
   hidden: Query;
   /** The same test in JS, for rows already read (an export slice leaves out people suppressed since it started). */
   hides(row: Record<string, unknown>): boolean;
@@ -69,49 +72,51 @@ export function hidesFn(s: Suppression): (row: Record<string, unknown>) => boole
 
 const PAGE = 10_000;
 
-/** Resolves a list against one release's indices. */
+/**
+ * Resolves a list against one release's indices: the ids of the contacts it matches (every match, in sort_key order)
+ * and how many of them each employer loses. Reads then leave out those ids (`hidden` is a `terms` query on `id`), so a
+ * request carries the release's suppressed contacts, not the whole list (a release never changes once loaded).
+ */
 export async function resolveSuppression(
   client: Client,
   indices: Record<Entity, string>,
   s: Suppression,
   version: number,
 ): Promise<EsSuppressed | null> {
-  const hidden = hiddenQuery(s);
-  if (!hidden) return null;
-  const count = await esCall(() => client.count({ index: indices.contact, query: hidden }).then((r) => r.count));
-  // Suppressed contacts per employer (a composite aggregation pages every bucket, exactly).
+  const listQuery = hiddenQuery(s);
+  if (!listQuery) return null;
+  const ids: string[] = [];
   const cuts = new Map<string, number>();
-  let after: Record<string, string | number | null> | undefined;
+  let after: estypes.SortResults | undefined;
   for (;;) {
     const r = await esCall(() =>
-      client.search({
+      client.search<Record<string, unknown>>({
         index: indices.contact,
-        size: 0,
-        query: hidden,
-        aggs: {
-          by: {
-            composite: {
-              size: PAGE,
-              sources: [{ c: { terms: { field: 'company_id' } } }],
-              ...(after ? { after } : {}),
-            },
-          },
-        },
+        size: PAGE,
+        query: listQuery,
+        sort: SORT,
+        _source: { includes: ['id', 'company_id'] },
+        track_total_hits: false,
+        ...(after ? { search_after: after } : {}),
       }),
     );
-    const agg = r.aggregations?.by as
-      | { buckets: { key: Record<string, string>; doc_count: number }[]; after_key?: Record<string, string> }
-      | undefined;
-    for (const b of agg?.buckets ?? []) cuts.set(String(b.key.c), b.doc_count);
-    if (!agg?.after_key || (agg.buckets.length ?? 0) < PAGE) break;
-    after = agg.after_key;
+    const hits = r.hits.hits;
+    for (const h of hits) {
+      ids.push(String(h._source?.id));
+      const employer = h._source?.company_id;
+      if (typeof employer === 'string') cuts.set(employer, (cuts.get(employer) ?? 0) + 1);
+      if (h.sort) after = h.sort;
+    }
+    if (hits.length < PAGE) break;
   }
+  const count = ids.length;
+  const hidden: Query = count ? termsOf('id', ids) : MATCH_NONE;
   let companies: CompanyCuts | null = null;
   if (cuts.size > 0) {
     const counts = new Map<string, number>();
-    const ids = [...cuts.keys()];
-    for (let i = 0; i < ids.length; i += PAGE) {
-      const part = ids.slice(i, i + PAGE);
+    const employers = [...cuts.keys()];
+    for (let i = 0; i < employers.length; i += PAGE) {
+      const part = employers.slice(i, i + PAGE);
       const r = await esCall(() =>
         client.search<Record<string, unknown>>({
           index: indices.company,
