@@ -40,6 +40,8 @@ interface Serving extends ServingRelease {
   /** The suppression resolved against this release, and the list version it came from. */
   sup: EsSuppressed | null;
   supVersion: number;
+  /** Reads running on it (a release replaced while reads run keeps getting new lists until they end). */
+  active: number;
 }
 
 /**
@@ -57,6 +59,8 @@ export class ElasticsearchEngine implements SearchEngine {
   private closed = false;
   private suppressionList: Suppression = EMPTY_SUPPRESSION;
   private suppressionVersion = 0;
+  /** Replaced releases still finishing reads (an export): a new suppression list applies to them too. */
+  private readonly draining = new Set<Serving>();
   private readonly populated = new Map<string, Promise<{ rows: number; columns: Record<string, number> }>>();
 
   constructor(
@@ -90,26 +94,31 @@ export class ElasticsearchEngine implements SearchEngine {
     };
   }
 
-  /** A read on the serving release (pinned for all its requests). */
-  private session(tenant?: string): EsSession {
-    const cur = this.current;
-    if (!cur || this.closed)
-      throw new AppError('data.unavailable', this.lastError ? `Data is unavailable: ${this.lastError}` : undefined);
+  /** A read on a release (pinned for all its requests). */
+  private session(cur: Serving, tenant?: string): EsSession {
     return {
       client: this.client,
       info: cur.info,
       indices: cur.indices,
       // Read again by an export at each slice: a list set meanwhile applies from the next one.
-      suppression: () => (this.current?.info.id === cur.info.id ? this.current.sup : cur.sup),
+      suppression: () => cur.sup,
       ...(tenant ? { tenant } : {}),
     };
   }
 
+  /** Runs a read on the serving release, counted on it until it ends. */
   private async use<T>(fn: (s: EsSession) => Promise<T>, tenant?: string): Promise<T> {
+    const cur = this.current;
+    if (!cur || this.closed)
+      throw new AppError('data.unavailable', this.lastError ? `Data is unavailable: ${this.lastError}` : undefined);
+    cur.active++;
     try {
-      return await fn(this.session(tenant));
+      return await fn(this.session(cur, tenant));
     } catch (e) {
       throw asAppError(e);
+    } finally {
+      cur.active--;
+      if (cur.active === 0) this.draining.delete(cur);
     }
   }
 
@@ -155,17 +164,20 @@ export class ElasticsearchEngine implements SearchEngine {
   async setSuppression(s: Suppression): Promise<{ contacts: number }> {
     const version = ++this.suppressionVersion;
     this.suppressionList = s;
-    const cur = this.current;
-    if (!cur) return { contacts: 0 };
-    const sup = isEmptySuppression(s)
-      ? null
-      : await resolveSuppression(this.client, cur.indices, s, version).catch((e) => {
-          throw asAppError(e);
-        });
-    if (this.current === cur && cur.supVersion < version) {
-      cur.sup = sup;
-      cur.supVersion = version;
-    }
+    const targets = [this.current, ...this.draining].filter((r): r is Serving => r !== null);
+    await Promise.all(
+      targets.map(async (r) => {
+        const sup = isEmptySuppression(s)
+          ? null
+          : await resolveSuppression(this.client, r.indices, s, version).catch((e) => {
+              throw asAppError(e);
+            });
+        if (r.supVersion < version) {
+          r.sup = sup;
+          r.supVersion = version;
+        }
+      }),
+    );
     return { contacts: this.current?.sup?.count ?? 0 };
   }
 
@@ -195,7 +207,7 @@ export class ElasticsearchEngine implements SearchEngine {
       this.lastError = undefined;
       return;
     }
-    const serving: Serving = { ...next, sup: null, supVersion: 0 };
+    const serving: Serving = { ...next, sup: null, supVersion: 0, active: 0 };
     try {
       // Serves only with the latest suppression list resolved (a list set meanwhile is resolved again).
       while (!this.closed && serving.supVersion < this.suppressionVersion) {
@@ -210,8 +222,10 @@ export class ElasticsearchEngine implements SearchEngine {
       return;
     }
     if (this.closed) return;
+    const old = this.current;
     this.current = serving;
     this.lastError = undefined;
+    if (old && old.active > 0) this.draining.add(old);
   }
 
   startWatching(): void {
