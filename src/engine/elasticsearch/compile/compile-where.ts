@@ -107,11 +107,16 @@ function compileLeaf(entity: Entity, leaf: Leaf): Query {
       return leaf.op === 'in' ? terms : andNot(has(f), terms);
     }
     case 'contains':
-      return containsQuery(f, one(leaf));
     case 'prefix':
-      return prefixQuery(f, one(leaf));
     case 'words':
-      return wordsQuery(f, one(leaf));
+      // Text operators read the text sub-fields; no parser sends them on a number, a boolean or words on a record.
+      if (!textual || (leaf.op === 'words' && col.storage === 'JSON'))
+        throw new Error(`IR op ${leaf.op} is not defined on ${col.storage} column ${leaf.field}`);
+      return leaf.op === 'contains'
+        ? containsQuery(f, one(leaf))
+        : leaf.op === 'prefix'
+          ? prefixQuery(f, one(leaf))
+          : wordsQuery(f, one(leaf));
   }
 }
 
