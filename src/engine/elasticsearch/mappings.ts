@@ -9,11 +9,11 @@ import { DATE, IGNORE_ABOVE, LOWER, SHA256_FIELD, WORDS } from './schema.js';
  *
  * Per storage (src/domain/catalog/define.ts SHAPES):
  * - VARCHAR text: `keyword` (exact, case-sensitive, as DuckDB's `=`), with `.lower` (keyword, lowercase
- *   normalizer: `contains` and `prefix` are case-insensitive) and `.words` (text, the `cds_words` analyzer: runs of
- *   letters and digits, lowercased, so `match_phrase` is the IR's whole-word `words`, punctuation between words
- *   allowed). A `date` column (YYYY-MM-DD) also has `.date` (`date`, strict_date) for ranges; a month
+ *   normalizer: `contains` and `prefix` are case-insensitive) and, on the columns marked for whole-word matching
+ *   (hasWordsField), `.words` (text, the `cds_words` analyzer: runs of letters and digits, lowercased, so
+ *   `match_phrase` is the IR's whole-word `words`, punctuation between words allowed). A `date` column (YYYY-MM-DD) also has `.date` (`date`, strict_date) for ranges; a month
  *   (YYYY-MM) stays a keyword, whose range is lexicographic, as DuckDB compares the text.
- * - VARCHAR[] lists: `keyword` arrays with the same `.lower` and `.words`; `position_increment_gap` keeps a phrase
+ * - VARCHAR[] lists: `keyword` arrays with the same `.lower` (and `.words`); `position_increment_gap` keeps a phrase
  *   inside one element.
  * - JSON records: the JSON text as a `keyword` (not indexed as an object, so `dynamic: strict` holds) with `.lower`
  *   for `contains` on the text, as DuckDB reads it.
@@ -36,7 +36,15 @@ export function mainFieldType(col: ColumnDef): FieldType {
   }
 }
 
-/** Whether the column's text is indexed for `contains`, `prefix` and `words` (every text, list and record column). */
+/**
+ * Whether a column has the `.words` sub-field: the columns the catalog marks for whole-word matching (a `words`
+ * companion: the title and the secondary titles), the only ones the filter languages send `words` leaves to. Analyzing
+ * every text column (descriptions included) would roughly double the index for no query.
+ */
+export const hasWordsField = (col: ColumnDef): boolean =>
+  col.words !== undefined && (col.storage === 'VARCHAR' || col.storage === 'VARCHAR[]');
+
+/** Whether the column's text is indexed for `contains` and `prefix` (every text, list and record column). */
 export const isTextual = (col: ColumnDef): boolean =>
   col.storage === 'VARCHAR' || col.storage === 'VARCHAR[]' || col.storage === 'JSON';
 
@@ -46,7 +54,7 @@ function property(col: ColumnDef): estypes.MappingProperty {
   const fields: Record<string, estypes.MappingProperty> = {
     [LOWER]: { type: 'keyword', normalizer: 'cds_lowercase', ignore_above: IGNORE_ABOVE },
   };
-  if (col.storage !== 'JSON') fields[WORDS] = { type: 'text', analyzer: 'cds_words', position_increment_gap: 100 };
+  if (hasWordsField(col)) fields[WORDS] = { type: 'text', analyzer: 'cds_words', position_increment_gap: 100 };
   if (col.kind === 'date') fields[DATE] = { type: 'date', format: 'strict_date' };
   return {
     type: 'keyword',

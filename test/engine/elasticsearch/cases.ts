@@ -56,7 +56,6 @@ export const IR_NODE_CASES: readonly IrCase[] = [
   c('text prefix', { field: 'company_domain', op: 'prefix', value: 'Acme' }),
   c('text words', { field: 'title', op: 'words', value: 'Head of Growth!' }),
   c('text words without words', { field: 'title', op: 'words', value: '--' }),
-  c('text words on headline', { field: 'headline', op: 'words', value: 'founder' }),
   c('text exists', { field: 'work_email', op: 'exists' }),
   c('text exists false', { field: 'work_email', op: 'exists', value: false }),
   // month (text kind, YYYY-MM) and date (YYYY-MM-DD)

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { compileWhere } from '../../../src/engine/elasticsearch/compile/compile-where.js';
 import { BENCH_CASES, compiled, FILTER_CASES, IR_NODE_CASES, type IrCase } from './cases.js';
 
 /**
@@ -25,6 +26,13 @@ describe('Elasticsearch compiler goldens', () => {
   it('filter shapes (exclude_*, secondary roles, phrases, NAICS prefixes, regions, month ranges, has_*)', () =>
     golden('filter-shapes.json', FILTER_CASES));
   it('every fixed query of bench/query-bench', () => golden('bench-queries.json', BENCH_CASES));
+
+  it('refuses operators a column cannot answer instead of answering nothing', () => {
+    expect(() => compileWhere('contact', { field: 'headline', op: 'words', value: 'founder' })).toThrow(/whole-word/);
+    expect(() => compileWhere('contact', { field: 'company_employee_count', op: 'contains', value: '1' })).toThrow(
+      /not defined/,
+    );
+  });
 
   it('never puts client text in a script or a query string, and escapes wildcard syntax', () => {
     const all = JSON.stringify([...IR_NODE_CASES, ...FILTER_CASES, ...BENCH_CASES].map((k) => compiled(k).query));

@@ -1,8 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexMappingFiles } from '../../../src/cli/commands/docs.js';
-import { columnsOf, type Entity, type StorageType } from '../../../src/domain/catalog/index.js';
-import { type indexDefinition, MAX_RESULT_WINDOW } from '../../../src/engine/elasticsearch/mappings.js';
+import {
+  columnsOf,
+  type Entity,
+  FAMILY_B_PARAMS,
+  filterKeysOf,
+  findColumn,
+  type StorageType,
+} from '../../../src/domain/catalog/index.js';
+import { secondaryColumn } from '../../../src/domain/query/secondary-roles.js';
+import { hasWordsField, type indexDefinition, MAX_RESULT_WINDOW } from '../../../src/engine/elasticsearch/mappings.js';
 import { B_PAGING_WINDOW } from '../../../src/operations/family-b/search.js';
 
 /**
@@ -41,7 +49,8 @@ describe.each(['contact', 'company'] as const)('index-mappings for %s', (entity)
     expect([col.name, p!.type]).toEqual([col.name, TYPE_OF[col.storage]]);
     if (p!.type === 'keyword') {
       expect(p!.fields?.lower).toMatchObject({ type: 'keyword', normalizer: 'cds_lowercase' });
-      if (col.storage !== 'JSON') expect(p!.fields?.words).toMatchObject({ type: 'text', analyzer: 'cds_words' });
+      if (hasWordsField(col)) expect(p!.fields?.words).toMatchObject({ type: 'text', analyzer: 'cds_words' });
+      else expect(p!.fields?.words).toBeUndefined();
     }
     if (col.kind === 'date') expect(p!.fields?.date).toMatchObject({ type: 'date', format: 'strict_date' });
   });
@@ -58,4 +67,17 @@ describe.each(['contact', 'company'] as const)('index-mappings for %s', (entity)
     expect(MAX_RESULT_WINDOW).toBe(B_PAGING_WINDOW + 1);
     expect(def.settings.analysis?.analyzer?.cds_words).toMatchObject({ tokenizer: 'cds_words', filter: ['lowercase'] });
   });
+});
+
+it('every column the filter languages send whole-word phrases to has the words field', () => {
+  const phraseColumns = [
+    ...filterKeysOf('contact')
+      .filter((k) => k.match === 'phrase')
+      .map((k) => k.column!),
+    ...FAMILY_B_PARAMS.filter((d) => d.match === 'title_words' || d.match === 'not_title_words').map((d) => d.column),
+  ];
+  const withSecondary = [...phraseColumns, ...phraseColumns.flatMap((c) => secondaryColumn(c) ?? [])];
+  expect(withSecondary).toEqual(expect.arrayContaining(['title', 'secondary_titles']));
+  for (const name of withSecondary)
+    expect([name, hasWordsField(findColumn('contact', name, true)!)]).toEqual([name, true]);
 });

@@ -1,6 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { type ColumnDef, type Entity, findColumn } from '../../../domain/catalog/index.js';
 import { type IRNode, isLeaf, type Leaf, leafValues, type Scalar } from '../../../domain/query/ir.js';
+import { hasWordsField } from '../mappings.js';
 import { DATE, LOWER, WORDS } from '../schema.js';
 import { phraseText, wildcardLiteral } from './words.js';
 
@@ -81,7 +82,7 @@ const RANGE = { gt: 'gt', gte: 'gte', lt: 'lt', lte: 'lte' } as const;
 function compileLeaf(entity: Entity, leaf: Leaf): Query {
   const col = column(entity, leaf.field);
   const f = col.name;
-  if (col.storage === 'VARCHAR[]') return compileListLeaf(f, leaf);
+  if (col.storage === 'VARCHAR[]') return compileListLeaf(col, leaf);
   const textual = col.storage === 'VARCHAR' || col.storage === 'JSON';
   const present: Query = textual ? andNot(has(f), { terms: { [f]: EMPTY_TEXTS } }) : has(f);
   switch (leaf.op) {
@@ -109,14 +110,13 @@ function compileLeaf(entity: Entity, leaf: Leaf): Query {
     case 'contains':
     case 'prefix':
     case 'words':
-      // Text operators read the text sub-fields; no parser sends them on a number, a boolean or words on a record.
-      if (!textual || (leaf.op === 'words' && col.storage === 'JSON'))
-        throw new Error(`IR op ${leaf.op} is not defined on ${col.storage} column ${leaf.field}`);
+      // Text operators read the text sub-fields; no parser sends them on a number or a boolean.
+      if (!textual) throw new Error(`IR op ${leaf.op} is not defined on ${col.storage} column ${leaf.field}`);
       return leaf.op === 'contains'
         ? containsQuery(f, one(leaf))
         : leaf.op === 'prefix'
           ? prefixQuery(f, one(leaf))
-          : wordsQuery(f, one(leaf));
+          : wordsQuery(col, one(leaf));
   }
 }
 
@@ -130,14 +130,20 @@ function prefixQuery(f: string, v: Scalar): Query {
   return { prefix: { [`${f}.${LOWER}`]: { value: String(v).toLowerCase() } } };
 }
 
-/** `words`: the phrase's words as consecutive whole words of the text (of one element of a list). */
-function wordsQuery(f: string, v: Scalar): Query {
+/**
+ * `words`: the phrase's words as consecutive whole words of the text (of one element of a list), on the columns marked
+ * for whole-word matching (mappings.ts hasWordsField); on another column it is a programming error (the parsers send
+ * `words` to the title and the secondary titles only), never a silent empty answer.
+ */
+function wordsQuery(col: ColumnDef, v: Scalar): Query {
+  if (!hasWordsField(col)) throw new Error(`IR op words needs a whole-word column; ${col.name} is not one`);
   const text = phraseText(String(v));
-  return text === undefined ? MATCH_NONE : { match_phrase: { [`${f}.${WORDS}`]: { query: text, slop: 0 } } };
+  return text === undefined ? MATCH_NONE : { match_phrase: { [`${col.name}.${WORDS}`]: { query: text, slop: 0 } } };
 }
 
 /** List columns: eq = holds the value, in = holds any, not_in = holds none (and holds something). */
-function compileListLeaf(f: string, leaf: Leaf): Query {
+function compileListLeaf(col: ColumnDef, leaf: Leaf): Query {
+  const f = col.name;
   switch (leaf.op) {
     case 'exists':
       return leaf.value === false ? { bool: { must_not: [has(f)] } } : has(f);
@@ -158,7 +164,7 @@ function compileListLeaf(f: string, leaf: Leaf): Query {
     case 'prefix':
       return prefixQuery(f, one(leaf));
     case 'words':
-      return wordsQuery(f, one(leaf));
+      return wordsQuery(col, one(leaf));
     case 'gt':
     case 'gte':
     case 'lt':
