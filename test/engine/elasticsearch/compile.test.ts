@@ -13,8 +13,8 @@ const dir = join(process.cwd(), 'test', 'fixtures', 'elasticsearch');
 function golden(file: string, cases: readonly IrCase[]): void {
   const path = join(dir, file);
   const actual = Object.fromEntries(cases.map((k) => [k.name, { entity: k.entity, where: k.where, ...compiled(k) }]));
-  if (process.env.UPDATE_GOLDEN === '1' || !existsSync(path))
-    writeFileSync(path, `${JSON.stringify(actual, null, 2)}\n`);
+  if (process.env.UPDATE_GOLDEN === '1') writeFileSync(path, `${JSON.stringify(actual, null, 2)}\n`);
+  expect([path, existsSync(path)]).toEqual([path, true]);
   const expected = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
   expect(Object.keys(actual)).toEqual(Object.keys(expected));
   for (const k of cases)
