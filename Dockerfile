@@ -57,6 +57,7 @@ COPY --from=build /app/dist ./dist
 # src/version.ts reads the version from package.json at run time.
 COPY package.json ./
 COPY bin ./bin
+COPY index-mappings ./index-mappings
 # The data directory (releases, exports, uploads; state.sqlite and the generated secret when CDS_STATE=sqlite).
 # Created owned by the runtime user: a new named volume mounted here starts with this owner, so it is writable.
 RUN mkdir -p /data && chown node:node /data

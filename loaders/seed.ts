@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Suppression } from '../src/domain/suppression.js';
+import type { OpenReleaseWriter } from '../src/engine/release-writer.js';
 import { generateDumps } from './generate/index.js';
 import { loadRelease } from './load/index.js';
 import type { LoadReport, ProgressFn } from './load/types.js';
@@ -17,6 +18,8 @@ export interface SeedOptions {
   suppression?: Suppression;
   /** LoadOptions.fullCards. */
   fullCards?: boolean;
+  /** The engine's release writer (default the embedded one; load/writers.ts releaseWriterFor). */
+  openWriter?: OpenReleaseWriter;
 }
 
 export type GenerateReport = Awaited<ReturnType<typeof generateDumps>>;
@@ -52,6 +55,7 @@ export async function seedRelease(opts: SeedOptions): Promise<SeedReport> {
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.suppression ? { suppression: opts.suppression } : {}),
     ...(opts.fullCards ? { fullCards: true } : {}),
+    ...(opts.openWriter ? { openWriter: opts.openWriter } : {}),
   });
   return { generate, load };
 }

@@ -70,7 +70,41 @@ export const SETTINGS: readonly Setting[] = [
     key: 'elasticsearchUrl',
     env: 'ELASTICSEARCH_URL',
     default: '',
-    doc: 'Elasticsearch URL for CDS_ENGINE=elasticsearch.',
+    doc:
+      'Elasticsearch URL for CDS_ENGINE=elasticsearch (http(s)://[user:password@]host:9200); required with it. ' +
+      'Elasticsearch 9.x (the client sends the 9.x compatibility headers).',
+  },
+  {
+    key: 'esApiKey',
+    env: 'CDS_ES_API_KEY',
+    default: '',
+    doc: 'Elasticsearch API key (the encoded form) for a secured cluster, instead of a user and password in the URL.',
+  },
+  {
+    key: 'esCaFile',
+    env: 'CDS_ES_CA_FILE',
+    default: '',
+    doc: "PEM file of the CA that signed the cluster's certificate (e.g. a self-signed cluster's http_ca.crt).",
+  },
+  {
+    key: 'esPrefix',
+    env: 'CDS_ES_PREFIX',
+    default: '',
+    doc:
+      'Prefix of the Elasticsearch index and alias names of the deployment (contacts-<release>, companies-<release>, ' +
+      'aliases contacts and companies); one per deployment sharing a cluster.',
+  },
+  {
+    key: 'esShards',
+    env: 'CDS_ES_SHARDS',
+    default: '1',
+    doc: 'Primary shards of each new release index (contacts and companies); see the README on sizing.',
+  },
+  {
+    key: 'esReplicas',
+    env: 'CDS_ES_REPLICAS',
+    default: '1',
+    doc: 'Replicas of each release index once loaded (a load writes with none, then sets this).',
   },
   {
     key: 'duckdbPool',
@@ -328,7 +362,15 @@ const ConfigSchema = v.object({
     v.picklist(['0', '1'], 'must be 0 or 1'),
     v.transform((x) => x === '1'),
   ),
-  elasticsearchUrl: v.string(),
+  elasticsearchUrl: v.pipe(
+    v.string(),
+    v.check((s) => s === '' || /^https?:\/\/\S+$/i.test(s), 'an http(s) URL, or empty'),
+  ),
+  esApiKey: v.string(),
+  esCaFile: v.string(),
+  esPrefix: v.pipe(v.string(), v.regex(/^[a-z0-9_.-]{0,64}$/, 'lowercase letters, digits and _ . - (up to 64)')),
+  esShards: intIn(1, 1024),
+  esReplicas: intIn(0, 16),
   duckdbPool: intIn(1, 64),
   pointReaders: intIn(1, 64),
   index: v.pipe(

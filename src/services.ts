@@ -6,6 +6,8 @@ import { type Clock, systemClock } from './domain/clock.js';
 import { openDuckDBEngine } from './engine/duckdb/duckdb-engine.js';
 import { sweepKilledLoads } from './engine/duckdb/release-store.js';
 import { DuckDBWhereSqlParser } from './engine/duckdb/where-sql/parser.js';
+import type { EsConnection } from './engine/elasticsearch/client.js';
+import { openElasticsearchEngine } from './engine/elasticsearch/elasticsearch-engine.js';
 import type { SearchEngine } from './engine/port.js';
 import { timedEngine } from './engine/timed.js';
 import { OperatorSignIns } from './face/operator-sign-ins.js';
@@ -100,10 +102,22 @@ async function openStateForServer(
   }
 }
 
+/** How this deployment reaches its Elasticsearch cluster (ELASTICSEARCH_URL, CDS_ES_API_KEY, CDS_ES_CA_FILE). */
+export function esConnection(config: Config): EsConnection {
+  if (!config.elasticsearchUrl)
+    throw new ConfigError('CDS_ENGINE=elasticsearch needs ELASTICSEARCH_URL (http://host:9200 or https://…)');
+  return {
+    url: config.elasticsearchUrl,
+    ...(config.esApiKey ? { apiKey: config.esApiKey } : {}),
+    ...(config.esCaFile ? { caFile: config.esCaFile } : {}),
+  };
+}
+
 /** Opens the search engine chosen by configuration (CDS_ENGINE). */
 export async function openEngine(config: Config): Promise<SearchEngine> {
-  if (config.engine !== 'duckdb')
-    throw new Error(`CDS_ENGINE=${config.engine} is not available in this build; use duckdb.`);
+  if (config.engine === 'elasticsearch') {
+    return openElasticsearchEngine({ connection: esConnection(config), prefix: config.esPrefix });
+  }
   return openDuckDBEngine({
     dataDir: config.dataDir,
     poolSize: config.duckdbPool,

@@ -119,6 +119,9 @@ const SECOND_WAVE: SuiteQuery[] = [
   },
 ];
 
+/** The fixed queries of the suite (the two big lists are picked from a release by `querySuite`). */
+export const FIXED_QUERIES: readonly SuiteQuery[] = [...FIRST_WAVE, ...SECOND_WAVE];
+
 /** The suite for a data dir: the fixed queries plus the two big lists, picked from its serving release. */
 export async function querySuite(dataDir: string): Promise<SuiteQuery[]> {
   const db = await DuckDBInstance.create(servingRelease(dataDir).file, { access_mode: 'READ_ONLY' });

@@ -149,7 +149,8 @@ const flagValue = (argv: readonly string[], flag: string): string | undefined =>
 };
 
 const isRedis = (s: Service) => (s.image ?? '').startsWith('redis');
-const appServices = services.filter(([, s]) => !isRedis(s));
+const isElasticsearch = (s: Service) => /(^|\/)elasticsearch(\/elasticsearch)?:/.test(s.image ?? '');
+const appServices = services.filter(([, s]) => !isRedis(s) && !isElasticsearch(s));
 const role = (s: Service) => argvOf(s)[0];
 const apis = appServices.filter(([, s]) => role(s) === 'serve');
 const workers = appServices.filter(([, s]) => role(s) === 'worker');
@@ -157,8 +158,9 @@ const loaders = appServices.filter(([, s]) => role(s) === 'seed' || role(s) === 
 const settingEnvs = new Set(SETTINGS.map((s) => s.env));
 
 describe('docker-compose.yml', () => {
-  it('has Redis, two API processes, a worker and a one-shot loader', () => {
+  it('has Redis, Elasticsearch, two API processes, a worker and a one-shot loader', () => {
     expect(services.filter(([, s]) => isRedis(s)).map(([n]) => n)).toEqual(['redis']);
+    expect(services.filter(([, s]) => isElasticsearch(s)).map(([n]) => n)).toEqual(['elasticsearch']);
     expect(apis.length).toBeGreaterThanOrEqual(2);
     expect(workers).toHaveLength(1);
     expect(loaders).toHaveLength(1);
@@ -236,6 +238,25 @@ describe('docker-compose.yml', () => {
       return ports[0]?.[0];
     });
     expect(new Set(published).size).toBe(apis.length);
+  });
+
+  it('Elasticsearch is one node with its heap set, a volume and a health check waiting for the cluster', () => {
+    const [, es] = services.find(([, s]) => isElasticsearch(s))!;
+    const env = envOf(es);
+    expect(env['discovery.type']).toBe('single-node');
+    expect(env.ES_JAVA_OPTS).toMatch(/-Xms(\d+[gm]) -Xmx\1/);
+    expect(mounts(es).map(([, target]) => target)).toContain('/usr/share/elasticsearch/data');
+    expect(JSON.stringify(es.healthcheck?.test)).toContain('_cluster/health');
+  });
+
+  it('the API processes, the worker and the loader read the release from that Elasticsearch, once it is healthy', () => {
+    for (const [name, s] of [...apis, ...workers, ...loaders]) {
+      const env = resolvedEnv(s);
+      expect({ name, engine: env.CDS_ENGINE }).toEqual({ name, engine: 'elasticsearch' });
+      expect(new URL(env.ELASTICSEARCH_URL ?? '').hostname).toBe('elasticsearch');
+      const deps = s.depends_on as Record<string, { condition?: string }> | undefined;
+      expect({ name, es: deps?.elasticsearch?.condition }).toEqual({ name, es: 'service_healthy' });
+    }
   });
 
   it('the worker runs the jobs against the same Redis', () => {

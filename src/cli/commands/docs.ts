@@ -1,6 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { SETTINGS } from '../../config.js';
 import { ADDED_ERROR_CODES, ERROR_CATALOG, type ErrorCode } from '../../domain/errors/index.js';
+import { indexDefinition } from '../../engine/elasticsearch/mappings.js';
 import { OPERATIONS } from '../../operations/index.js';
 import { type CommandSpec, parse } from '../args.js';
 
@@ -9,7 +11,8 @@ export const docsSpec: CommandSpec = {
   usage: 'cds docs [--check] [--readme FILE]',
   summary:
     'Regenerates the README sections made from the code (settings, routes, MCP tools, error codes) between their ' +
-    '<!-- generated:NAME --> markers; --check fails when they are out of date.',
+    '<!-- generated:NAME --> markers, and index-mappings/*.json (Elasticsearch mappings from the catalog); --check ' +
+    'fails when they are out of date.',
   options: { check: { type: 'boolean' }, readme: { type: 'string' } },
   help:
     'Options:\n  --readme FILE  the README to update (default README.md)\n  --check        change nothing; exit 1 ' +
@@ -70,9 +73,29 @@ export async function docs(argv: string[]): Promise<void> {
   const next = renderReadme(text);
   if (values.check) {
     if (next !== text) throw new Error(`${file} is out of date; run: npx cds docs`);
+    for (const [name, json] of Object.entries(indexMappingFiles())) {
+      const path = join(dirname(file), 'index-mappings', name);
+      if (!existsSync(path) || readFileSync(path, 'utf8') !== json)
+        throw new Error(`${path} is out of date; run: npx cds docs`);
+    }
     process.stdout.write(`${file} is up to date\n`);
     return;
   }
   writeFileSync(file, next);
   process.stdout.write(`${file} ${next === text ? 'unchanged' : 'updated'}\n`);
+  for (const [name, json] of Object.entries(indexMappingFiles())) {
+    const path = join(dirname(file), 'index-mappings', name);
+    const old = existsSync(path) ? readFileSync(path, 'utf8') : '';
+    mkdirSync(dirname(path), { recursive: true });
+    if (old !== json) writeFileSync(path, json);
+    process.stdout.write(`${path} ${old === json ? 'unchanged' : 'updated'}\n`);
+  }
+}
+
+/** index-mappings/*.json: the Elasticsearch mappings and settings generated from the catalog. */
+export function indexMappingFiles(): Record<string, string> {
+  return {
+    'contacts.json': `${JSON.stringify(indexDefinition('contact'), null, 2)}\n`,
+    'companies.json': `${JSON.stringify(indexDefinition('company'), null, 2)}\n`,
+  };
 }

@@ -1,33 +1,39 @@
 import { loadRelease } from '../../../loaders/load/index.js';
 import { progressReporter } from '../../../loaders/load/progress.js';
 import { writeLoadReport } from '../../../loaders/load/report-file.js';
+import { releaseWriterFor } from '../../../loaders/load/writers.js';
 import { loadConfig } from '../../config.js';
 import { type CommandSpec, parse, UsageError } from '../args.js';
 import { stateSuppression } from '../suppression.js';
 
 export const loadSpec: CommandSpec = {
   name: 'load',
-  usage: 'cds load [--data DIR] --people FILE --companies FILE [--strict] [--report FILE] [--full-cards]',
+  usage:
+    'cds load [--data DIR] --people FILE --companies FILE [--strict] [--report FILE] [--engine duckdb|elasticsearch] ' +
+    '[--full-cards]',
   summary:
     'Loads source dumps (JSON Lines, CSV or Parquet by file extension; JSON Lines and CSV may be gzip-compressed, ' +
     '.gz) as a new release. Bad rows are skipped and reported ' +
     '(count, line numbers, reasons; all of them in DIR/releases/<id>.rejects.jsonl); --strict fails the load ' +
     'instead. People on the opt-out list (cds optout) are left out and counted by identifier type. A failed load ' +
-    'leaves the previous release serving.',
+    'leaves the previous release serving. With CDS_ENGINE=elasticsearch (or --engine elasticsearch) the release is ' +
+    'bulk-indexed into new versioned indices and the aliases are swapped in one call.',
   options: {
     data: { type: 'string' },
     people: { type: 'string' },
     companies: { type: 'string' },
     strict: { type: 'boolean' },
     report: { type: 'string' },
+    engine: { type: 'string' },
     'full-cards': { type: 'boolean' },
   },
   help:
     'Options:\n  --data DIR         data directory (default ./data)\n  --people FILE      people dump (.jsonl, ' +
     '.ndjson, .json or .csv)\n  --companies FILE   companies dump (.jsonl, .ndjson, .json or .csv)\n  --strict      ' +
     '     fail on the first bad row\n  --report FILE      also write a machine-readable report (release id, ' +
-    'duration, rows read/loaded/rejected, rejects by reason)\n  --full-cards       keep every column ready for point reads: ' +
-    'enrichment and lookups with columns ["*"] read the point store (about 4x its size) instead of the columns\n',
+    'duration, rows read/loaded/rejected, rejects by reason)\n  --engine NAME      duckdb or elasticsearch (default ' +
+    'CDS_ENGINE)\n  --full-cards       keep every column ready for point reads: enrichment and lookups with columns ' +
+    '["*"] read the point store (about 5x its size) instead of the columns (embedded engine)\n',
 };
 
 export async function load(argv: string[]): Promise<void> {
@@ -35,7 +41,12 @@ export async function load(argv: string[]): Promise<void> {
   if (typeof values.people !== 'string' || typeof values.companies !== 'string')
     throw new UsageError('--people and --companies are required (see cds load --help)');
   const config = loadConfig(argv);
+  if (values.engine !== undefined && values.engine !== 'duckdb' && values.engine !== 'elasticsearch')
+    throw new UsageError('--engine takes duckdb or elasticsearch');
+  const engine = (values.engine as 'duckdb' | 'elasticsearch' | undefined) ?? config.engine;
+  const writer = releaseWriterFor({ ...config, engine });
   const report = await loadRelease({
+    openWriter: writer.openWriter,
     dataDir: config.dataDir,
     peopleFile: values.people,
     companiesFile: values.companies,
@@ -44,7 +55,7 @@ export async function load(argv: string[]): Promise<void> {
     onProgress: progressReporter(),
     suppression: await stateSuppression(config),
     fullCards: values['full-cards'] === true,
-  });
+  }).finally(() => writer.close());
   if (typeof values.report === 'string') {
     await writeLoadReport(values.report, report, { people: values.people, companies: values.companies });
   }

@@ -1,6 +1,13 @@
-import { loadConfig } from '../../config.js';
+import { type Config, loadConfig } from '../../config.js';
 import { pruneReleases } from '../../engine/duckdb/release-store.js';
 import { describeReleases, indexRelease, ReleaseRefused, rollbackRelease } from '../../engine/duckdb/releases.js';
+import { esClient } from '../../engine/elasticsearch/client.js';
+import {
+  describeEsReleases,
+  pruneEsReleases,
+  rollbackEsRelease,
+} from '../../engine/elasticsearch/release-writer/release-admin.js';
+import { esConnection } from '../../services.js';
 import { type CommandSpec, parse, UsageError } from '../args.js';
 
 export const releasesSpec: CommandSpec = {
@@ -11,7 +18,8 @@ export const releasesSpec: CommandSpec = {
   summary:
     'Lists the data releases on disk, puts an earlier one back (rollback: the previous one, or the one named), or ' +
     'deletes all but the newest N (never the serving one), or builds the search index of a release loaded without ' +
-    'one; one JSON line each. Exit 0 ok, 1 failed, 2 bad input.',
+    'one; one JSON line each. With CDS_ENGINE=elasticsearch they act on the releases of the cluster (a rollback ' +
+    'swaps both aliases in one call). Exit 0 ok, 1 failed, 2 bad input.',
   options: { data: { type: 'string' }, keep: { type: 'string' } },
   help:
     'Options:\n  --data DIR   data directory (default ./data)\n  --keep N     prune: releases to keep (at least 1)\n' +
@@ -24,7 +32,9 @@ export async function releases(argv: string[]): Promise<void> {
   const { values, positionals } = parse(releasesSpec, argv);
   // The data dir as every command reads it (--data, CDS_DATA, default ./data); nothing else is needed.
   const [action, id] = positionals;
-  const { dataDir } = loadConfig(argv);
+  const config = loadConfig(argv);
+  const { dataDir } = config;
+  if (config.engine === 'elasticsearch') return esReleases(config, action, id, values.keep);
   switch (action) {
     case 'list':
       for (const r of await describeReleases(dataDir)) process.stdout.write(`${JSON.stringify(r)}\n`);
@@ -56,5 +66,37 @@ export async function releases(argv: string[]): Promise<void> {
     }
     default:
       throw new UsageError(`unknown action ${action ?? '(none)'}; use list, rollback, prune or index`);
+  }
+}
+
+/** The same actions on the releases of the Elasticsearch cluster (CDS_ENGINE=elasticsearch). */
+async function esReleases(config: Config, action?: string, id?: string, keepText?: unknown): Promise<void> {
+  const client = esClient(esConnection(config));
+  const out = (x: unknown) => process.stdout.write(`${JSON.stringify(x)}\n`);
+  try {
+    switch (action) {
+      case 'list':
+        for (const r of await describeEsReleases(client, config.esPrefix)) out(r);
+        return;
+      case 'rollback': {
+        const r = await rollbackEsRelease(client, config.esPrefix, id).catch((e: Error) => {
+          throw /^no /.test(e.message) ? new UsageError(e.message) : e;
+        });
+        out({ serving: r.id, contacts: r.contacts, companies: r.companies });
+        return;
+      }
+      case 'prune': {
+        const keep = Number(keepText);
+        if (!Number.isInteger(keep) || keep < 1) throw new UsageError('--keep must be a whole number, at least 1');
+        out({ removed: await pruneEsReleases(client, config.esPrefix, keep) });
+        return;
+      }
+      case 'index':
+        throw new UsageError('releases index builds the embedded bitmap index; Elasticsearch releases need none');
+      default:
+        throw new UsageError(`unknown action ${action ?? '(none)'}; use list, rollback, prune or index`);
+    }
+  } finally {
+    await client.close();
   }
 }

@@ -1,7 +1,7 @@
 import { progressReporter } from '../../../loaders/load/progress.js';
+import { releaseWriterFor } from '../../../loaders/load/writers.js';
 import { seedRelease } from '../../../loaders/seed.js';
 import { loadConfig } from '../../config.js';
-import { currentRelease } from '../../engine/duckdb/release-store.js';
 import { type CommandSpec, intOption, parse } from '../args.js';
 import { stateSuppression } from '../suppression.js';
 
@@ -9,8 +9,8 @@ export const seedSpec: CommandSpec = {
   name: 'seed',
   usage: 'cds seed [--data DIR] --contacts N --companies M [--seed S] [--if-empty] [--full-cards]',
   summary:
-    'Generates seeded synthetic source dumps into DIR/dumps and loads them as a new release (the serving release ' +
-    'swaps atomically), without the people on the opt-out list.',
+    'Generates seeded synthetic source dumps into DIR/dumps and loads them as a new release of the configured engine ' +
+    '(CDS_ENGINE; the serving release swaps atomically), without the people on the opt-out list.',
   options: {
     data: { type: 'string' },
     contacts: { type: 'string' },
@@ -33,20 +33,27 @@ export async function seed(argv: string[]): Promise<void> {
   if (contacts === undefined || companies === undefined)
     throw new Error('--contacts and --companies are required (see cds seed --help)');
   const config = loadConfig(argv);
-  const serving = currentRelease(config.dataDir);
-  if (values['if-empty'] && serving) {
-    process.stdout.write(`${JSON.stringify({ skipped: true, release: serving.id })}\n`);
-    return;
+  // The configured engine's writer: with CDS_ENGINE=elasticsearch the release is indexed into the cluster.
+  const writer = releaseWriterFor(config);
+  try {
+    const serving = values['if-empty'] ? await writer.serving() : null;
+    if (serving) {
+      process.stdout.write(`${JSON.stringify({ skipped: true, release: serving })}\n`);
+      return;
+    }
+    const result = await seedRelease({
+      openWriter: writer.openWriter,
+      dataDir: config.dataDir,
+      contacts,
+      companies,
+      seed: intOption(values.seed, '--seed', 0, 2 ** 31 - 1) ?? 42,
+      networkHost: config.networkHost,
+      onProgress: progressReporter(),
+      suppression: await stateSuppression(config),
+      fullCards: values['full-cards'] === true,
+    });
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    await writer.close();
   }
-  const result = await seedRelease({
-    dataDir: config.dataDir,
-    contacts,
-    companies,
-    seed: intOption(values.seed, '--seed', 0, 2 ** 31 - 1) ?? 42,
-    networkHost: config.networkHost,
-    onProgress: progressReporter(),
-    suppression: await stateSuppression(config),
-    fullCards: values['full-cards'] === true,
-  });
-  process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -1,5 +1,6 @@
 import { type DuckDBEngine, openDuckDBEngine } from '../../../src/engine/duckdb/duckdb-engine.js';
 import type { SearchEngine } from '../../../src/engine/port.js';
+import { openElasticsearchOver } from './elasticsearch.js';
 
 /**
  * The engines the conformance suite runs against, over the same release. DuckDB scans with one thread and
@@ -7,19 +8,32 @@ import type { SearchEngine } from '../../../src/engine/port.js';
  * order), and answers from the release's bitmap index where it can (the scan for the rest). Those three answer
  * point reads and index pages from the release's point store where its cards hold the columns; the fourth
  * never uses it (point reads from DuckDB's lookup indexes, index pages from the columns), as a release without
- * one. The Elasticsearch engine joins this list; every case runs against each.
+ * one. The Elasticsearch engine joins this list when ELASTICSEARCH_URL names a cluster (elasticsearch.ts indexes the
+ * same release into it); every case runs against each.
  */
 export interface EngineUnderTest {
   name: string;
   open(dataDir: string): Promise<SearchEngine>;
 }
 
+const ELASTICSEARCH_URL = process.env.ELASTICSEARCH_URL ?? '';
+
 export const ENGINES: readonly EngineUnderTest[] = [
   { name: 'duckdb scan, 1 thread', open: (dataDir) => duckdb(dataDir, 1, false) },
   { name: 'duckdb scan, 2 threads', open: (dataDir) => duckdb(dataDir, 2, false) },
   { name: 'duckdb index', open: (dataDir) => duckdb(dataDir, 2, true) },
   { name: 'duckdb index, no point store', open: (dataDir) => duckdb(dataDir, 2, true, false) },
+  // The Elasticsearch engine runs where a cluster is reachable (8.x or 9.x): ELASTICSEARCH_URL=http://host:9200.
+  ...(ELASTICSEARCH_URL
+    ? [{ name: 'elasticsearch', open: (dataDir: string) => openElasticsearchOver(dataDir, ELASTICSEARCH_URL) }]
+    : []),
 ];
+
+if (!ELASTICSEARCH_URL)
+  process.stderr.write(
+    'engine conformance: Elasticsearch SKIPPED (no cluster): set ELASTICSEARCH_URL=http://host:9200 to run every ' +
+      'case against it as well\n',
+  );
 
 function duckdb(dataDir: string, threads: number, index: boolean, pointStore = true): Promise<DuckDBEngine> {
   return openDuckDBEngine({ dataDir, poolSize: 2, threads, memoryLimit: '1GB', pointReaders: 1, index, pointStore });

@@ -1,0 +1,149 @@
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Client } from '@elastic/elasticsearch';
+import { releaseFile, releasesDir } from '../../src/engine/duckdb/release-store.js';
+import { openDuckDBReleaseWriter } from '../../src/engine/duckdb/release-writer/writer.js';
+import { pruneReleaseIndices, ReleaseIndexer } from '../../src/engine/elasticsearch/release-writer/indexer.js';
+import { listReleaseIds } from '../../src/engine/elasticsearch/releases.js';
+import type { ReleaseInfo } from '../../src/engine/port.js';
+import type { OpenReleaseWriter, ReleaseSource, ReleaseWriter, StepFn } from '../../src/engine/release-writer.js';
+import { releaseRows, tableRows } from './release-rows.js';
+
+export interface ElasticsearchWriterOptions {
+  client: Client;
+  prefix: string;
+  shards: number;
+  replicas: number;
+  /** Releases kept on the cluster (the serving one included). */
+  keep?: number;
+}
+
+/** Where the Elasticsearch loader builds a release before indexing it, under the data dir. */
+export const buildDir = (dataDir: string) => join(dataDir, 'elasticsearch-build');
+
+/**
+ * The Elasticsearch ReleaseWriter. Staging, duplicates, suppression and the build (employer join, sort keys, contact
+ * counts) are the embedded writer's, in a build folder of the data dir, so both engines hold the same rows; `publish`
+ * then bulk-indexes the built rows into new versioned indices (ReleaseIndexer: refresh off, no replicas while
+ * loading, settings restored after), swaps the `contacts` / `companies` aliases in one `_aliases` call, and removes
+ * the build files (the rejects file stays). Any failure deletes the new indices: the aliases stay where they were.
+ */
+export function elasticsearchReleaseWriter(o: ElasticsearchWriterOptions): OpenReleaseWriter {
+  return async (dataDir) => {
+    await mkdir(buildDir(dataDir), { recursive: true });
+    const duck = await openDuckDBReleaseWriter(buildDir(dataDir));
+    return new EsReleaseWriter(duck, new ReleaseIndexer(o, duck.releaseId), o, buildDir(dataDir));
+  };
+}
+
+class EsReleaseWriter implements ReleaseWriter {
+  constructor(
+    private readonly duck: ReleaseWriter,
+    private readonly indexer: ReleaseIndexer,
+    private readonly o: ElasticsearchWriterOptions,
+    private readonly dir: string,
+  ) {}
+
+  get releaseId() {
+    return this.duck.releaseId;
+  }
+  get stagingDir() {
+    return this.duck.stagingDir;
+  }
+  get rejectsFile() {
+    return this.duck.rejectsFile;
+  }
+  get companies() {
+    return this.duck.companies;
+  }
+  get people() {
+    return this.duck.people;
+  }
+  duplicatePeople() {
+    return this.duck.duplicatePeople();
+  }
+  drop(kind: 'people' | 'companies', lines: readonly number[]) {
+    return this.duck.drop(kind, lines);
+  }
+  suppress(list: Parameters<ReleaseWriter['suppress']>[0]) {
+    return this.duck.suppress(list);
+  }
+  build(onStep?: StepFn) {
+    return this.duck.build(onStep);
+  }
+
+  async publish(source: ReleaseSource, onStep: StepFn = () => undefined): Promise<{ createdAt: string }> {
+    // The build folder's own release (its point store and bitmap index are not used by Elasticsearch).
+    await this.duck.publish(source, (d, t, part) => onStep(d, t, `build ${part ?? 'point store'}`));
+    const file = releaseFile(this.dir, this.releaseId);
+    try {
+      const info = await indexRelease(this.indexer, file, this.releaseId, source, onStep);
+      await this.indexer.publish();
+      const ids = await listReleaseIds(this.o.client, this.o.prefix);
+      await pruneReleaseIndices(this.o.client, this.o.prefix, ids, this.o.keep ?? 2);
+      return { createdAt: info.createdAt };
+    } catch (e) {
+      await this.indexer.remove();
+      throw e;
+    } finally {
+      await removeBuiltRelease(this.dir, this.releaseId);
+    }
+  }
+
+  async abort(): Promise<void> {
+    await this.duck.abort();
+    await this.indexer.remove();
+  }
+}
+
+/**
+ * Indexes a built DuckDB release file into the indexer's new indices and records the release (the conformance suite
+ * indexes its seeded release with it too). Rows the cluster refuses fail the load: a release missing rows would not
+ * answer as the embedded engine does.
+ */
+export async function indexRelease(
+  indexer: ReleaseIndexer,
+  file: string,
+  releaseId: string,
+  source: ReleaseSource | Record<string, unknown>,
+  onStep: StepFn = () => undefined,
+): Promise<ReleaseInfo> {
+  await indexer.create();
+  const totals = { companies: await tableRows(file, 'companies'), contacts: await tableRows(file, 'contacts') };
+  for (const [entity, table] of [
+    ['company', 'companies'],
+    ['contact', 'contacts'],
+  ] as const) {
+    let done = 0;
+    onStep(0, totals[table], `index ${table}`);
+    for await (const rows of releaseRows(file, table)) {
+      await indexer.bulk(entity, rows);
+      done += rows.length;
+      onStep(done, totals[table], `index ${table}`);
+    }
+  }
+  if (indexer.refused.length) {
+    const first = indexer.refused.slice(0, 3).map((r) => `${r.entity} ${r.id}: ${r.reason}`);
+    throw new Error(`Elasticsearch refused ${indexer.refused.length} rows (${first.join('; ')})`);
+  }
+  const stats = indexer.stats();
+  const info: ReleaseInfo = {
+    id: releaseId,
+    createdAt: new Date().toISOString(),
+    contacts: totals.contacts,
+    companies: totals.companies,
+    source: { ...source, elasticsearch: { indices: indexer.indices, rowsPerSecond: stats.rowsPerSecond } },
+  };
+  await indexer.finish(info);
+  return info;
+}
+
+/** Removes a built release's files from the build folder, keeping its rejects file. */
+async function removeBuiltRelease(dir: string, id: string): Promise<void> {
+  const names = await readdir(releasesDir(dir)).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((n) => n.startsWith(`${id}.`) && !n.endsWith('.rejects.jsonl'))
+      .map((n) => rm(join(releasesDir(dir), n), { recursive: true, force: true })),
+  );
+}

@@ -1,0 +1,82 @@
+import type { Entity } from '../../domain/catalog/index.js';
+import { isAppError } from '../../domain/errors/index.js';
+import type { IRNode } from '../../domain/query/ir.js';
+import type { QueryRequest, QueryResult } from '../port.js';
+import { countRequest, pageRequest, visibleQuery } from './compile/select.js';
+import { budgetOptions, esCall, timedOut } from './errors.js';
+import { rowOf } from './rows.js';
+import type { EsSession } from './session.js';
+import { CONTACT_COUNT, cutCompanyRows, cutRewrite, type EsSuppressed } from './suppression.js';
+
+/** The query of a read on an entity, with the suppression's rows left out and its cut counts applied. */
+export function readQuery(entity: Entity, where: IRNode, sup: EsSuppressed | null) {
+  return visibleQuery(entity, where, entity === 'contact' && sup ? sup.hidden : null, cutRewrite(entity, sup));
+}
+
+/** The exact count of a query within a budget; null past it. `sup` is the suppression the read pinned. */
+export async function countWithin(
+  s: EsSession,
+  entity: Entity,
+  where: IRNode,
+  budgetMs: number,
+  sup: EsSuppressed | null = s.suppression(),
+): Promise<{ count: number | null; timedOut: boolean }> {
+  const q = readQuery(entity, where, sup);
+  try {
+    const r = await esCall(() =>
+      s.client.search(countRequest(s.indices[entity], q, budgetMs), budgetOptions(budgetMs)),
+    );
+    if (r.timed_out) return { count: null, timedOut: true };
+    const total = r.hits.total;
+    return { count: typeof total === 'number' ? total : (total?.value ?? 0), timedOut: false };
+  } catch (e) {
+    if (isAppError(e) && e.code === 'query.timeout') return { count: null, timedOut: true };
+    throw e;
+  }
+}
+
+/**
+ * Count and page on one pinned release. A count past its budget is null (the caller warns `count_unavailable`); a
+ * page past its budget is query.timeout. A first page that is not full is its own count (no second request).
+ */
+export async function runQuery(s: EsSession, entity: Entity, where: IRNode, req: QueryRequest): Promise<QueryResult> {
+  const sup = s.suppression();
+  const releaseId = s.info.id;
+  const page = async (): Promise<Record<string, unknown>[]> => {
+    const { columns, afterSortKey, limit, budgetMs, offset } = req.page!;
+    // Company rows carry their id when contact_count is asked, so a cut count can be applied.
+    const wanted =
+      entity === 'company' && sup?.companies && columns.includes(CONTACT_COUNT) ? [...columns, 'id'] : columns;
+    const body = pageRequest(
+      s.indices[entity],
+      readQuery(entity, where, sup),
+      wanted,
+      afterSortKey,
+      limit,
+      offset ?? 0,
+      budgetMs,
+    );
+    const r = await esCall(() => s.client.search<Record<string, unknown>>(body, budgetOptions(budgetMs)));
+    if (r.timed_out) throw timedOut();
+    const rows = r.hits.hits.map((h) => rowOf(h, wanted));
+    if (entity === 'company') cutCompanyRows(rows, sup);
+    if (wanted !== columns) for (const row of rows) if (!columns.includes('id')) delete row.id;
+    return rows;
+  };
+  if (!req.page) {
+    const c =
+      req.countBudgetMs === undefined
+        ? { count: null, timedOut: false }
+        : await countWithin(s, entity, where, req.countBudgetMs, sup);
+    return { releaseId, count: c.count, countTimedOut: c.timedOut, rows: [] };
+  }
+  if (req.countBudgetMs === undefined) return { releaseId, count: null, countTimedOut: false, rows: await page() };
+  if (req.page.afterSortKey === null && !req.page.offset) {
+    const rows = await page();
+    if (rows.length < req.page.limit) return { releaseId, count: rows.length, countTimedOut: false, rows };
+    const c = await countWithin(s, entity, where, req.countBudgetMs, sup);
+    return { releaseId, count: c.count, countTimedOut: c.timedOut, rows };
+  }
+  const [c, rows] = await Promise.all([countWithin(s, entity, where, req.countBudgetMs, sup), page()]);
+  return { releaseId, count: c.count, countTimedOut: c.timedOut, rows };
+}

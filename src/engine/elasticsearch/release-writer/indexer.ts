@@ -1,0 +1,149 @@
+import { type Client, errors } from '@elastic/elasticsearch';
+import type { Entity } from '../../../domain/catalog/index.js';
+import type { ReleaseInfo } from '../../port.js';
+import { indexMappings, indexSettings } from '../mappings.js';
+import { META_KEY } from '../releases.js';
+import { aliasName, releaseIndex } from '../schema.js';
+import { documentOf } from './documents.js';
+
+export interface IndexerOptions {
+  client: Client;
+  /** Prefix of the deployment's index and alias names (CDS_ES_PREFIX). */
+  prefix: string;
+  shards: number;
+  /** Replicas once the release is loaded (none while loading). */
+  replicas: number;
+}
+
+/** A row the cluster refused, with its reason. */
+export interface RefusedRow {
+  entity: Entity;
+  id: string;
+  reason: string;
+}
+
+/**
+ * Writes one release into new versioned indices (`contacts-<release>`, `companies-<release>`): created with refresh
+ * off and no replicas, filled with bulk requests, then given their settings back (refresh, replicas), refreshed and
+ * stamped with the release record; `publish` swaps both aliases to them in one `_aliases` call (atomic: readers see
+ * the old release or the new one). `remove` deletes them (a failed load leaves the aliases where they were).
+ */
+export class ReleaseIndexer {
+  readonly indices: Record<Entity, string>;
+  readonly refused: RefusedRow[] = [];
+  private indexed: Record<Entity, number> = { contact: 0, company: 0 };
+  private ms = 0;
+
+  constructor(
+    private readonly o: IndexerOptions,
+    readonly releaseId: string,
+  ) {
+    this.indices = {
+      contact: releaseIndex(o.prefix, 'contact', releaseId),
+      company: releaseIndex(o.prefix, 'company', releaseId),
+    };
+  }
+
+  async create(): Promise<void> {
+    for (const entity of ['company', 'contact'] as const) {
+      await this.o.client.indices.create({
+        index: this.indices[entity],
+        settings: { ...indexSettings(this.o.shards, 0), refresh_interval: '-1' },
+        mappings: indexMappings(entity),
+      });
+    }
+  }
+
+  /** Indexes one batch of rows (in sort_key order); refused rows are kept in `refused`. */
+  async bulk(entity: Entity, rows: readonly Record<string, unknown>[]): Promise<void> {
+    if (rows.length === 0) return;
+    const t = Date.now();
+    const operations: unknown[] = [];
+    for (const r of rows)
+      operations.push({ index: { _index: this.indices[entity], _id: String(r.id) } }, documentOf(entity, r));
+    const res = await this.o.client.bulk({ operations, refresh: false });
+    this.ms += Date.now() - t;
+    if (res.errors) {
+      res.items.forEach((item, i) => {
+        const op = item.index;
+        if (op?.error) this.refused.push({ entity, id: String(rows[i]?.id), reason: op.error.reason ?? op.error.type });
+      });
+    }
+    this.indexed[entity] += rows.length;
+  }
+
+  /** Rows sent and the rate of the bulk requests (rows per second of bulk time). */
+  stats(): { contacts: number; companies: number; rowsPerSecond: number } {
+    const rows = this.indexed.contact + this.indexed.company;
+    return {
+      contacts: this.indexed.contact,
+      companies: this.indexed.company,
+      rowsPerSecond: this.ms > 0 ? Math.round((rows * 1000) / this.ms) : 0,
+    };
+  }
+
+  /** Settings back (refresh every second, the default; replicas), a refresh, and the release record in the contacts index's `_meta`. */
+  async finish(info: ReleaseInfo): Promise<void> {
+    for (const entity of ['company', 'contact'] as const) {
+      await this.o.client.indices.putSettings({
+        index: this.indices[entity],
+        settings: { refresh_interval: '1s', number_of_replicas: this.o.replicas },
+      });
+      await this.o.client.indices.refresh({ index: this.indices[entity] });
+      await this.o.client.indices.putMapping({ index: this.indices[entity], _meta: { [META_KEY]: info } });
+    }
+  }
+
+  /** Points both aliases at this release in one `_aliases` call (removing them from the release they named). */
+  publish(): Promise<void> {
+    return swapAliases(this.o.client, this.o.prefix, this.releaseId);
+  }
+
+  /** Deletes this release's indices (what a failed load wrote). */
+  async remove(): Promise<void> {
+    await this.o.client.indices
+      .delete({ index: [this.indices.contact, this.indices.company], ignore_unavailable: true })
+      .catch(() => undefined);
+  }
+}
+
+/** Points both aliases at a release's indices in one `_aliases` call, atomically (removing them from the others). */
+export async function swapAliases(client: Client, prefix: string, releaseId: string): Promise<void> {
+  const actions: NonNullable<Parameters<Client['indices']['updateAliases']>[0]>['actions'] = [];
+  for (const entity of ['contact', 'company'] as const) {
+    const alias = aliasName(prefix, entity);
+    for (const index of await aliasHolders(client, alias)) actions.push({ remove: { index, alias } });
+    actions.push({ add: { index: releaseIndex(prefix, entity, releaseId), alias } });
+  }
+  await client.indices.updateAliases({ actions });
+}
+
+/** The indices an alias names now (none when it does not exist). */
+export async function aliasHolders(client: Client, alias: string): Promise<string[]> {
+  try {
+    return Object.keys(await client.indices.getAlias({ name: alias }));
+  } catch (e) {
+    if (e instanceof errors.ResponseError && e.statusCode === 404) return [];
+    throw e;
+  }
+}
+
+/** Deletes the indices of releases older than the newest `keep` that no alias names. */
+export async function pruneReleaseIndices(
+  client: Client,
+  prefix: string,
+  ids: readonly string[],
+  keep: number,
+): Promise<string[]> {
+  const serving = new Set(await aliasHolders(client, aliasName(prefix, 'contact')));
+  const old = ids
+    .slice(0, Math.max(0, ids.length - keep))
+    .filter((id) => !serving.has(releaseIndex(prefix, 'contact', id)));
+  if (old.length) {
+    await client.indices.delete({
+      index: old.flatMap((id) => [releaseIndex(prefix, 'contact', id), releaseIndex(prefix, 'company', id)]),
+      ignore_unavailable: true,
+    });
+  }
+  return old;
+}

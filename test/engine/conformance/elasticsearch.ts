@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from '@elastic/elasticsearch';
+import { indexRelease } from '../../../loaders/load/elasticsearch-writer.js';
+import { currentRelease, releaseFile } from '../../../src/engine/duckdb/release-store.js';
+import { openElasticsearchEngine } from '../../../src/engine/elasticsearch/elasticsearch-engine.js';
+import { ReleaseIndexer } from '../../../src/engine/elasticsearch/release-writer/indexer.js';
+import type { SearchEngine } from '../../../src/engine/port.js';
+
+/**
+ * The Elasticsearch engine over a conformance release: the data dir's serving release (seeded and built by the
+ * embedded loader) is bulk-indexed with the Elasticsearch loader's indexer into indices of a prefix of its own, the
+ * aliases are swapped to it, and the engine opens on that prefix. Closing the engine deletes the indices.
+ */
+export async function openElasticsearchOver(dataDir: string, url: string): Promise<SearchEngine> {
+  const client = new Client({ node: url, requestTimeout: 60_000 });
+  const prefix = `cds-test-${randomBytes(4).toString('hex')}-`;
+  const current = currentRelease(dataDir);
+  if (!current) throw new Error(`${dataDir} serves no release`);
+  const indexer = new ReleaseIndexer({ client, prefix, shards: 2, replicas: 0 }, current.id);
+  try {
+    await indexRelease(indexer, releaseFile(dataDir, current.id), current.id, { conformance: true });
+    await indexer.publish();
+  } catch (e) {
+    await indexer.remove();
+    await client.close();
+    throw e;
+  }
+  const engine = await openElasticsearchEngine({ client, prefix, pollMs: 200 });
+  const close = engine.close.bind(engine);
+  engine.close = async () => {
+    await close();
+    await indexer.remove();
+    await client.close();
+  };
+  return engine;
+}
