@@ -41,7 +41,7 @@ const HEADER_RULES: ReadonlyArray<[UploadField, RegExp]> = [
   ['last_name', /^last|lastname|surname|familyname/],
   ['domain', /domain|website|web$|homepage|companyurl|site/],
   ['company_name', /company|organi[sz]ation|employer|account|business|firm/],
-  ['full_name', /^(full)?name$|fullname|contactname|personname|^contact$|^person$/],
+  ['full_name', /^(full)?name$|^nom$|fullname|contactname|personname|^contact$|^person$/],
 ];
 
 const fold = (h: string) => h.toLowerCase().replace(/[^a-z0-9]/g, '');
