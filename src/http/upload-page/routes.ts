@@ -152,6 +152,8 @@ export function uploadPageRoutes(services: Services): Middleware {
     const { sheet, text, encoding } = readUploadedSheet(bytes, services.config.uploadMaxRows);
     const guessed = guessMapping(sheet.headers, sheet.rows.slice(0, 50), services.config.networkHost);
     if (!hasIdentifier(guessed)) throw noIdentifierIn(sheet);
+    // A start may have happened while the file was read: its run keeps the sheet it counted.
+    refuseStarted((await uploads.get(upload.id, null)) ?? upload);
     const saved = await uploads.saveSheet(upload, text, {
       name,
       source,
