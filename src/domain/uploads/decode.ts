@@ -9,8 +9,29 @@ export type Decoded =
 
 const SAVE_AS = 'Save the sheet as "CSV UTF-8 (comma delimited)" and upload that file.';
 
-/** Bytes 0x81, 0x8D, 0x8F, 0x90, 0x9D have no character in Windows-1252 (decoders map them to C1 controls). */
-const UNDEFINED_1252 = /[\u0081\u008d\u008f\u0090\u009d]/;
+/**
+ * Windows-1252 bytes 0x80-0x9F (the rest equals Latin-1); 0 marks the five bytes with no character. Written out here
+ * because Node 20's TextDecoder('windows-1252') decodes them as Latin-1 control characters.
+ */
+const CP1252_HIGH = [
+  0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0, 0,
+  0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178,
+];
+
+/** Windows-1252 text, or null when a byte has no character in it. */
+function decodeCp1252(bytes: Uint8Array): string | null {
+  const parts: string[] = [];
+  for (let i = 0; i < bytes.length; i += 8192) {
+    const codes: number[] = [];
+    for (const b of bytes.subarray(i, i + 8192)) {
+      const c = b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80]! : b;
+      if (c === 0) return null;
+      codes.push(c);
+    }
+    parts.push(String.fromCharCode(...codes));
+  }
+  return parts.join('');
+}
 
 export function decodeUpload(bytes: Uint8Array): Decoded {
   if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09))
@@ -47,9 +68,10 @@ export function decodeUpload(bytes: Uint8Array): Decoded {
         reason: 'encoding',
         message: `The file starts as UTF-8 but holds invalid UTF-8 bytes. ${SAVE_AS}`,
       };
-    text = new TextDecoder('windows-1252').decode(bytes);
-    if (UNDEFINED_1252.test(text))
+    const cp1252 = decodeCp1252(bytes);
+    if (cp1252 === null)
       return { ok: false, reason: 'encoding', message: `The file is neither UTF-8 nor Windows-1252 text. ${SAVE_AS}` };
+    text = cp1252;
     encoding = 'windows-1252';
   }
   if (/^\s*</.test(text))
