@@ -85,8 +85,19 @@ maybe('upload page in Chromium', () => {
     await page.addInitScript({ content: IN_PAGE });
     await page.goto(link);
     await page.waitForSelector('#drop');
+    // A bad file first: a clear message on the page, nothing else changes.
+    await page.setInputFiles('#file-input', {
+      name: 'people.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]),
+    });
+    await page.waitForSelector('#error:not([hidden])');
+    expect(await page.locator('#error').textContent()).toMatch(/Excel workbook .* not CSV/);
+    expect(await page.locator('#step-map').isHidden()).toBe(true);
+    await page.screenshot({ path: join(out, '0-bad-file.png'), fullPage: true });
     await page.setInputFiles('#file-input', file);
     await page.waitForSelector('#preview tr:nth-child(11)');
+    expect(await page.locator('#error').isHidden()).toBe(true);
     expect(await page.locator('#preview tr').count()).toBe(11);
     expect(await page.locator('#preview th').allTextContents()).toEqual([
       'Name',
