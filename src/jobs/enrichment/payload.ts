@@ -7,6 +7,8 @@ import type { ColumnMapping } from '../../domain/uploads/mapping.js';
  */
 export interface EnrichmentRunPayload {
   uploadId: string;
+  /** The uploaded file's name (or the sheet link's last path segment), for listings. */
+  fileName: string;
   mapping: ColumnMapping;
   /** Data rows of the file. */
   rows: number;

@@ -26,6 +26,7 @@ export function runView(job: Job<EnrichmentRunPayload, EnrichmentRunResult>) {
   return {
     run_id: job.id,
     upload_id: job.payload.uploadId,
+    file_name: job.payload.fileName ?? null,
     status,
     rows: job.payload.rows,
     processed_rows: r.processed_rows ?? 0,

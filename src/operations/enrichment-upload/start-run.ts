@@ -45,6 +45,7 @@ export async function startRun(
       kind: 'enrichment_run',
       payload: (hold) => ({
         uploadId: upload.id,
+        fileName: upload.file?.name ?? '',
         mapping: m.mapping,
         rows: counts.rows,
         canMatch: counts.can,
