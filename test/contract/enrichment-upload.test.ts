@@ -266,6 +266,17 @@ describe('spreadsheet links: fetched by the server behind the SSRF guard', () =>
     expect(res.status).toBe(200);
   });
 
+  it('reads one file or link at a time per upload', async () => {
+    const { link } = await newUpload();
+    const page = uploadPageClient(link);
+    const slow = page.url(`${sheetBase}/slow.csv`);
+    await new Promise((r) => setTimeout(r, 300));
+    const second = await page.file('Email\r\nann@example.com\r\n');
+    expect([second.status, second.body.error?.code]).toEqual([429, 'rate.limited']);
+    expect((await slow).body.error?.code).toBe('upload.url_failed');
+    expect((await page.file('Email\r\nann@example.com\r\n')).status).toBe(200);
+  });
+
   it.each([
     ['over 15 MB', '/big.csv', 413, 'upload.too_large'],
     ['too slow', '/slow.csv', 400, 'upload.url_failed'],

@@ -42,6 +42,7 @@ const PREVIEW_ROWS = 10;
  */
 export function uploadPageRoutes(services: Services): Middleware {
   const uploads = new UploadStore(services.config.filesDir);
+  const reading = new Set<string>();
   return async (ctx, next) => {
     const m = ROUTE.exec(ctx.path);
     if (!m) return next();
@@ -77,7 +78,18 @@ export function uploadPageRoutes(services: Services): Middleware {
       });
       return;
     }
-    ctx.body = { ok: true, ...(await act(ctx, action!, upload, account)) };
+    // One file or sheet link read at a time per upload (in this process): a link holder cannot pile up reads.
+    const reads = action === 'file' || action === 'url';
+    if (reads && reading.has(id))
+      throw new AppError('rate.limited', 'This upload is already reading a file or a sheet link.', {
+        hint: 'Wait for it to finish, then try again.',
+      });
+    if (reads) reading.add(id);
+    try {
+      ctx.body = { ok: true, ...(await act(ctx, action!, upload, account)) };
+    } finally {
+      if (reads) reading.delete(id);
+    }
   };
 
   async function open(ctx: Context, id: string): Promise<{ upload: UploadRecord; account: Account }> {
