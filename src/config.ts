@@ -339,6 +339,32 @@ export const SETTINGS: readonly Setting[] = [
     default: '45000',
     doc: 'Longest a POST /v1/signals/collect with wait: true keeps the request open (spec: about 45 s).',
   },
+  {
+    key: 'uploadMaxRows',
+    env: 'CDS_UPLOAD_MAX_ROWS',
+    default: '50000',
+    doc: 'Data rows one CSV enrichment upload may hold (the file itself is at most 15 MB).',
+  },
+  {
+    key: 'uploadFetchTimeoutMs',
+    env: 'CDS_UPLOAD_FETCH_TIMEOUT_MS',
+    default: '20000',
+    doc: 'Time limit of reading a published spreadsheet link on the upload page (all redirects included).',
+  },
+  {
+    key: 'uploadFetchAllowHosts',
+    env: 'CDS_UPLOAD_FETCH_ALLOW_HOSTS',
+    default: '',
+    doc:
+      'Testing only: comma-separated IP addresses a spreadsheet link may resolve to although they are loopback or ' +
+      'private (the tests serve sheets on 127.0.0.1). Leave empty in production.',
+  },
+  {
+    key: 'enrichmentBatchDelayMs',
+    env: 'CDS_ENRICHMENT_BATCH_DELAY_MS',
+    default: '0',
+    doc: 'Testing only: pause after each batch of 100 rows of a CSV enrichment run (to watch progress).',
+  },
 ];
 
 const intIn = (min: number, max: number) =>
@@ -430,6 +456,18 @@ const ConfigSchema = v.object({
   signalsProviderRetries: intIn(0, 10),
   signalsProviderBackoffMs: intIn(0, 600_000),
   collectWaitMs: intIn(0, 120_000),
+  uploadMaxRows: intIn(1, 1_000_000),
+  uploadFetchTimeoutMs: intIn(100, 600_000),
+  uploadFetchAllowHosts: v.pipe(
+    v.string(),
+    v.transform((s) =>
+      s
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
+  ),
+  enrichmentBatchDelayMs: intIn(0, 60_000),
   mcpAllowedOrigins: v.pipe(
     v.string(),
     v.transform((s) =>

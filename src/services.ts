@@ -17,6 +17,7 @@ import { JobRunner } from './jobs/runner.js';
 import { observeJobEnds } from './metrics/job-ends.js';
 import { Metrics } from './metrics/metrics.js';
 import { openNetworkSource } from './network-signals/source.js';
+import { enrichmentRunJobKind } from './operations/enrichment-upload/run-job.js';
 import { HoldLeases } from './operations/hold-leases.js';
 import { alertScheduler, collectJobKinds } from './operations/network-signals/index.js';
 import type { Services } from './operations/types.js';
@@ -273,6 +274,7 @@ function registerWorkers(services: Services): void {
     }),
   );
   for (const kind of collectJobKinds(services)) jobs.register(kind);
+  jobs.register(enrichmentRunJobKind(services));
   jobs.every(alertScheduler(services));
 }
 

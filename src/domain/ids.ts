@@ -14,6 +14,8 @@ export const ID_PREFIX = {
   feedback: 'fbk',
   hold: 'hld',
   domainList: 'dl',
+  upload: 'upl',
+  enrichmentRun: 'enr',
 } as const;
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -13,6 +13,7 @@ import { requestId } from './middleware/request-id.js';
 import { serviceVersion } from './middleware/service-version.js';
 import { openApiRoutes } from './openapi/index.js';
 import { buildRestRouter } from './rest-router.js';
+import { uploadPageRoutes } from './upload-page/routes.js';
 
 /** Builds the whole HTTP app (STYLE: build in one function, listen elsewhere). */
 export function buildApp(services: Services): Koa {
@@ -52,6 +53,8 @@ export function buildApp(services: Services): Koa {
   });
   app.use(errorHandler(services.logger, quotaFor));
   app.use(serviceVersion());
+  // The upload page reads its own bodies (a CSV file of up to 15 MB), so it comes before the JSON body reader.
+  app.use(uploadPageRoutes(services));
   app.use(jsonBody(services.config.maxBodyBytes));
   app.use(metricsRoute(services));
   app.use(openApiRoutes(services, OPERATIONS));

@@ -1,9 +1,10 @@
 import type { CreditKind, Hold, UsageCategory } from '../domain/credits.js';
 import type { CollectPayload } from '../network-signals/collect-payload.js';
+import type { EnrichmentRunPayload } from './enrichment/payload.js';
 import type { ExportPayload } from './export/payload.js';
 
 /**
- * Durable jobs (exports, signal collects, alert runs) kept in the state store, so they
+ * Durable jobs (exports, signal collects, alert runs, CSV enrichment runs) kept in the state store, so they
  * survive a restart. Creating a job and taking its credit hold happen in one atomic step (a SQLite transaction, a
  * Redis Lua script); finishing a job and settling its hold likewise, so a crash can neither lose a hold nor charge
  * twice.
@@ -13,10 +14,16 @@ export interface JobPayloads {
   export: ExportPayload;
   collect: CollectPayload;
   alert_run: CollectPayload;
+  enrichment_run: EnrichmentRunPayload;
 }
 export type JobKind = keyof JobPayloads;
 /** Every job kind, once (the keys of JobPayloads). */
-export const JOB_KINDS: readonly JobKind[] = ['export', 'collect', 'alert_run'] satisfies (keyof JobPayloads)[];
+export const JOB_KINDS: readonly JobKind[] = [
+  'export',
+  'collect',
+  'alert_run',
+  'enrichment_run',
+] satisfies (keyof JobPayloads)[];
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type JobEndStatus = 'completed' | 'failed' | 'cancelled';
 

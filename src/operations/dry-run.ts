@@ -43,7 +43,7 @@ export class QuoteReady extends Error {
  * budget), and the window that would cut a larger call.
  */
 export async function contactAvailable(
-  ctx: OpContext,
+  ctx: Pick<OpContext, 'services' | 'account'>,
   category: UsageCategory,
 ): Promise<{ available: number; binding: string; resets_at: string }> {
   const now = ctx.services.clock.now();

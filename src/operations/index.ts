@@ -20,6 +20,8 @@ import { searchContactsB } from './family-b/search.js';
 import { sendFeedback } from './feedback/send-feedback.js';
 import { createKey, listKeys, revokeKey } from './keys/keys.js';
 import { getAvailableColumns } from './mcp-only/available-columns.js';
+import { checkEnrichmentStatus, getEnrichmentResult } from './mcp-only/enrichment-run.js';
+import { checkUpload, createUploadLink } from './mcp-only/enrichment-upload.js';
 import {
   collectSignals,
   createAlert,
@@ -99,4 +101,10 @@ export const OPERATIONS: readonly Operation[] = (
 ).map(withDryRun);
 
 /** Tools that exist only over MCP (spec "MCP tools"): no REST route, no OpenAPI path. */
-export const MCP_ONLY_OPERATIONS: readonly Operation[] = [getAvailableColumns] as Operation[];
+export const MCP_ONLY_OPERATIONS: readonly Operation[] = [
+  getAvailableColumns,
+  createUploadLink,
+  checkUpload,
+  checkEnrichmentStatus,
+  getEnrichmentResult,
+] as Operation[];

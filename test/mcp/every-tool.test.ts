@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ERROR_CATALOG } from '../../src/domain/errors/index.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { eventually, uploadPageClient } from '../helpers/upload-page.js';
 
 type Result = { isError?: boolean; structuredContent?: any };
 
@@ -46,6 +47,7 @@ describe('every MCP tool: valid and invalid input', () => {
     // Order matters: starting a job comes before reading it.
     for (const name of Object.keys(cases)) {
       const c = cases[name]!;
+      await c.before?.(state);
       const ok = await call(name, typeof c.valid === 'function' ? c.valid(state) : c.valid);
       if (ok.isError) problems.push(`${name} valid -> ${JSON.stringify(ok.structuredContent).slice(0, 200)}`);
       else c.after?.(ok.structuredContent, state);
@@ -66,6 +68,8 @@ interface Case {
   invalid?: Record<string, unknown>;
   code?: string;
   after?: (out: any, s: Record<string, string>) => void;
+  /** Work done before the valid call (e.g. the upload page steps that make a run to read). */
+  before?: (s: Record<string, string>) => Promise<void>;
   wait?: number;
 }
 
@@ -79,6 +83,38 @@ function CASES(): Record<string, Case> {
     get_fair_use: { valid: { unexpected: 1 } },
     service_contacts_health: { valid: {} },
     get_available_columns: { valid: {} },
+    create_csv_enrichment_upload_link: {
+      valid: {},
+      after: (out, s) => {
+        s.upload_id = out.upload_id;
+        s.upload_url = out.upload_url;
+      },
+    },
+    check_enrichment_upload: {
+      valid: (s) => ({ upload_id: s.upload_id }),
+      invalid: { upload_id: 'upl_unknown' },
+      code: 'upload.not_found',
+    },
+    check_enrichment_status: {
+      before: async (s) => {
+        const page = uploadPageClient(s.upload_url!);
+        const up = await page.file(`Work email\r\n${r.work_email}\r\n`);
+        s.run_id = (await page.post('start', { mapping: up.body.mapping })).body.run_id;
+      },
+      valid: (s) => ({ run_id: s.run_id }),
+      invalid: { run_id: 'enr_unknown' },
+      code: 'enrichment_run.not_found',
+    },
+    get_enrichment_result: {
+      before: async (s) => {
+        await eventually(async () =>
+          (await app.services.state.getJob(s.run_id!))?.status === 'completed' ? true : undefined,
+        );
+      },
+      valid: (s) => ({ run_id: s.run_id }),
+      invalid: { run_id: 'enr_unknown' },
+      code: 'enrichment_run.not_found',
+    },
     count_matches: {
       valid: { filter: { countries: ['us'] } },
       invalid: { filter: { seniority: ['boss'] } },

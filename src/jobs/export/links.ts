@@ -32,9 +32,16 @@ function signature(secret: string, path: string, expires: number): Buffer {
 
 /** The signed download link of an export file. */
 export function exportLink(publicUrl: string, secret: string, exportId: string, expiresAt: Date): string {
-  const path = `exports/${exportId}.csv`;
+  return `${publicUrl}/files/${signedPath(secret, `exports/${exportId}.csv`, expiresAt)}`;
+}
+
+/**
+ * `<path>?expires=…&sig=…` for any signed path: the path names what the link opens (`exports/…`, `enrichments/…`,
+ * `upload/…`), so a signature made for one purpose never opens another.
+ */
+export function signedPath(secret: string, path: string, expiresAt: Date): string {
   const expires = Math.floor(expiresAt.getTime() / 1000);
-  return `${publicUrl}/files/${path}?expires=${expires}&sig=${signature(secret, path, expires).toString('base64url')}`;
+  return `${path}?expires=${expires}&sig=${signature(secret, path, expires).toString('base64url')}`;
 }
 
 export type LinkCheck = { ok: true; expiresAt: Date } | { ok: false; reason: 'invalid' | 'expired' };

@@ -1,0 +1,84 @@
+/**
+ * The bytes of an uploaded spreadsheet as text. Accepted: UTF-8 with or without a byte-order mark, and
+ * Windows-1252 (what spreadsheet programs on Windows write as "CSV"). Anything else is refused with a message that
+ * says what the file looks like and how to save it, so nothing is charged for a file read wrongly.
+ */
+export type Decoded =
+  | { ok: true; text: string; encoding: 'utf-8' | 'utf-8-bom' | 'windows-1252' }
+  | { ok: false; reason: 'empty' | 'not_csv' | 'encoding'; message: string };
+
+const SAVE_AS = 'Save the sheet as "CSV UTF-8 (comma delimited)" and upload that file.';
+
+/**
+ * Windows-1252 bytes 0x80-0x9F (the rest equals Latin-1); 0 marks the five bytes with no character. Written out here
+ * because Node 20's TextDecoder('windows-1252') decodes them as Latin-1 control characters.
+ */
+const CP1252_HIGH = [
+  0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0, 0,
+  0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178,
+];
+
+/** Windows-1252 text, or null when a byte has no character in it. */
+function decodeCp1252(bytes: Uint8Array): string | null {
+  const parts: string[] = [];
+  for (let i = 0; i < bytes.length; i += 8192) {
+    const codes: number[] = [];
+    for (const b of bytes.subarray(i, i + 8192)) {
+      const c = b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80]! : b;
+      if (c === 0) return null;
+      codes.push(c);
+    }
+    parts.push(String.fromCharCode(...codes));
+  }
+  return parts.join('');
+}
+
+export function decodeUpload(bytes: Uint8Array): Decoded {
+  if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09))
+    return { ok: false, reason: 'empty', message: 'The file is empty.' };
+  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  if (starts(0x50, 0x4b, 0x03, 0x04))
+    return {
+      ok: false,
+      reason: 'not_csv',
+      message: `The file is an Excel workbook or another zip archive, not CSV. ${SAVE_AS}`,
+    };
+  if (starts(0x25, 0x50, 0x44, 0x46))
+    return { ok: false, reason: 'not_csv', message: `The file is a PDF, not CSV. ${SAVE_AS}` };
+  if (starts(0xd0, 0xcf, 0x11, 0xe0))
+    return { ok: false, reason: 'not_csv', message: `The file is an old Excel (.xls) workbook, not CSV. ${SAVE_AS}` };
+  if (starts(0xff, 0xfe) || starts(0xfe, 0xff))
+    return {
+      ok: false,
+      reason: 'encoding',
+      message: `The file is UTF-16 text; only UTF-8 and Windows-1252 are read. ${SAVE_AS}`,
+    };
+  if (bytes.includes(0))
+    return { ok: false, reason: 'not_csv', message: `The file holds binary data, not CSV text. ${SAVE_AS}` };
+  const bom = starts(0xef, 0xbb, 0xbf);
+  let text: string;
+  let encoding: 'utf-8' | 'utf-8-bom' | 'windows-1252';
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    encoding = bom ? 'utf-8-bom' : 'utf-8';
+  } catch {
+    if (bom)
+      return {
+        ok: false,
+        reason: 'encoding',
+        message: `The file starts as UTF-8 but holds invalid UTF-8 bytes. ${SAVE_AS}`,
+      };
+    const cp1252 = decodeCp1252(bytes);
+    if (cp1252 === null)
+      return { ok: false, reason: 'encoding', message: `The file is neither UTF-8 nor Windows-1252 text. ${SAVE_AS}` };
+    text = cp1252;
+    encoding = 'windows-1252';
+  }
+  if (/^\s*</.test(text))
+    return {
+      ok: false,
+      reason: 'not_csv',
+      message: 'The file is a web page (HTML), not CSV. For an online sheet, use its published CSV export link.',
+    };
+  return { ok: true, text, encoding };
+}

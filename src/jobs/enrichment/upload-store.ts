@@ -1,0 +1,100 @@
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RUN_ID, UPLOAD_ID, uploadRecordFile, uploadRunFile, uploadSheetFile, uploadsDir } from './files.js';
+import { UPLOAD_KEEP_MS } from './payload.js';
+
+/** The sheet an upload holds once the page sent one. */
+export interface UploadFileInfo {
+  name: string;
+  source: 'file' | 'url';
+  bytes: number;
+  rows: number;
+  encoding: string;
+  headers: string[];
+  uploaded_at: string;
+}
+
+/** One upload: made by create_csv_enrichment_upload_link, bound to its account. */
+export interface UploadRecord {
+  id: string;
+  account_id: string;
+  created_at: string;
+  expires_at: string;
+  file: UploadFileInfo | null;
+  /** The run started from it (read from the `.run` marker), or null. */
+  run_id: string | null;
+}
+
+/**
+ * Upload records as files in the shared files folder (no state-store table: an upload is one account's scratch
+ * space for a day; its run is a job in the store). Writes go to a temp file renamed into place; starting a run
+ * creates the `.run` marker exclusively (`wx`), so two starts of one upload cannot both win, in any process.
+ */
+export class UploadStore {
+  constructor(private readonly filesDir: string) {}
+
+  async create(rec: Omit<UploadRecord, 'file' | 'run_id'>, now: Date): Promise<UploadRecord> {
+    await mkdir(uploadsDir(this.filesDir), { recursive: true });
+    await this.sweep(now);
+    const full: UploadRecord = { ...rec, file: null, run_id: null };
+    await this.write(full);
+    return full;
+  }
+
+  /** The record, or undefined when unknown or another account's (callers answer 404 for both). */
+  async get(id: string, accountId: string | null): Promise<UploadRecord | undefined> {
+    if (!UPLOAD_ID.test(id)) return undefined;
+    const text = await readFile(uploadRecordFile(this.filesDir, id), 'utf8').catch(() => null);
+    if (text === null) return undefined;
+    const rec = JSON.parse(text) as UploadRecord;
+    if (accountId !== null && rec.account_id !== accountId) return undefined;
+    const run = await readFile(uploadRunFile(this.filesDir, id), 'utf8').catch(() => null);
+    return { ...rec, run_id: run && RUN_ID.test(run.trim()) ? run.trim() : null };
+  }
+
+  /** Stores the sheet (UTF-8 text) and its description, replacing an earlier one. */
+  async saveSheet(rec: UploadRecord, text: string, file: UploadFileInfo): Promise<UploadRecord> {
+    const path = uploadSheetFile(this.filesDir, rec.id);
+    await writeFile(`${path}.tmp`, text, 'utf8');
+    await rename(`${path}.tmp`, path);
+    const next = { ...rec, file };
+    await this.write(next);
+    return next;
+  }
+
+  async readSheet(id: string): Promise<string> {
+    return readFile(uploadSheetFile(this.filesDir, id), 'utf8');
+  }
+
+  /** Claims the upload for a run: true for the one caller that created the marker. */
+  async claimRun(id: string, runId: string): Promise<boolean> {
+    try {
+      await writeFile(uploadRunFile(this.filesDir, id), runId, { flag: 'wx' });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e;
+    }
+  }
+
+  /** Gives the claim back (the run could not start: no credits, a failure). */
+  async releaseRun(id: string): Promise<void> {
+    await rm(uploadRunFile(this.filesDir, id), { force: true });
+  }
+
+  private async write(rec: UploadRecord): Promise<void> {
+    const { run_id: _run, ...stored } = rec;
+    const path = uploadRecordFile(this.filesDir, rec.id);
+    await writeFile(`${path}.tmp`, JSON.stringify(stored), 'utf8');
+    await rename(`${path}.tmp`, path);
+  }
+
+  /** Deletes uploads older than UPLOAD_KEEP_MS (by modification time), so the folder stays bounded. */
+  private async sweep(now: Date): Promise<void> {
+    const dir = uploadsDir(this.filesDir);
+    for (const name of await readdir(dir)) {
+      const info = await stat(join(dir, name)).catch(() => null);
+      if (info && now.getTime() - info.mtimeMs > UPLOAD_KEEP_MS) await rm(join(dir, name), { force: true });
+    }
+  }
+}

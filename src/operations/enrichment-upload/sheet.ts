@@ -1,0 +1,64 @@
+import { AppError } from '../../domain/errors/index.js';
+import { decodeUpload } from '../../domain/uploads/decode.js';
+import { type ColumnMapping, hasIdentifier, mappingIndexes } from '../../domain/uploads/mapping.js';
+import { type ParsedSheet, parseSheet } from '../../domain/uploads/parse-csv.js';
+import { UPLOAD_MAX_BYTES } from '../../jobs/enrichment/payload.js';
+
+const SAVE_HINT = 'Save the sheet as "CSV UTF-8 (comma delimited)" and upload that file.';
+
+/** A file's bytes read into a sheet, or the page's clear refusal (nothing is stored, nothing charged). */
+export function readUploadedSheet(
+  bytes: Uint8Array,
+  maxRows: number,
+): { sheet: ParsedSheet; text: string; encoding: string } {
+  if (bytes.length > UPLOAD_MAX_BYTES)
+    throw new AppError('upload.too_large', `The file is ${mb(bytes.length)} MB; at most 15 MB is read.`, {
+      hint: 'Split the sheet into files of at most 15 MB.',
+    });
+  const decoded = decodeUpload(bytes);
+  if (!decoded.ok) throw new AppError('upload.invalid_file', decoded.message, { hint: SAVE_HINT });
+  const parsed = parseSheet(decoded.text, maxRows + 1);
+  if (!parsed.ok) {
+    if (parsed.over)
+      throw new AppError(
+        'upload.too_many_rows',
+        `The file holds more than ${maxRows.toLocaleString('en-US')} rows; one run takes at most that many.`,
+        { hint: 'Split the sheet into several files.', details: { max_rows: maxRows } },
+      );
+    throw new AppError('upload.invalid_file', parsed.message, { hint: SAVE_HINT });
+  }
+  if (parsed.sheet.rows.length === 0)
+    throw new AppError('upload.invalid_file', 'The file has a header row but no rows below it.', {
+      hint: 'Upload a sheet with one person per row under a header row.',
+    });
+  return { sheet: parsed.sheet, text: decoded.text, encoding: decoded.encoding };
+}
+
+/** The sheet stored for an upload, read again (it was checked when it came in). */
+export function storedSheet(text: string): ParsedSheet {
+  const parsed = parseSheet(text, Number.MAX_SAFE_INTEGER);
+  if (!parsed.ok) throw new Error(`stored upload does not parse: ${parsed.message}`);
+  return parsed.sheet;
+}
+
+/** A mapping sent by the page or a tool, checked against the sheet's headers. */
+export function checkedMapping(headers: readonly string[], raw: unknown) {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new AppError('request.invalid', 'mapping must be an object of field -> column header.', { field: 'mapping' });
+  const res = mappingIndexes(headers, raw as Record<string, unknown>);
+  if (!res.ok) throw new AppError('request.invalid', res.message, { field: 'mapping' });
+  if (!hasIdentifier(res.mapping)) throw noIdentifier();
+  return res;
+}
+
+export function noIdentifier(): AppError {
+  return new AppError(
+    'upload.no_mappable_column',
+    'No column is mapped to an email, phone or profile URL, so no row can be matched.',
+    { hint: 'Map at least one column holding work emails, phone numbers or profile URLs.', field: 'mapping' },
+  );
+}
+
+export type CheckedMapping = { indexes: Partial<Record<keyof ColumnMapping, number>>; mapping: ColumnMapping };
+
+const mb = (n: number) => (n / 1024 / 1024).toFixed(1);

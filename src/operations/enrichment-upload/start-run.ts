@@ -1,0 +1,79 @@
+import type { Account } from '../../domain/account.js';
+import { AppError } from '../../domain/errors/index.js';
+import { newId } from '../../domain/ids.js';
+import type { UploadRecord, UploadStore } from '../../jobs/enrichment/upload-store.js';
+import type { Services } from '../types.js';
+import { countRows } from './estimate.js';
+import { checkedMapping, storedSheet } from './sheet.js';
+
+/**
+ * Starts the run of an upload with the user's mapping: claims the upload once (a second start answers 409
+ * upload.submitted naming the run), then creates the `enrichment_run` job and its contact credit hold in one
+ * store step, holding up to one credit per row that can match. No credit left at all answers the store's 402
+ * and gives the claim back, so the page can start again later.
+ */
+export async function startRun(
+  services: Services,
+  uploads: UploadStore,
+  upload: UploadRecord,
+  account: Account,
+  rawMapping: unknown,
+): Promise<{ run_id: string }> {
+  if (account.status === 'suspended')
+    throw new AppError(
+      'account.suspended',
+      'The account is suspended; spending calls are refused until a payment succeeds.',
+    );
+  if (upload.run_id) throw submitted(upload.run_id);
+  if (!upload.file)
+    throw new AppError('upload.no_file', 'No file was uploaded yet.', {
+      hint: 'Upload a CSV file or a sheet link first.',
+    });
+  const sheet = storedSheet(await uploads.readSheet(upload.id));
+  const m = checkedMapping(sheet.headers, rawMapping);
+  const counts = countRows(sheet, m, services.config.networkHost);
+  const runId = newId('enrichmentRun');
+  if (!(await uploads.claimRun(upload.id, runId))) {
+    const again = await uploads.get(upload.id, account.id);
+    throw submitted(again?.run_id ?? null);
+  }
+  try {
+    const now = services.clock.now();
+    await services.jobs.enqueue({
+      id: runId,
+      accountId: account.id,
+      kind: 'enrichment_run',
+      payload: (hold) => ({
+        uploadId: upload.id,
+        fileName: upload.file?.name ?? '',
+        mapping: m.mapping,
+        rows: counts.rows,
+        canMatch: counts.can,
+        held: hold?.amount ?? 0,
+      }),
+      ...(counts.can > 0
+        ? {
+            hold: {
+              kind: 'contact' as const,
+              category: 'enrich' as const,
+              amount: counts.can,
+              mode: 'up_to' as const,
+              minimum: 1,
+            },
+          }
+        : {}),
+      now,
+    });
+  } catch (e) {
+    await uploads.releaseRun(upload.id);
+    throw e;
+  }
+  return { run_id: runId };
+}
+
+function submitted(runId: string | null): AppError {
+  return new AppError('upload.submitted', 'This upload was already started.', {
+    hint: 'Follow the run with check_enrichment_status; a new file needs a new upload link.',
+    ...(runId ? { details: { run_id: runId } } : {}),
+  });
+}
