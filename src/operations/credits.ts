@@ -1,6 +1,6 @@
 import type { Hold, UsageCategory } from '../domain/credits.js';
-import type { UsageLine } from '../domain/usage-lines.js';
 import { AppError } from '../domain/errors/index.js';
+import type { UsageLine } from '../domain/usage-lines.js';
 import { addQuote, contactAvailable, contactQuote, QuoteReady } from './dry-run.js';
 import type { OpContext } from './types.js';
 

@@ -2,7 +2,6 @@ import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { CreditSnapshot } from '../../domain/account.js';
 import type { CreditKind, Hold, UsageCategory } from '../../domain/credits.js';
 import { newId } from '../../domain/ids.js';
-import { lineOf, type UsageLine, utcDay } from '../../domain/usage-lines.js';
 import {
   type Budget,
   type BudgetScope,
@@ -12,6 +11,7 @@ import {
   premiumExhausted,
   type WindowKind,
 } from '../../domain/quota/index.js';
+import { lineOf, type UsageLine, utcDay } from '../../domain/usage-lines.js';
 import type { ReserveRequest } from '../port.js';
 import type { SqliteAccounts } from './accounts.js';
 import { type CounterKey, UsageCounters } from './usage.js';
