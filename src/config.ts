@@ -297,6 +297,14 @@ export const SETTINGS: readonly Setting[] = [
     default: '45000',
     doc: 'Longest a POST /v1/signals/collect with wait: true keeps the request open (spec: about 45 s).',
   },
+  {
+    key: 'consoleSessionMinutes',
+    env: 'CDS_CONSOLE_SESSION_MINUTES',
+    default: '720',
+    doc:
+      'Lifetime of a web console session (/app) from sign-in; the session also ends with sign-out or when its key ' +
+      'is revoked.',
+  },
 ];
 
 const intIn = (min: number, max: number) =>
@@ -379,6 +387,7 @@ const ConfigSchema = v.object({
   signalsProviderRetries: intIn(0, 10),
   signalsProviderBackoffMs: intIn(0, 600_000),
   collectWaitMs: intIn(0, 120_000),
+  consoleSessionMinutes: intIn(1, 43_200),
   mcpAllowedOrigins: v.pipe(
     v.string(),
     v.transform((s) =>
