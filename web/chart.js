@@ -51,7 +51,7 @@ export function usageChart({ days, lines, records }) {
         ),
       );
     }
-    if (i % 7 === 0 || i === days.length - 1)
+    if ((days.length - 1 - i) % 7 === 0)
       svg.append(
         s('text', { x: left + i * bw + bw / 2, y: H + 14, class: 'tick', 'text-anchor': 'middle' }, day.slice(5)),
       );

@@ -20,7 +20,7 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 function append(el, children) {
-  for (const child of children.flat()) {
+  for (const child of children.flat(Number.POSITIVE_INFINITY)) {
     if (child === undefined || child === null || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }

@@ -129,9 +129,11 @@ function picker(key, set) {
   const load = async () => {
     try {
       const res = await call('contacts.values', { column, limit: 50, ...(search.value ? { q: search.value } : {}) });
+      const values = [...res.data.values].sort((x, y) => y.count - x.count);
       clear(
         list,
-        res.data.values.map((v) => {
+        res.data.truncated ? h('li', { class: 'muted' }, 'More values: type to search.') : null,
+        values.map((v) => {
           const box = h('input', {
             type: 'checkbox',
             id: `${id}-${v.value}`,

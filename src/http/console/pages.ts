@@ -37,6 +37,7 @@ export function renderShell(path: string, title: string, version: string): strin
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)} · Contact Data Service</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/app/assets/console.css?v=${esc(version)}">
 <script type="module" src="/app/assets/app.js?v=${esc(version)}"></script>
 </head>
@@ -54,6 +55,7 @@ export function renderSignIn(version: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign in · Contact Data Service</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/app/assets/console.css?v=${esc(version)}">
 <script type="module" src="/app/assets/sign-in.js?v=${esc(version)}"></script>
 </head>

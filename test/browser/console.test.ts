@@ -1,0 +1,224 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { describeWithChromium, launchChromium } from './chromium.js';
+
+/**
+ * The web console in real Chromium, over the real app: sign in, credits as GET /v1/credits states them, revoke and
+ * create a key, an audience of three filters counted as POST /v1/contacts/count counts it, a preview that spends
+ * exactly the rows shown, an export downloaded as CSV, sign-out. Every page is captured at 1280 and 390 px wide under
+ * test-output/console/.
+ */
+/** The page's document, inside page.waitForFunction callbacks (they run in the browser). */
+declare const document: {
+  querySelector(s: string): { textContent: string | null; getAttribute(n: string): string | null } | null;
+};
+
+const SHOTS = join(process.cwd(), 'test-output', 'console');
+const digits = (s: string | null) => Number((s ?? '').split(' of ')[0]!.replace(/[^0-9]/g, ''));
+
+describeWithChromium('web console in Chromium', () => {
+  let app: TestApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let apiKey: string;
+
+  const ready = async () => {
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+  };
+  const open = async (path: string) => {
+    await page.goto(`${app.url}${path}`);
+    await ready();
+  };
+  /** Full-page screenshots at a laptop and a phone width. */
+  const shoot = async (name: string) => {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 1280 ? 900 : 844 });
+      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  };
+  const credits = async (key = apiKey) => (await app.request('GET', '/v1/credits', { key })).body.data;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    app = await startTestApp({ contacts: 2000, companies: 300 });
+    apiKey = (await app.createAccount('pro', { name: 'Browser test' })).apiKey;
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    page = await context.newPage();
+    page.on('pageerror', (e) => {
+      throw e;
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('redirects to sign-in, signs in with the key and shows the credits of GET /v1/credits', async () => {
+    await page.goto(`${app.url}/app`);
+    expect(new URL(page.url()).pathname).toBe('/app/sign-in');
+    await shoot('sign-in');
+    await page.getByLabel('API key').fill('cds_wrong');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expectText('#sign-in-error', /unknown or revoked/);
+    await page.getByLabel('API key').fill(apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${app.url}/app`);
+    await ready();
+    // The key is nowhere in the page, and the session cookie is out of the page's reach.
+    expect(await page.content()).not.toContain(apiKey);
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    const cookie = (await context.cookies()).find((c) => c.name === 'cds_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/app' });
+
+    const c = await credits();
+    expect(digits(await page.getByTestId('today-remaining').textContent())).toBe(c.contact.day.remaining);
+    expect(digits(await page.getByTestId('month-remaining').textContent())).toBe(c.contact.month.remaining);
+    expect(digits(await page.getByTestId('premium-available').textContent())).toBe(c.premium.available);
+    expect(await page.getByTestId('plan').textContent()).toContain(c.plan);
+    expect(await page.getByTestId('premium-resets-at').textContent()).toBe(
+      `${c.premium.resets_at.slice(0, 16).replace('T', ' ')} UTC`,
+    );
+    await shoot('overview');
+  });
+
+  it('revokes the key and creates a new one, shown once', async () => {
+    await open('/app/integrations');
+    const keys = (await app.request('GET', '/v1/keys', { key: apiKey })).body.data;
+    expect(await page.getByTestId('key-prefix').textContent()).toBe(`cds_${keys[0].prefix}…`);
+    expect(await page.getByTestId('mcp-config').textContent()).toContain(`${app.url}/mcp`);
+    await shoot('integrations');
+    await page.getByRole('button', { name: 'Revoke key…' }).click();
+    await page.getByRole('button', { name: 'Yes, revoke' }).click();
+    await page.getByTestId('no-active-key').waitFor();
+    expect((await app.request('GET', '/v1/credits', { key: apiKey })).status).toBe(401);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const field = page.locator('#new-key');
+    await field.waitFor();
+    const secret = await field.inputValue();
+    expect(secret).toMatch(/^cds_/);
+    expect(secret).not.toBe(apiKey);
+    expect((await app.request('GET', '/v1/credits', { key: secret })).status).toBe(200);
+    apiKey = secret;
+    const fresh = (await app.request('GET', '/v1/keys', { key: apiKey })).body.data.find((k: any) => k.active);
+    expect(await page.getByTestId('key-prefix').textContent()).toBe(`cds_${fresh.prefix}…`);
+    // Shown once: a reload shows the prefix only.
+    await open('/app/integrations');
+    expect(await page.locator('#new-key').count()).toBe(0);
+    expect(await page.content()).not.toContain(secret);
+  });
+
+  it('builds an audience of three filters whose live count is the count of POST /v1/contacts/count', async () => {
+    await open('/app/audience');
+    await shoot('audience-empty');
+    await pick('countries', 'us', 'united states');
+    await pick('seniority', 'senior_ic');
+    await page.getByLabel('has_work_email').selectOption('true');
+    const filter = { countries: ['us'], seniority: ['senior_ic'], has_work_email: true };
+    const expected = (await app.request('POST', '/v1/contacts/count', { key: apiKey, body: { filter } })).body.data
+      .count as number;
+    expect(expected).toBeGreaterThan(10);
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid="live-count"]')?.getAttribute('data-count') === String(n),
+      expected,
+      { timeout: 10_000 },
+    );
+    expect(JSON.parse((await page.getByTestId('mcp-call').textContent()) ?? '{}')).toEqual({
+      tool: 'count_matches',
+      arguments: { filter },
+    });
+    expect(await page.getByTestId('curl').textContent()).toContain(JSON.stringify({ filter }));
+
+    // The preview spends exactly one contact credit per row shown.
+    const before = await credits();
+    await page.getByRole('button', { name: /^Preview 10 rows \(costs up to 10 contact credits\)$/ }).click();
+    await page.getByTestId('preview-rows').waitFor();
+    const shown = await page.locator('[data-testid="preview-rows"] tbody tr').count();
+    expect(shown).toBe(10);
+    await eventually(async () => {
+      const after = await credits();
+      expect(before.contact.day.remaining - after.contact.day.remaining).toBe(shown);
+      expect(after.contact.day.used - before.contact.day.used).toBe(shown);
+    });
+    expect(await page.getByTestId('preview-cost').getAttribute('data-spent')).toBe(String(shown));
+    await shoot('audience');
+
+    // The export holds max_rows, then its CSV downloads with that many rows.
+    await page.getByLabel('max_rows').fill('7');
+    await page.getByRole('button', { name: 'Start export' }).click();
+    expect(await page.getByTestId('export-hold').getAttribute('data-held')).toBe('7');
+    const link = page.getByTestId('export-download');
+    await link.waitFor({ timeout: 30_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const file = join(SHOTS, 'export.csv');
+    await download.saveAs(file);
+    const { readFileSync } = await import('node:fs');
+    const lines = readFileSync(file, 'utf8').trim().split(/\r?\n/);
+    expect(lines).toHaveLength(8);
+    await shoot('audience-export');
+  });
+
+  it('lists the export with its status, rows, credits and link, and shows uploads and signals', async () => {
+    await open('/app/exports');
+    const rows = page.locator('[data-testid="exports"] tbody tr');
+    expect(await rows.count()).toBe(1);
+    const text = (await rows.first().textContent()) ?? '';
+    expect(text).toContain('completed');
+    expect(text).toContain('7 charged');
+    expect(await rows.first().locator('a').getAttribute('href')).toContain('/files/exports/exp_');
+    await shoot('exports');
+    await open('/app/activity');
+    await page.getByTestId('uploads-empty').waitFor();
+    await shoot('activity');
+    await open('/app');
+    await shoot('overview-after');
+  });
+
+  it('signs out, after which the session is refused', async () => {
+    const token = (await context.cookies()).find((c) => c.name === 'cds_session')?.value;
+    expect(token).toBeTruthy();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${app.url}/app/sign-in`);
+    const res = await fetch(`${app.url}/app/api/session`, { headers: { Cookie: `cds_session=${token}` } });
+    expect(res.status).toBe(401);
+    await page.goto(`${app.url}/app/exports`);
+    expect(new URL(page.url()).pathname).toBe('/app/sign-in');
+  });
+
+  async function pick(key: string, value: string, search?: string) {
+    const picker = page.locator(`details[data-key="${key}"]`);
+    await picker.locator('summary').click();
+    if (search) await picker.getByRole('searchbox').fill(search);
+    const box = picker.locator(`input[type="checkbox"][value="${value}"]`);
+    await box.waitFor();
+    await box.check();
+    await picker.locator('summary').click();
+  }
+
+  async function expectText(selector: string, re: RegExp) {
+    await page.waitForFunction(
+      ([s, source]) => new RegExp(source as string).test(document.querySelector(s as string)?.textContent ?? ''),
+      [selector, re.source],
+      { timeout: 10_000 },
+    );
+  }
+});
+
+/** Retries an assertion for up to two seconds (charges settle once the answer has been written out). */
+async function eventually(check: () => Promise<void>): Promise<void> {
+  let last: unknown;
+  for (let i = 0; i < 40; i++) {
+    try {
+      await check();
+      return;
+    } catch (e) {
+      last = e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw last;
+}
