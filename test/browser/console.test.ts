@@ -12,6 +12,7 @@ import { describeWithChromium, launchChromium } from './chromium.js';
  */
 /** The page's document, inside page.waitForFunction callbacks (they run in the browser). */
 declare const document: {
+  cookie: string;
   querySelector(s: string): { textContent: string | null; getAttribute(n: string): string | null } | null;
 };
 
