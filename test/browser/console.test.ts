@@ -172,8 +172,21 @@ describeWithChromium('web console in Chromium', () => {
     expect(text).toContain('7 charged');
     expect(await rows.first().locator('a').getAttribute('href')).toContain('/files/exports/exp_');
     await shoot('exports');
+    const target = 'https://www.network.com/in/someone/';
+    const alert = await app.request('POST', '/v1/signals/alerts', {
+      key: apiKey,
+      body: { kind: 'network_profile', target, schedule: { interval_minutes: 120 } },
+    });
+    expect(alert.status).toBe(201);
+    const collect = await app.request('POST', '/v1/signals/collect', {
+      key: apiKey,
+      body: { kind: 'network_company', target: 'https://www.network.com/company/acme', max_followers: 100 },
+    });
+    expect(collect.status).toBe(202);
     await open('/app/activity');
     await page.getByTestId('uploads-empty').waitFor();
+    expect(await page.getByTestId('alerts').textContent()).toContain(alert.body.data.id);
+    expect(await page.getByTestId('collects').textContent()).toContain(collect.body.data.job.id);
     await shoot('activity');
     await open('/app');
     await shoot('overview-after');

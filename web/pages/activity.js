@@ -49,13 +49,15 @@ export async function render(view) {
       alerts.length
         ? table(
             null,
-            ['Alert', 'Name', 'Target', 'Active', 'Next run'],
+            ['Alert', 'Kind', 'Target', 'Active', 'Last run', 'Next run', 'Last error'],
             alerts.map((a) => [
               h('code', {}, a.id),
-              a.name ?? '—',
-              a.target ?? a.source_url ?? '—',
+              a.kind,
+              a.target,
               a.active ? 'yes' : 'no',
+              when(a.last_run_at),
               when(a.next_run_at),
+              a.last_error ?? '—',
             ]),
             { 'data-testid': 'alerts' },
           )
