@@ -22,7 +22,7 @@ export function usageChart({ days, lines, records }) {
   }
   const totals = days.map((d) => lines.reduce((sum, l) => sum + per.get(d)[l], 0));
   const max = Math.max(1, ...totals);
-  const W = 600;
+  const W = 900;
   const H = 200;
   const left = 40;
   const bottom = 20;
@@ -99,5 +99,5 @@ export function usageChart({ days, lines, records }) {
         )
       : h('p', { class: 'muted' }, 'Nothing spent in these days.'),
   );
-  return h('figure', { class: 'chart-box' }, svg, legend, data);
+  return h('figure', { class: 'chart-box' }, h('div', { class: 'chart-scroll' }, svg), legend, data);
 }

@@ -189,7 +189,47 @@ describeWithChromium('web console in Chromium', () => {
     expect(await page.getByTestId('collects').textContent()).toContain(collect.body.data.job.id);
     await shoot('activity');
     await open('/app');
+    // The chart's figures: today's search and export lines hold what the preview and the export were charged.
+    await page.getByText('Figures').click();
+    const today = app.clock.now().toISOString().slice(0, 10);
+    const row = page.locator('[data-testid="usage-table"] tbody tr', { hasText: today });
+    const headers = await page.locator('[data-testid="usage-table"] thead th').allTextContents();
+    const cells = await row.locator('td').allTextContents();
+    const cell = (name: string) => cells[headers.indexOf(name)];
+    expect(cell('Search')).toBe('10');
+    expect(cell('Export')).toBe('7');
     await shoot('overview-after');
+  });
+
+  it('shows the fair-use budgets of an unlimited plan as GET /v1/credits states them', async () => {
+    const unlimited = await app.createAccount('unlimited', { name: 'Unlimited' });
+    const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const p = await other.newPage();
+      await p.goto(`${app.url}/app/sign-in`);
+      await p.getByLabel('API key').fill(unlimited.apiKey);
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await p.waitForURL(`${app.url}/app`);
+      await p.waitForSelector('body[data-ready="true"]');
+      const fair = (await app.request('GET', '/v1/credits', { key: unlimited.apiKey })).body.data.fair_use;
+      const rows = await p.locator('[data-testid="fair-use"] tbody tr').allTextContents();
+      expect(rows).toHaveLength(6);
+      const searchDay = p.locator('[data-testid="fair-use"] tbody tr', { hasText: /^searchday/ });
+      const cells = await searchDay.locator('td').allTextContents();
+      expect(cells.slice(0, 5)).toEqual([
+        'search',
+        'day',
+        fair.search.day.used.toLocaleString('en'),
+        fair.search.day.remaining.toLocaleString('en'),
+        fair.search.day.cap.toLocaleString('en'),
+      ]);
+      await p.setViewportSize({ width: 1280, height: 900 });
+      await p.screenshot({ path: join(SHOTS, 'overview-unlimited-1280.png'), fullPage: true });
+      await p.setViewportSize({ width: 390, height: 844 });
+      await p.screenshot({ path: join(SHOTS, 'overview-unlimited-390.png'), fullPage: true });
+    } finally {
+      await other.close();
+    }
   });
 
   it('signs out, after which the session is refused', async () => {

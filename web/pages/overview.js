@@ -69,5 +69,8 @@ function fairUse(fair) {
       rows.push([category, window, fmt(v.used), fmt(v.remaining), fmt(v.cap), when(v.resets_at)]);
     }
   }
-  return table(null, ['Category', 'Window', 'Used', 'Left', 'Cap', 'Resets at'], rows);
+  return table(null, ['Category', 'Window', 'Used', 'Left', 'Cap', 'Resets at'], rows, {
+    'data-testid': 'fair-use',
+    class: 'nowrap',
+  });
 }
