@@ -106,7 +106,7 @@ function consoleSuite(store: string, env: Record<string, string>): void {
     it('requires the CSRF token on every state-changing request', async () => {
       const c = await consoleSignIn(app, a.apiKey);
       const filter = { countries: ['us'] };
-      for (const csrf of [null, '', 'x'.repeat(43), `${c.csrf.slice(0, -1)}A`]) {
+      for (const csrf of [null, '', 'x'.repeat(43), `${c.csrf.slice(0, -1)}${c.csrf.endsWith('A') ? 'B' : 'A'}`]) {
         const res = await c.call('POST', '/app/api/op/contacts.count', { body: { filter }, csrf });
         expect(res.status).toBe(403);
         expect(res.body.error.code).toBe('request.origin_refused');
@@ -179,6 +179,37 @@ function consoleSuite(store: string, env: Record<string, string>): void {
       const keyId = (await app.request('GET', '/v1/keys', { key: fresh.apiKey })).body.data[0].id;
       expect((await app.request('DELETE', `/v1/keys/${keyId}`, { key: fresh.apiKey })).status).toBe(200);
       expect((await e.call('GET', '/app/api/session')).status).toBe(401);
+    });
+
+    it('refuses spending calls of a suspended account, as the API does, and keeps its reads', async () => {
+      const acct = await app.createAccount('pro', { name: 'S' });
+      const c = await consoleSignIn(app, acct.apiKey);
+      await app.services.state.setAccountStatus(acct.accountId, 'suspended');
+      const search = await c.call('POST', '/app/api/op/contacts.search', { body: { filter: {}, limit: 1 } });
+      const rest = await app.request('POST', '/v1/contacts/search', {
+        key: acct.apiKey,
+        body: { filter: {}, limit: 1 },
+      });
+      expect(search.status).toBe(403);
+      expect(search.body.error.code).toBe('account.suspended');
+      expect(rest.body.error.code).toBe(search.body.error.code);
+      const credits = await c.call('GET', '/app/api/op/credits.get');
+      expect(credits.status).toBe(200);
+      expect(credits.headers.get('cache-control')).toBe('no-store');
+    });
+
+    it("replaces the browser's session when it signs in again", async () => {
+      const first = await consoleSignIn(app, a.apiKey);
+      const res = await fetch(`${app.url}/app/api/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: first.cookie },
+        body: JSON.stringify({ api_key: a.apiKey }),
+      });
+      expect(res.status).toBe(200);
+      const token = /cds_session=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+      expect(token).toBeTruthy();
+      expect(token).not.toBe(first.token);
+      expect((await first.call('GET', '/app/api/session')).status).toBe(401);
     });
 
     it('keeps a session that revoked its own key only to create the next one, then moves it to that key', async () => {

@@ -16,6 +16,7 @@ import {
   newSessionToken,
   noSession,
   resolveSession,
+  sessionTokenOf,
   setSessionCookie,
   tokenHash,
 } from './session.js';
@@ -43,6 +44,9 @@ export function consoleApi(services: Services): Router {
         hint: 'Paste the key exactly as it was shown when it was created.',
       });
     }
+    // Signing in again replaces the session this browser had: a new token each time (no fixation).
+    const previous = sessionTokenOf(ctx);
+    if (previous) await services.state.deleteSession(tokenHash(previous));
     const token = newSessionToken();
     const expiresAt = new Date(now.getTime() + services.config.consoleSessionMinutes * 60_000);
     await services.state.createSession({
@@ -53,13 +57,11 @@ export function consoleApi(services: Services): Router {
       expiresAt: expiresAt.toISOString(),
     });
     setSessionCookie(services, ctx, token, expiresAt);
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = { ok: true, csrf_token: csrfTokenOf(services.secret, token), expires_at: expiresAt.toISOString() };
   });
 
   router.get('/session', async (ctx) => {
     const caller = await mustHave(services, ctx);
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       ok: true,
       csrf_token: csrfTokenOf(services.secret, caller.token),
@@ -107,7 +109,6 @@ export function consoleApi(services: Services): Router {
     const records = await limited(services, ctx, caller, () =>
       services.state.usageByDay(caller.account.id, utcDay(from), utcDay(to)),
     );
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = { ok: true, data: { days, lines: USAGE_LINES, records } };
   });
 
@@ -129,7 +130,6 @@ export function consoleApi(services: Services): Router {
         }),
       );
     });
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = { ok: true, data: rows };
   });
 
@@ -158,7 +158,6 @@ export function consoleApi(services: Services): Router {
       }));
       return { collects, alerts: 'data' in alerts ? alerts.data : [], uploads };
     });
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = { ok: true, data };
   });
 

@@ -13,7 +13,10 @@ export function consoleRoutes(services: Services): Middleware {
     if (ctx.path !== '/app' && !ctx.path.startsWith('/app/')) return next();
     securityHeaders(ctx);
     // The JSON routes (api.ts) are the next middleware of the app.
-    if (ctx.path.startsWith('/app/api/')) return next();
+    if (ctx.path.startsWith('/app/api/')) {
+      ctx.set('Cache-Control', 'no-store');
+      return next();
+    }
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path.startsWith('/app/assets/')) {
       if (await serveAsset(ctx, ctx.path.slice('/app/assets/'.length))) return;
