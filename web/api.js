@@ -18,7 +18,8 @@ export class ApiError extends Error {
 async function send(path, init = {}) {
   const res = await fetch(path, { credentials: 'same-origin', ...init });
   const body = await res.json().catch(() => ({}));
-  if (res.status === 401) {
+  // A session that revoked its own key is still signed in: the page says to create the next key.
+  if (res.status === 401 && body.error?.details?.session !== 'keyless') {
     location.assign('/app/sign-in');
     throw new ApiError(401, body.error);
   }

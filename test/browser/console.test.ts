@@ -97,6 +97,11 @@ describeWithChromium('web console in Chromium', () => {
     await page.getByRole('button', { name: 'Yes, revoke' }).click();
     await page.getByTestId('no-active-key').waitFor();
     expect((await app.request('GET', '/v1/credits', { key: apiKey })).status).toBe(401);
+    // Without a key the session stays signed in, and the other pages say to create the next key.
+    await page.goto(`${app.url}/app/audience`);
+    await expectText('#view .error', /create a new key/);
+    expect(new URL(page.url()).pathname).toBe('/app/audience');
+    await open('/app/integrations');
     await page.getByRole('button', { name: 'Create key' }).click();
     const field = page.locator('#new-key');
     await field.waitFor();
@@ -133,6 +138,12 @@ describeWithChromium('web console in Chromium', () => {
       arguments: { filter },
     });
     expect(await page.getByTestId('curl').textContent()).toContain(JSON.stringify({ filter }));
+    await page.getByLabel('Call').selectOption('export');
+    expect(JSON.parse((await page.getByTestId('mcp-call').textContent()) ?? '{}')).toEqual({
+      tool: 'start_export',
+      arguments: { filter, max_rows: 100 },
+    });
+    expect(await page.getByTestId('curl').textContent()).toContain(`${app.url}/v1/exports`);
 
     // The preview spends exactly one contact credit per row shown.
     const before = await credits();

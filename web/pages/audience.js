@@ -3,6 +3,23 @@ import { clear, copyButton, errorText, fmt, h, table, when } from '../dom.js';
 
 const PREVIEW_COLUMNS = ['name', 'title', 'company', 'country', 'seniority', 'work_email'];
 
+/** The API route and MCP tool of each call the snippets show, with the arguments they take for the filter. */
+const SNIPPETS = {
+  count: { label: 'count (free)', path: '/v1/contacts/count', tool: 'count_matches', args: (filter) => ({ filter }) },
+  search: {
+    label: 'search (10 rows)',
+    path: '/v1/contacts/search',
+    tool: 'find_contacts',
+    args: (filter) => ({ filter, limit: 10 }),
+  },
+  export: {
+    label: 'export (100 rows)',
+    path: '/v1/exports',
+    tool: 'start_export',
+    args: (filter) => ({ filter, max_rows: 100 }),
+  },
+};
+
 /**
  * Audience builder: every family A filter key of the catalog (schema route), closed lists picked from the values
  * routes with their counts, free text, ranges and yes/no keys. The count follows the filter (debounced; counts are
@@ -19,12 +36,22 @@ export async function render(view, session) {
   let timer;
   let seq = 0;
 
-  const changed = () => {
-    const body = JSON.stringify({ filter });
+  const kind = h(
+    'select',
+    { id: 'snippet-kind' },
+    Object.keys(SNIPPETS).map((k) => h('option', { value: k }, SNIPPETS[k].label)),
+  );
+  const snippets = () => {
+    const snippet = SNIPPETS[kind.value];
+    const args = snippet.args(filter);
     curl.firstChild.textContent =
-      `curl -s ${session.base_url}/v1/contacts/count \\\n  -H "Authorization: Bearer $CDS_API_KEY" \\\n` +
-      `  -H "Content-Type: application/json" \\\n  -d '${body.replaceAll("'", "'\\''")}'`;
-    mcp.firstChild.textContent = JSON.stringify({ tool: 'count_matches', arguments: { filter } }, null, 2);
+      `curl -s ${session.base_url}${snippet.path} \\\n  -H "Authorization: Bearer $CDS_API_KEY" \\\n` +
+      `  -H "Content-Type: application/json" \\\n  -d '${JSON.stringify(args).replaceAll("'", "'\\''")}'`;
+    mcp.firstChild.textContent = JSON.stringify({ tool: snippet.tool, arguments: args }, null, 2);
+  };
+  kind.addEventListener('change', snippets);
+  const changed = () => {
+    snippets();
     countNote.textContent = 'counting…';
     clearTimeout(timer);
     timer = setTimeout(async () => {
@@ -59,6 +86,7 @@ export async function render(view, session) {
     previewBox(filter),
     exportBox(filter),
     h('h3', {}, 'Same filter over the API'),
+    h('div', { class: 'row' }, h('label', { for: 'snippet-kind' }, 'Call'), kind),
     curl,
     copyButton(() => curl.textContent, 'Copy curl'),
     h('h3', {}, 'Same filter as an MCP call'),

@@ -74,4 +74,5 @@ export async function readFor(
 export const keylessRefusal = (): AppError =>
   new AppError('auth.invalid_key', 'This session revoked its key: create a new key to go on.', {
     hint: 'Open Integrations and create a key; the session moves to it.',
+    details: { session: 'keyless' },
   });

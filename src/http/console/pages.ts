@@ -61,7 +61,7 @@ export function renderSignIn(version: string): string {
 </head>
 <body data-page="/app/sign-in">
 <main id="main" class="sign-in"><h1>Contact Data Service</h1>
-<form id="sign-in-form" class="card" novalidate>
+<form id="sign-in-form" class="card" method="post" action="/app/sign-in" novalidate>
 <h2>Sign in</h2>
 <p>Paste the account's API key once. The console keeps a session cookie instead; the key is not stored in the page.</p>
 <label for="api-key">API key</label>
