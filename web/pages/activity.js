@@ -12,7 +12,7 @@ export async function render(view) {
             null,
             ['Run', 'Upload', 'Status', 'Created', 'Finished'],
             uploads.map((u) => [
-              h('a', { href: `/app/uploads/${encodeURIComponent(u.id)}` }, u.id),
+              h('code', {}, u.id),
               u.upload_id ?? '—',
               u.status,
               when(u.created_at),
