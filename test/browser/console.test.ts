@@ -11,9 +11,20 @@ import { describeWithChromium, launchChromium } from './chromium.js';
  * test-output/console/.
  */
 /** The page's document, inside page.waitForFunction callbacks (they run in the browser). */
+interface PageElement {
+  id: string;
+  type: string;
+  outerHTML: string;
+  textContent: string | null;
+  labels: { length: number };
+  getAttribute(n: string): string | null;
+}
 declare const document: {
   cookie: string;
-  querySelector(s: string): { textContent: string | null; getAttribute(n: string): string | null } | null;
+  activeElement: { id: string } | null;
+  documentElement: { scrollWidth: number };
+  querySelector(s: string): PageElement | null;
+  querySelectorAll(s: string): Iterable<PageElement>;
 };
 
 const SHOTS = join(process.cwd(), 'test-output', 'console');
@@ -33,8 +44,17 @@ describeWithChromium('web console in Chromium', () => {
     await page.goto(`${app.url}${path}`);
     await ready();
   };
-  /** Full-page screenshots at a laptop and a phone width. */
+  /** Full-page screenshots at a laptop and a phone width; every form control of the page has a label. */
   const shoot = async (name: string) => {
+    const unlabeled = await page.evaluate(() =>
+      [...document.querySelectorAll('input, select, textarea')]
+        .filter((e) => e.type !== 'hidden' && e.labels.length === 0 && !e.getAttribute('aria-label'))
+        .map((e) => e.id || e.outerHTML),
+    );
+    expect({ page: name, unlabeled }).toEqual({ page: name, unlabeled: [] });
+    // Nothing is wider than a phone screen but the tables and the chart, which scroll in their own boxes.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width === 1280 ? 900 : 844 });
       await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
@@ -63,8 +83,12 @@ describeWithChromium('web console in Chromium', () => {
     await page.goto(`${app.url}/app`);
     expect(new URL(page.url()).pathname).toBe('/app/sign-in');
     await shoot('sign-in');
-    await page.getByLabel('API key').fill('cds_wrong');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    // Keyboard only: the field takes focus from the page, Enter submits.
+    for (let i = 0; i < 3 && (await page.evaluate(() => document.activeElement?.id)) !== 'api-key'; i++)
+      await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('api-key');
+    await page.keyboard.type('cds_wrong');
+    await page.keyboard.press('Enter');
     await expectText('#sign-in-error', /unknown or revoked/);
     await page.getByLabel('API key').fill(apiKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
