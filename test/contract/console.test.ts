@@ -298,3 +298,29 @@ function consoleSuite(store: string, env: Record<string, string>): void {
     });
   });
 }
+
+describe('web console (/app): limits shared with the API', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ contacts: 300, companies: 50, env: { CDS_RATE_PER_MINUTE: '5' } });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it("counts console calls against the key's rate limits, with the API's headers and 429", async () => {
+    const acct = await app.createAccount('pro');
+    const c = await consoleSignIn(app, acct.apiKey);
+    for (let i = 0; i < 3; i++)
+      expect((await app.request('GET', '/v1/credits', { key: acct.apiKey })).status).toBe(200);
+    const fourth = await c.call('GET', '/app/api/op/credits.get');
+    expect(fourth.status).toBe(200);
+    expect(fourth.headers.get('ratelimit')).toMatch(/r=1;/);
+    expect((await c.call('GET', '/app/api/exports')).status).toBe(200);
+    const refused = await c.call('POST', '/app/api/op/contacts.count', { body: { filter: {} } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('rate.limited');
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+    expect((await app.request('GET', '/v1/credits', { key: acct.apiKey })).status).toBe(429);
+  });
+});
