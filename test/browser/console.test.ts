@@ -144,6 +144,12 @@ describeWithChromium('web console in Chromium', () => {
 
   it('builds an audience of three filters whose live count is the count of POST /v1/contacts/count', async () => {
     await open('/app/audience');
+    // Every family A filter key of the catalog has its control.
+    const schema = (await app.request('GET', '/v1/contacts/schema', { key: apiKey })).body.data;
+    const controls = await page
+      .locator('form.filters [data-key]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+    expect(controls.sort()).toEqual(schema.filter_keys.map((k: { key: string }) => k.key).sort());
     await shoot('audience-empty');
     await pick('countries', 'us', 'united states');
     await pick('seniority', 'senior_ic');

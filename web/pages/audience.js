@@ -102,7 +102,7 @@ function control(key, set) {
   const id = `f-${key.key}`;
   const label = h('label', { for: id }, key.key);
   const help = h('small', { id: `${id}-help`, class: 'muted' }, key.description);
-  const field = (input) => h('div', { class: 'field' }, label, input, help);
+  const field = (input) => h('div', { class: 'field', 'data-key': key.key }, label, input, help);
   if (key.type === 'boolean') {
     const select = h(
       'select',
