@@ -11,7 +11,7 @@
 # Stages:
 #   build      every dependency (dev included) and the sources; tsc compiles src/ and loaders/ to dist/
 #   prod-deps  production dependencies only; the native modules are installed (and compiled if need be) here
-#   runtime    node_modules from prod-deps, dist/ from build, bin/ and package.json; no compiler, not root
+#   runtime    node_modules from prod-deps, dist/ from build, bin/, web/ and package.json; no compiler, not root
 #
 # Install scripts: `npm ci` would run the root package's `prepare` (clean + tsc), which cannot work before the
 # sources are copied (build) nor without TypeScript (prod-deps), so every `npm ci` runs with --ignore-scripts and
@@ -58,6 +58,8 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
 COPY index-mappings ./index-mappings
+# The web console's front end (/app): plain ES modules and CSS, served as they are.
+COPY web ./web
 # The data directory (releases, exports, uploads; state.sqlite and the generated secret when CDS_STATE=sqlite).
 # Created owned by the runtime user: a new named volume mounted here starts with this owner, so it is writable.
 RUN mkdir -p /data && chown node:node /data

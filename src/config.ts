@@ -365,6 +365,14 @@ export const SETTINGS: readonly Setting[] = [
     default: '0',
     doc: 'Testing only: pause after each batch of 100 rows of a CSV enrichment run (to watch progress).',
   },
+  {
+    key: 'consoleSessionMinutes',
+    env: 'CDS_CONSOLE_SESSION_MINUTES',
+    default: '720',
+    doc:
+      'Lifetime of a web console session (/app) from sign-in; the session also ends with sign-out or when its key ' +
+      'is revoked.',
+  },
 ];
 
 const intIn = (min: number, max: number) =>
@@ -468,6 +476,7 @@ const ConfigSchema = v.object({
     ),
   ),
   enrichmentBatchDelayMs: intIn(0, 60_000),
+  consoleSessionMinutes: intIn(1, 43_200),
   mcpAllowedOrigins: v.pipe(
     v.string(),
     v.transform((s) =>

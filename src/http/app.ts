@@ -5,6 +5,7 @@ import { credentialOf } from '../face/auth.js';
 import { mcpEndpoint } from '../mcp/index.js';
 import { MCP_ONLY_OPERATIONS, OPERATIONS } from '../operations/index.js';
 import type { Services } from '../operations/types.js';
+import { consoleApi, consoleRoutes } from './console/index.js';
 import { fileRoutes } from './files.js';
 import { metricsRoute, requestMetrics } from './metrics.js';
 import { errorHandler } from './middleware/errors.js';
@@ -60,6 +61,8 @@ export function buildApp(services: Services): Koa {
   app.use(openApiRoutes(services, OPERATIONS));
   app.use(mcpEndpoint(services, [...OPERATIONS, ...MCP_ONLY_OPERATIONS]));
   app.use(fileRoutes(services));
+  app.use(consoleRoutes(services));
+  app.use(consoleApi(services).routes());
   const router = buildRestRouter(services, OPERATIONS);
   app.use(router.routes());
   return app;

@@ -21,6 +21,7 @@ function routeOf(ctx: Context): string {
   if (ctx.path === '/docs') return 'docs';
   if (ctx.path === METRICS_PATH) return 'metrics';
   if (ctx.path.startsWith('/files/exports/')) return 'files.export';
+  if (ctx.path === '/app' || ctx.path.startsWith('/app/')) return 'console';
   return 'unmatched';
 }
 

@@ -37,6 +37,34 @@ async function runRest(services: Services, op: Operation, ctx: Context): Promise
     source && typeof source === 'object' && !Array.isArray(source)
       ? { ...(source as Record<string, unknown>), ...ctx.params }
       : source;
+  await answerOperation(services, op, ctx, { account, key }, input);
+}
+
+/** Who calls: the account and key a face resolved (an API key; the console's session), or nobody. */
+export interface Caller {
+  account: Account | undefined;
+  key: ApiKeyRecord | undefined;
+  /** The rate-limit identity when there is no key (the console's session after its key was revoked). */
+  limitId?: string;
+}
+
+/**
+ * Runs an authenticated operation and writes its answer as REST does: the caller's rate limits, Idempotency-Key,
+ * the family's envelope and the settlement of charges once the answer is written. The web console answers through
+ * this too, so credits, limits and errors are those of the API.
+ */
+export async function answerOperation(
+  services: Services,
+  op: Operation,
+  ctx: Context,
+  caller: Caller,
+  input: unknown,
+): Promise<void> {
+  const { account, key } = caller;
+  ctx.state.buildLabel = buildLabel(services);
+  ctx.state.operation = op.name;
+  if (account) ctx.state.account = account;
+  const limitId = key?.id ?? caller.limitId;
   const settlements: Settlement[] = [];
   const render = async (): Promise<Rendered> => {
     const {
@@ -73,8 +101,8 @@ async function runRest(services: Services, op: Operation, ctx: Context): Promise
   let out: Rendered;
   try {
     out =
-      account && key
-        ? await withRateLimit(services.rateLimiter, ctx, key.id, () =>
+      account && limitId
+        ? await withRateLimit(services.rateLimiter, ctx, limitId, () =>
             withIdempotency(services, ctx, op, account!.id, input, render),
           )
         : await render();

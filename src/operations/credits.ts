@@ -1,5 +1,6 @@
 import type { Hold, UsageCategory } from '../domain/credits.js';
 import { AppError } from '../domain/errors/index.js';
+import type { UsageLine } from '../domain/usage-lines.js';
 import { addQuote, contactAvailable, contactQuote, QuoteReady } from './dry-run.js';
 import type { OpContext } from './types.js';
 
@@ -14,6 +15,8 @@ export async function withContactCredits<T>(
   wanted: number,
   deliver: (granted: number) => Promise<{ result: T; delivered: number }>,
   mode: 'up_to' | 'exact' = 'up_to',
+  /** The usage chart's line when it is not the category (lookups, signals). */
+  line?: UsageLine,
 ): Promise<T> {
   const account = ctx.account;
   if (!account) throw new AppError('auth.invalid_key');
@@ -41,6 +44,7 @@ export async function withContactCredits<T>(
     mode,
     now: ctx.now,
     leaseUntil: leases.leaseUntil(),
+    ...(line ? { line } : {}),
   });
   leases.track(hold.id);
   const settle = (charge: number | null) => leases.settle(hold.id, charge, ctx.now);

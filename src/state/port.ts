@@ -1,6 +1,8 @@
 import type { Account, AccountStatus, ApiKeyRecord, CreditSnapshot, Plan } from '../domain/account.js';
+import type { ConsoleSession } from '../domain/console-session.js';
 import type { CreditKind, Hold, UsageCategory } from '../domain/credits.js';
 import type { OptOutEntry, OptOutType } from '../domain/optouts.js';
+import type { DailyUsage, UsageLine } from '../domain/usage-lines.js';
 import type { JobStore } from '../jobs/port.js';
 import type { SignalStore } from '../network-signals/port.js';
 
@@ -25,6 +27,8 @@ export interface ReserveRequest {
    * job, whose runner settles it.
    */
   leaseUntil?: Date;
+  /** The usage chart's line for what this hold charges (default: lineOf(kind, category)). */
+  line?: UsageLine;
 }
 
 /** Per-account bounds of saved domain lists. */
@@ -190,6 +194,15 @@ export interface StateStore extends JobStore, SignalStore {
   optOutVersion(): Promise<number>;
   /** The newest audit records first, at most `limit`. */
   listOptOutAudit(limit: number): Promise<OptOutAuditRecord[]>;
+  // usage per day (the console's chart): every settled charge adds to its UTC day (of the settlement) and line
+  /** Days from `fromDay` to `toDay` inclusive (YYYY-MM-DD), in day order; only non-zero records. */
+  usageByDay(accountId: string, fromDay: string, toDay: string): Promise<DailyUsage[]>;
+  // web console sessions (only the token's hash is stored); an expired session is never returned
+  createSession(session: ConsoleSession): Promise<void>;
+  getSession(tokenHash: string, now: Date): Promise<ConsoleSession | undefined>;
+  /** Binds the session to another key (null: its key was revoked by the session itself). */
+  rebindSession(tokenHash: string, keyId: string | null): Promise<void>;
+  deleteSession(tokenHash: string): Promise<void>;
   // health
   ping(): Promise<boolean>;
   close(): Promise<void>;

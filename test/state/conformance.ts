@@ -5,6 +5,7 @@ import { AppError } from '../../src/domain/errors/index.js';
 import { billingMonthWindow, dayWindow, FAR_FUTURE, quotaBlock } from '../../src/domain/quota/index.js';
 import { applyPlanOverrides, DEFAULT_PLANS } from '../../src/state/plans.js';
 import type { StateStore } from '../../src/state/port.js';
+import { consoleCases } from './console-cases.js';
 import { optOutCases } from './optouts-cases.js';
 
 /** How a suite gets stores: every `open` of one factory shares the same storage (two "processes"). */
@@ -726,6 +727,8 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
       () => store,
       () => open(),
     );
+
+    consoleCases(() => store);
 
     describe('invariants (property)', () => {
       type Op =

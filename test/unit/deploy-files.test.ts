@@ -445,6 +445,8 @@ describe('Dockerfile', () => {
     const runtimeSources = copies(final).flatMap((c) => c.sources);
     expect(runtimeSources).toEqual(expect.arrayContaining(['package.json', 'bin']));
     if (existsSync(join(root, 'index-mappings'))) expect(runtimeSources).toContain('index-mappings');
+    // The web console's front end is served from web/ beside dist/.
+    expect(runtimeSources).toContain('web');
   });
 
   it('serves by default on the data volume, with a health check that needs no curl', async () => {

@@ -90,6 +90,7 @@ export async function start(argv: string[]): Promise<void> {
         `  family B  ${url}/api/v1  (X-API-Key: <key>)`,
         `  MCP       ${url}/mcp     (streamable HTTP, header X-API-Key: <key>)`,
         `  docs      ${url}/docs    (OpenAPI: ${url}/openapi.json)`,
+        `  console   ${url}/app     (sign in with the key)`,
         '',
         'Try:',
         `  curl -s ${url}/v1/account -H "Authorization: Bearer ${key}"`,

@@ -97,6 +97,7 @@ export const lookupCompanies = defineOperation({
       matches,
       async () => ({ result: { data: results }, delivered: matches }),
       'exact',
+      'lookups',
     );
   },
 });

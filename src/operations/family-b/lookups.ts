@@ -52,7 +52,14 @@ async function phones(ctx: OpContext, raws: readonly string[]) {
   const body =
     ok === 0
       ? { results }
-      : await withContactCredits(ctx, 'enrich', ok, async () => ({ result: { results }, delivered: ok }), 'exact');
+      : await withContactCredits(
+          ctx,
+          'enrich',
+          ok,
+          async () => ({ result: { results }, delivered: ok }),
+          'exact',
+          'lookups',
+        );
   return { ...body, creditsRemaining: await creditsRemaining(ctx) };
 }
 
@@ -123,32 +130,39 @@ export const lookupPhonesBatch = defineOperation({
 /** One page of contacts matching `where` (offset paging), cut to the credits left; one credit per contact. */
 async function listPage(ctx: OpContext, where: IRNode, limit: number, offset: number) {
   const cols = columns();
-  return withContactCredits(ctx, 'search', limit, async (granted) => {
-    const res = await engineFor(ctx).query('contact', where, {
-      countBudgetMs: ctx.services.config.countBudgetMs,
-      page: {
-        columns: cols.map((c) => c.name),
-        afterSortKey: null,
-        offset,
-        limit: granted + 1,
-        budgetMs: ctx.services.config.searchBudgetMs,
-      },
-    });
-    const more = res.rows.length > granted;
-    const rows = res.rows.slice(0, granted);
-    return {
-      result: {
-        contacts: rows.map((r) => shapeRow(r, cols)),
-        total: res.count,
-        limit,
-        offset,
-        returned: rows.length,
-        has_more: more,
-        next_offset: more ? offset + rows.length : null,
-      },
-      delivered: rows.length,
-    };
-  });
+  return withContactCredits(
+    ctx,
+    'search',
+    limit,
+    async (granted) => {
+      const res = await engineFor(ctx).query('contact', where, {
+        countBudgetMs: ctx.services.config.countBudgetMs,
+        page: {
+          columns: cols.map((c) => c.name),
+          afterSortKey: null,
+          offset,
+          limit: granted + 1,
+          budgetMs: ctx.services.config.searchBudgetMs,
+        },
+      });
+      const more = res.rows.length > granted;
+      const rows = res.rows.slice(0, granted);
+      return {
+        result: {
+          contacts: rows.map((r) => shapeRow(r, cols)),
+          total: res.count,
+          limit,
+          offset,
+          returned: rows.length,
+          has_more: more,
+          next_offset: more ? offset + rows.length : null,
+        },
+        delivered: rows.length,
+      };
+    },
+    'up_to',
+    'lookups',
+  );
 }
 
 export const lookupColleagues = defineOperation({

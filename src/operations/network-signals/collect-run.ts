@@ -239,6 +239,7 @@ async function writeBatch(
         return { result: out, delivered: out.withContact };
       },
       'up_to',
+      'signals',
     );
     // The rows are stored with their contacts: delivered.
     await ctx.settlement.delivered();

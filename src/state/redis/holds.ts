@@ -7,6 +7,7 @@ import {
   contactExhausted,
   premiumExhausted,
 } from '../../domain/quota/index.js';
+import { lineOf, type UsageLine } from '../../domain/usage-lines.js';
 import { type RedisKeys, USAGE_TTL_MS } from './keys.js';
 import type { LuaReply } from './scripts/lua-values.js';
 
@@ -31,6 +32,8 @@ export interface HoldAsk {
   minimum?: number;
   /** The job that owns the hold (releaseOrphanHolds keeps it while the job is queued or running). */
   jobId?: string;
+  /** The usage chart's line (default lineOf(kind, category)). */
+  line?: UsageLine;
 }
 
 export interface HoldPlan {
@@ -64,6 +67,8 @@ export function planHold(k: RedisKeys, ask: HoldAsk): HoldPlan {
     createdAt: ask.now.toISOString(),
     counters: JSON.stringify(counters),
     budgets: luaBudgets,
+    line: lineOf(ask.kind, ask.category, ask.line),
+    daily: k.dailyUsagePrefix(ask.account.id),
     ...(ask.category ? { category: ask.category } : {}),
     ...(ask.minimum !== undefined ? { minimum: ask.minimum } : {}),
     ...(ask.jobId !== undefined ? { jobId: ask.jobId } : {}),

@@ -96,10 +96,19 @@ export function redisKeys(prefix: string) {
      * and a job's hold never expire.
      */
     hold: (id: string) => `${p}hold:${id}`,
+    /**
+     * Hash per account and UTC day (YYYY-MM-DD, appended to this prefix by the settle script): field `<kind>:<line>`
+     * -> credits charged that day (the console's usage chart). Expires DAILY_USAGE_TTL_MS after its last charge.
+     */
+    dailyUsagePrefix: (accountId: string) => `${p}account:${accountId}:usage-daily:`,
     /** Set of held hold ids without a lease (a job's, or a request's of an earlier version). */
     heldHolds: () => `${p}holds:held`,
     /** Sorted set of held hold ids with a lease, scored by leaseUntil (ms): expired leases are a range read. */
     leasedHolds: () => `${p}holds:leased`,
+
+    // web console sessions
+    /** Hash: accountId, keyId? (absent = null), createdAt, expiresAt; expires after the session's lifetime. */
+    session: (tokenHash: string) => `${p}console-session:${tokenHash}`,
 
     // jobs
     /**
@@ -166,3 +175,6 @@ export const SETTLED_HOLD_TTL_MS = 7 * DAY_MS;
  * counter rather than bring it back. The pool is the free plan's lifetime allowance: never expires (0).
  */
 export const USAGE_TTL_MS = { day: 35 * DAY_MS, month: 400 * DAY_MS, pool: 0 } as const;
+
+/** How long a day of the usage chart's record lives after its last charge (the chart reads 30 days). */
+export const DAILY_USAGE_TTL_MS = 400 * DAY_MS;

@@ -10,7 +10,9 @@ import { RedisIdempotency } from './idempotency.js';
 import { RedisJobs } from './jobs.js';
 import { RedisApiKeys } from './keys-store.js';
 import { RedisOptOuts } from './optouts.js';
+import { RedisSessions } from './sessions.js';
 import { RedisSignals } from './signals.js';
+import { RedisDailyUsage } from './usage-daily.js';
 
 export interface RedisStoreOptions {
   /** `redis://…` or `rediss://…`; needed unless `client` is given. */
@@ -76,6 +78,8 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<StateS
   const domainLists = new RedisDomainLists(client, prefix, accounts);
   const jobs = new RedisJobs(client, prefix, accounts, credits);
   const signals = new RedisSignals(client, prefix);
+  const sessions = new RedisSessions(client, prefix);
+  const daily = new RedisDailyUsage(client, prefix);
   // Every call goes through one bounded step: a connection failure, a "not serving now" reply or no answer within
   // the client's commandTimeoutMs, anywhere in it, is a 503, never a 500 nor a request left hanging.
   const step = redisStepFor(client);
@@ -138,6 +142,11 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<StateS
     allOptOuts: () => optOuts.all(),
     optOutVersion: () => optOuts.version(),
     listOptOutAudit: (limit) => optOuts.audit(limit),
+    usageByDay: (accountId, fromDay, toDay) => step(() => daily.list(accountId, fromDay, toDay)),
+    createSession: (session) => step(() => sessions.create(session)),
+    getSession: (tokenHash, now) => step(() => sessions.get(tokenHash, now)),
+    rebindSession: (tokenHash, keyId) => step(() => sessions.setKey(tokenHash, keyId)),
+    deleteSession: (tokenHash) => step(() => sessions.delete(tokenHash)),
     ping: () => ping(client),
     close: async () => {
       // Not a bare client.close(): it waits for every pending reply, forever if Redis answers nothing.

@@ -11,9 +11,11 @@ import {
   premiumExhausted,
   type WindowKind,
 } from '../../domain/quota/index.js';
+import { lineOf, type UsageLine, utcDay } from '../../domain/usage-lines.js';
 import type { ReserveRequest } from '../port.js';
 import type { SqliteAccounts } from './accounts.js';
 import { type CounterKey, UsageCounters } from './usage.js';
+import { SqliteDailyUsage } from './usage-daily.js';
 
 interface HoldRow {
   id: string;
@@ -26,6 +28,7 @@ interface HoldRow {
   created_at: string;
   settled_at: string | null;
   lease_until: string | null;
+  line: UsageLine | null;
 }
 
 const toHold = (r: HoldRow): Hold => ({
@@ -47,6 +50,7 @@ const toHold = (r: HoldRow): Hold => ({
  */
 export class SqliteCredits {
   private readonly usage: UsageCounters;
+  readonly daily: SqliteDailyUsage;
   private readonly insertHold: Statement<[HoldRow]>;
   private readonly insertWindow: Statement<[{ hold_id: string; window_kind: WindowKind; window_start: string }]>;
   private readonly holdById: Statement<[string], HoldRow>;
@@ -66,10 +70,11 @@ export class SqliteCredits {
     private readonly upgradeUrl: string,
   ) {
     this.usage = new UsageCounters(db);
+    this.daily = new SqliteDailyUsage(db);
     this.insertHold = db.prepare(
       'INSERT INTO holds (id, account_id, kind, category, amount, charged, status, created_at, settled_at, ' +
-        'lease_until) VALUES (@id, @account_id, @kind, @category, @amount, @charged, @status, @created_at, ' +
-        '@settled_at, @lease_until)',
+        'lease_until, line) VALUES (@id, @account_id, @kind, @category, @amount, @charged, @status, @created_at, ' +
+        '@settled_at, @lease_until, @line)',
     );
     this.insertWindow = db.prepare(
       'INSERT INTO hold_windows (hold_id, window_kind, window_start) VALUES (@hold_id, @window_kind, @window_start)',
@@ -156,6 +161,7 @@ export class SqliteCredits {
       created_at: req.now.toISOString(),
       settled_at: null,
       lease_until: req.leaseUntil ? req.leaseUntil.toISOString() : null,
+      line: req.line ?? null,
     };
     this.insertHold.run(row);
     for (const b of budgets) this.insertWindow.run({ hold_id: row.id, window_kind: b.window, window_start: b.start });
@@ -178,6 +184,13 @@ export class SqliteCredits {
         settled,
       );
     }
+    this.daily.add({
+      account_id: row.account_id,
+      day: utcDay(now),
+      kind: row.kind,
+      line: lineOf(row.kind, row.category, row.line),
+      credits: settled,
+    });
     return toHold(this.holdById.get(holdId)!);
   }
 

@@ -202,6 +202,29 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (change_id, type)
   );
   `,
+  // The web console (issue 19): self-contained, so it can move to any position in this list.
+  `
+  -- What each hold charges, for the usage chart (domain/usage-lines.ts); NULL on holds written before this column.
+  ALTER TABLE holds ADD COLUMN line TEXT;
+  -- Credits charged per UTC day of settlement, credit kind and chart line.
+  CREATE TABLE usage_daily (
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    day TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('contact', 'premium')),
+    line TEXT NOT NULL,
+    credits INTEGER NOT NULL DEFAULT 0 CHECK (credits >= 0),
+    PRIMARY KEY (account_id, day, kind, line)
+  ) WITHOUT ROWID;
+  -- Console sessions: only the SHA-256 of the cookie's token is kept.
+  CREATE TABLE console_sessions (
+    token_hash TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    key_id TEXT,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX console_sessions_by_expiry ON console_sessions(expires_at);
+  `,
 ];
 
 /** Brings the file to the latest version; safe when several processes open it at once (immediate lock). */

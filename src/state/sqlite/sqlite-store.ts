@@ -13,6 +13,7 @@ import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteOptOuts } from './optouts.js';
 import { migrate } from './schema.js';
+import { SqliteSessions } from './sessions.js';
 import { SqliteSignals } from './signals.js';
 
 export { DEFAULT_UPGRADE_URL } from '../plans.js';
@@ -59,6 +60,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   const jobs = new SqliteJobs(db, accounts, credits);
   const signals = new SqliteSignals(db);
   const optOuts = new SqliteOptOuts(db);
+  const sessions = new SqliteSessions(db);
 
   return {
     listPlans: () => plans.list(),
@@ -132,6 +134,11 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     allOptOuts: async () => optOuts.allEntries(),
     optOutVersion: async () => optOuts.currentVersion(),
     listOptOutAudit: async (limit) => optOuts.auditRecords(limit),
+    usageByDay: async (accountId, fromDay, toDay) => credits.daily.list(accountId, fromDay, toDay),
+    createSession: async (session) => sessions.create(session),
+    getSession: async (tokenHash, now) => sessions.get(tokenHash, now),
+    rebindSession: async (tokenHash, keyId) => sessions.setKey(tokenHash, keyId),
+    deleteSession: async (tokenHash) => sessions.delete(tokenHash),
     ping: async () => {
       try {
         return db.prepare<[], { ok: number }>('SELECT 1 AS ok').get()?.ok === 1;

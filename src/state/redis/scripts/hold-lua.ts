@@ -1,4 +1,4 @@
-import { SETTLED_HOLD_TTL_MS } from '../keys.js';
+import { DAILY_USAGE_TTL_MS, SETTLED_HOLD_TTL_MS } from '../keys.js';
 
 /**
  * The Lua functions every money move shares (reserve, settle), pasted into the scripts that need them, so that a
@@ -20,6 +20,7 @@ import { SETTLED_HOLD_TTL_MS } from '../keys.js';
  */
 export const HOLD_LUA = `
 local SETTLED_HOLD_TTL_MS = '${SETTLED_HOLD_TTL_MS}'
+local DAILY_USAGE_TTL_MS = '${DAILY_USAGE_TTL_MS}'
 
 -- A whole number as Redis wants it: Lua would write a negated 0 as '-0', which HINCRBY refuses.
 local function int(n)
@@ -58,6 +59,8 @@ local function write_hold(r, granted, hold_key, held_set, leased_set)
     'createdAt', r.createdAt, 'counters', r.counters}
   if r.category then table.insert(f, 'category'); table.insert(f, r.category) end
   if r.jobId then table.insert(f, 'jobId'); table.insert(f, r.jobId) end
+  if r.line then table.insert(f, 'line'); table.insert(f, r.line) end
+  if r.daily then table.insert(f, 'daily'); table.insert(f, r.daily) end
   if r.leaseUntil then
     table.insert(f, 'leaseUntil'); table.insert(f, r.leaseUntil)
     redis.call('ZADD', leased_set, r.leaseMs, r.id)
@@ -74,7 +77,7 @@ end
 -- is left out rather than brought back without an expiry and with a negative held: nothing reads it any more.
 -- A request's hold (no jobId) expires SETTLED_HOLD_TTL_MS after it settles; a job's hold stays with its job.
 local function settle_hold(hold_key, status, charged, now, held_set, leased_set)
-  local f = redis.call('HMGET', hold_key, 'id', 'status', 'amount', 'counters', 'jobId')
+  local f = redis.call('HMGET', hold_key, 'id', 'status', 'amount', 'counters', 'jobId', 'kind', 'line', 'daily')
   if not f[1] then return false end
   if f[2] ~= 'held' then return true end
   local amount = tonumber(f[3])
@@ -89,6 +92,13 @@ local function settle_hold(hold_key, status, charged, now, held_set, leased_set)
     end
   end
   if not f[5] then redis.call('PEXPIRE', hold_key, SETTLED_HOLD_TTL_MS) end
+  -- The usage chart: the charge adds to the account's record of the UTC day of settlement (holds written before
+  -- the chart existed name no record and are left out).
+  if charged > 0 and f[7] and f[8] then
+    local day_key = f[8] .. string.sub(now, 1, 10)
+    redis.call('HINCRBY', day_key, f[6] .. ':' .. f[7], int(charged))
+    redis.call('PEXPIRE', day_key, DAILY_USAGE_TTL_MS)
+  end
   return true
 end
 `;

@@ -1,0 +1,59 @@
+/**
+ * The console's calls: operations of the API by name under /app/api/op/<name> (the same rules, credits and limits
+ * as REST), and a few console lists. The session cookie is HttpOnly; this module holds only the session's CSRF
+ * token, sent on every state-changing call.
+ */
+let csrf = '';
+
+export class ApiError extends Error {
+  constructor(status, error) {
+    super(error?.message ?? `HTTP ${status}`);
+    this.status = status;
+    this.code = error?.code;
+    this.hint = error?.hint;
+    this.details = error?.details;
+  }
+}
+
+async function send(path, init = {}) {
+  const res = await fetch(path, { credentials: 'same-origin', ...init });
+  const body = await res.json().catch(() => ({}));
+  // A session that revoked its own key is still signed in: the page says to create the next key.
+  if (res.status === 401 && body.error?.details?.session !== 'keyless') {
+    location.assign('/app/sign-in');
+    throw new ApiError(401, body.error);
+  }
+  if (!res.ok || body.ok === false) throw new ApiError(res.status, body.error);
+  return body;
+}
+
+export async function loadSession() {
+  const body = await send('/app/api/session');
+  csrf = body.csrf_token;
+  return body;
+}
+
+/**
+ * Runs one operation: GET and DELETE ones take the input as query (as REST does), the others as a JSON body; every
+ * call but a GET carries the CSRF header.
+ */
+export function call(name, input = {}, method = 'GET') {
+  const path = `/app/api/op/${encodeURIComponent(name)}`;
+  if (method === 'GET' || method === 'DELETE') {
+    const q = new URLSearchParams(Object.entries(input).map(([k, v]) => [k, String(v)]));
+    const url = q.size ? `${path}?${q}` : path;
+    return method === 'GET' ? send(url) : send(url, { method, headers: { 'X-CSRF-Token': csrf } });
+  }
+  return send(path, {
+    method,
+    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
+    body: JSON.stringify(input),
+  });
+}
+
+export const get = (path) => send(`/app/api/${path}`);
+
+export async function signOut() {
+  await send('/app/api/session', { method: 'DELETE', headers: { 'X-CSRF-Token': csrf } }).catch(() => undefined);
+  location.assign('/app/sign-in');
+}

@@ -1,0 +1,27 @@
+import { loadSession, signOut } from './api.js';
+import { clear, errorText, h } from './dom.js';
+
+/** Boots a console page: loads the session, wires sign-out and draws the page's view. */
+const PAGES = {
+  '/app': () => import('./pages/overview.js'),
+  '/app/integrations': () => import('./pages/integrations.js'),
+  '/app/audience': () => import('./pages/audience.js'),
+  '/app/exports': () => import('./pages/exports.js'),
+  '/app/activity': () => import('./pages/activity.js'),
+};
+
+async function boot() {
+  const view = document.getElementById('view');
+  document.getElementById('sign-out')?.addEventListener('click', () => signOut());
+  try {
+    const session = await loadSession();
+    const page = await PAGES[document.body.dataset.page]?.();
+    clear(view);
+    await page?.render(view, session);
+    document.body.dataset.ready = 'true';
+  } catch (e) {
+    clear(view, h('p', { class: 'error', role: 'alert' }, errorText(e)));
+  }
+}
+
+boot();
