@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Client } from '@elastic/elasticsearch';
 import { indexRelease } from '../../../loaders/load/elasticsearch-writer.js';
@@ -33,4 +34,34 @@ export async function openElasticsearchOver(dataDir: string, url: string): Promi
     await client.close();
   };
   return engine;
+}
+
+/** True when a Docker engine answers (`docker info`); false without the client or the engine. */
+export function dockerEngineAvailable(): boolean {
+  try {
+    execFileSync('docker', ['info'], { stdio: 'ignore', timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The image testcontainers runs: the server version the adapter supports (README "Scale-out"). */
+const IMAGE = 'docker.elastic.co/elasticsearch/elasticsearch:9.1.0';
+let started: Promise<string> | null = null;
+
+/**
+ * The URL (with its credentials) of one single-node Elasticsearch started by testcontainers' Elasticsearch module for
+ * this test process; testcontainers' reaper removes the container when the process ends.
+ */
+export function testcontainersElasticsearchUrl(): Promise<string> {
+  started ??= (async () => {
+    const { ElasticsearchContainer } = await import('@testcontainers/elasticsearch');
+    const es = await new ElasticsearchContainer(IMAGE).start();
+    const url = new URL(es.getHttpUrl());
+    url.username = es.getUsername();
+    url.password = es.getPassword();
+    return url.toString().replace(/\/$/, '');
+  })();
+  return started;
 }

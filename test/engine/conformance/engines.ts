@@ -1,6 +1,6 @@
 import { type DuckDBEngine, openDuckDBEngine } from '../../../src/engine/duckdb/duckdb-engine.js';
 import type { SearchEngine } from '../../../src/engine/port.js';
-import { openElasticsearchOver } from './elasticsearch.js';
+import { dockerEngineAvailable, openElasticsearchOver, testcontainersElasticsearchUrl } from './elasticsearch.js';
 
 /**
  * The engines the conformance suite runs against, over the same release. DuckDB scans with one thread and
@@ -17,6 +17,8 @@ export interface EngineUnderTest {
 }
 
 const ELASTICSEARCH_URL = process.env.ELASTICSEARCH_URL ?? '';
+/** Without a cluster named, a Docker engine (when one answers) runs one through testcontainers' Elasticsearch module. */
+const DOCKER = !ELASTICSEARCH_URL && dockerEngineAvailable();
 
 export const ENGINES: readonly EngineUnderTest[] = [
   { name: 'duckdb scan, 1 thread', open: (dataDir) => duckdb(dataDir, 1, false) },
@@ -27,12 +29,20 @@ export const ENGINES: readonly EngineUnderTest[] = [
   ...(ELASTICSEARCH_URL
     ? [{ name: 'elasticsearch', open: (dataDir: string) => openElasticsearchOver(dataDir, ELASTICSEARCH_URL) }]
     : []),
+  ...(DOCKER
+    ? [
+        {
+          name: 'elasticsearch (testcontainers)',
+          open: async (dataDir: string) => openElasticsearchOver(dataDir, await testcontainersElasticsearchUrl()),
+        },
+      ]
+    : []),
 ];
 
-if (!ELASTICSEARCH_URL)
+if (!ELASTICSEARCH_URL && !DOCKER)
   process.stderr.write(
-    'engine conformance: Elasticsearch SKIPPED (no cluster): set ELASTICSEARCH_URL=http://host:9200 to run every ' +
-      'case against it as well\n',
+    'engine conformance: Elasticsearch SKIPPED (no cluster, no Docker engine): set ELASTICSEARCH_URL=http://host:9200, ' +
+      'or run where a Docker engine answers (testcontainers starts one), to run every case against it as well\n',
   );
 
 function duckdb(dataDir: string, threads: number, index: boolean, pointStore = true): Promise<DuckDBEngine> {
