@@ -76,18 +76,25 @@ class EsReleaseWriter implements ReleaseWriter {
     // The build folder's own release (its point store and bitmap index are not used by Elasticsearch).
     await this.duck.publish(source, (d, t, part) => onStep(d, t, `build ${part ?? 'point store'}`));
     const file = releaseFile(this.dir, this.releaseId);
+    let info: { createdAt: string };
     try {
-      const info = await indexRelease(this.indexer, file, this.releaseId, source, onStep);
+      info = await indexRelease(this.indexer, file, this.releaseId, source, onStep);
       await this.indexer.publish();
-      const ids = await listReleaseIds(this.o.client, this.o.prefix);
-      await pruneReleaseIndices(this.o.client, this.o.prefix, ids, this.o.keep ?? 2);
-      return { createdAt: info.createdAt };
     } catch (e) {
+      // Not serving (the alias swap is one call): its indices go, the aliases stay where they were.
       await this.indexer.remove();
       throw e;
     } finally {
       await removeBuiltRelease(this.dir, this.releaseId);
     }
+    // Serving from here on: a failed prune leaves old indices behind, never removes the new ones.
+    try {
+      const ids = await listReleaseIds(this.o.client, this.o.prefix);
+      await pruneReleaseIndices(this.o.client, this.o.prefix, ids, this.o.keep ?? 2);
+    } catch (e) {
+      process.stderr.write(`the release serves; pruning older indices failed: ${(e as Error).message}\n`);
+    }
+    return { createdAt: info.createdAt };
   }
 
   async abort(): Promise<void> {

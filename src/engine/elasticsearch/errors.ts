@@ -25,13 +25,22 @@ export function asAppError(e: unknown): unknown {
   return e;
 }
 
-/** Runs a client call and turns its failures into the service's errors. */
+/**
+ * Runs a client call and turns its failures into the service's errors. A search that some shards failed to answer
+ * comes back 200 with what the others found; taken as whole it would undercount, leave rows out of pages and
+ * exports, and miss opted-out people, so it is 503 data.unavailable instead.
+ */
 export async function esCall<T>(fn: () => Promise<T>): Promise<T> {
+  let answer: T;
   try {
-    return await fn();
+    answer = await fn();
   } catch (e) {
     throw asAppError(e);
   }
+  const failed = (answer as { _shards?: { failed?: number } } | null | undefined)?._shards?.failed;
+  if (typeof failed === 'number' && failed > 0)
+    throw new AppError('data.unavailable', `Data is unavailable: ${failed} Elasticsearch shard(s) failed to answer.`);
+  return answer;
 }
 
 /** A search that answered `timed_out` (partial hits) passed its budget. */
