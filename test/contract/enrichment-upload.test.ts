@@ -14,6 +14,8 @@ let sheets: Server;
 let sheetBase: string;
 const clients: Client[] = [];
 const MAX_ROWS = 50;
+/** Called when the sheet server receives a request for /slow.csv. */
+const slowReached: Array<() => void> = [];
 
 beforeAll(async () => {
   app = await startTestApp({
@@ -38,7 +40,14 @@ beforeAll(async () => {
       res.writeHead(200, { 'Content-Type': 'text/csv' });
       const line = `Email\r\n${'x@example.com\r\n'.repeat(1024 * 1024)}`;
       res.end(line);
+    } else if (path === '/bad-redirect') {
+      res.writeHead(302, { Location: 'http://[x' });
+      res.end();
+    } else if (path === '/%E0.csv') {
+      res.writeHead(200, { 'Content-Type': 'text/csv' });
+      res.end('Email\r\nann@example.com\r\n');
     } else if (path === '/slow.csv') {
+      for (const reached of slowReached.splice(0)) reached();
       res.writeHead(200, { 'Content-Type': 'text/csv' });
       res.write('Email\r\n');
       setTimeout(() => res.end(), 5000).unref();
@@ -266,11 +275,20 @@ describe('spreadsheet links: fetched by the server behind the SSRF guard', () =>
     expect(res.status).toBe(200);
   });
 
+  it('takes a link whose file name is not valid percent-encoding', async () => {
+    const { link } = await newUpload();
+    const res = await uploadPageClient(link).url(`${sheetBase}/%E0.csv`);
+    expect(res.status).toBe(200);
+    expect(res.body.file.name).toBe('%E0.csv');
+  });
+
   it('reads one file or link at a time per upload', async () => {
     const { link } = await newUpload();
     const page = uploadPageClient(link);
+    // The page is reading the link once the sheet server has the request.
+    const reached = new Promise<void>((r) => slowReached.push(r));
     const slow = page.url(`${sheetBase}/slow.csv`);
-    await new Promise((r) => setTimeout(r, 300));
+    await reached;
     const second = await page.file('Email\r\nann@example.com\r\n');
     expect([second.status, second.body.error?.code]).toEqual([429, 'rate.limited']);
     expect((await slow).body.error?.code).toBe('upload.url_failed');
@@ -281,6 +299,7 @@ describe('spreadsheet links: fetched by the server behind the SSRF guard', () =>
     ['over 15 MB', '/big.csv', 413, 'upload.too_large'],
     ['too slow', '/slow.csv', 400, 'upload.url_failed'],
     ['not found', '/missing.csv', 400, 'upload.url_failed'],
+    ['a redirect to an invalid URL', '/bad-redirect', 400, 'upload.url_failed'],
     ['a web page', '/page.html', 400, 'upload.invalid_file'],
   ])('a link that is %s', async (_what, path, status, code) => {
     const { key, link } = await newUpload();

@@ -1,7 +1,7 @@
 import { csvRecord, neutralizeCell } from '../../src/domain/text/csv-cell.js';
 import { decodeUpload } from '../../src/domain/uploads/decode.js';
 import { guessMapping, mappingIndexes } from '../../src/domain/uploads/mapping.js';
-import { parseSheet } from '../../src/domain/uploads/parse-csv.js';
+import { MAX_COLUMNS, parseSheet } from '../../src/domain/uploads/parse-csv.js';
 import { canMatch, rowInput } from '../../src/domain/uploads/row-input.js';
 
 const HOST = 'network.com';
@@ -55,6 +55,15 @@ describe('parseSheet', () => {
     expect(parseSheet('h\n1\n2\n', 3)).toMatchObject({ ok: true });
     expect(parseSheet('h\n"open\n', 10)).toMatchObject({ ok: false });
     expect(parseSheet('h\n"closed"tail\n', 10)).toMatchObject({ ok: false });
+  });
+  it('refuses a record wider than MAX_COLUMNS before padding every row to it', () => {
+    // One row of 2 M commas among 20,000 short ones: padded, that would be 40 billion cells.
+    const bomb = `email\n${','.repeat(2_000_000)}\n${'a@b.co\n'.repeat(20_000)}`;
+    const res = parseSheet(bomb, 100_000);
+    expect(res).toMatchObject({ ok: false });
+    expect(!res.ok && res.message).toMatch(new RegExp(`more than ${MAX_COLUMNS} columns`));
+    const wide = `${Array.from({ length: MAX_COLUMNS }, (_, i) => `c${i}`).join(',')}\n`;
+    expect(parseSheet(wide, 10)).toMatchObject({ ok: true });
   });
 });
 

@@ -2,8 +2,12 @@
  * RFC 4180 reading of an uploaded sheet: quoted fields may hold the delimiter, doubled quotes, CR and LF; records
  * end in CRLF, LF or CR. The delimiter is the one of `,` `;` and tab that the header line holds most often (outside
  * quotes), comma when none. Blank lines are skipped. The first record is the header; a header cell left blank is
- * named `Column N`, and so is any cell beyond the header's width.
+ * named `Column N`, and so is any cell beyond the header's width. A record of more than MAX_COLUMNS cells refuses the
+ * file: every row is padded to the widest, so one very wide row would make every row that wide.
  */
+
+/** Cells a record may hold (a spreadsheet export of people rarely passes a few dozen). */
+export const MAX_COLUMNS = 500;
 export interface ParsedSheet {
   headers: string[];
   rows: string[][];
@@ -63,6 +67,11 @@ export function parseSheet(text: string, maxRecords: number): ParseOutcome & { o
       record.push(field);
       field = '';
       afterQuote = false;
+      if (record.length >= MAX_COLUMNS)
+        return {
+          ok: false,
+          message: `Line ${line} has more than ${MAX_COLUMNS} columns; the file is not a sheet of people.`,
+        };
     } else if (ch === '\r' || ch === '\n') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
       endRecord();

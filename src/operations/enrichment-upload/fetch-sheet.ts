@@ -40,7 +40,13 @@ export async function fetchSheet(raw: string, o: FetchSheetOptions): Promise<{ b
     if (status >= 300 && status < 400 && res.headers.location) {
       res.resume();
       if (hop >= (o.maxRedirects ?? 5)) throw failed('The link redirects too many times.');
-      url = parseUrl(new URL(res.headers.location, url).toString());
+      let next: string;
+      try {
+        next = new URL(res.headers.location, url).toString();
+      } catch {
+        throw failed('The link redirects to an address that is not a valid URL.');
+      }
+      url = parseUrl(next);
       continue;
     }
     if (status !== 200) {
@@ -71,7 +77,14 @@ export async function fetchSheet(raw: string, o: FetchSheetOptions): Promise<{ b
       if (e instanceof AppError) throw e;
       throw failed(signal.aborted ? 'Reading the link took too long.' : 'The connection broke while reading the link.');
     }
-    const last = decodeURIComponent(url.pathname.split('/').pop() ?? '') || url.hostname;
+    const segment = url.pathname.split('/').pop() ?? '';
+    let last = segment;
+    try {
+      last = decodeURIComponent(segment);
+    } catch {
+      // A malformed escape (`%E0`): the name is shown as sent.
+    }
+    last ||= url.hostname;
     return { bytes: Buffer.concat(chunks), name: last.slice(0, 200) };
   }
 }
