@@ -222,12 +222,16 @@ function consoleSuite(store: string, env: Record<string, string>): void {
       const count = await c.call('POST', '/app/api/op/contacts.count', { body: { filter: {} } });
       expect(count.status).toBe(401);
       expect((await c.call('GET', '/app/api/op/credits.get')).status).toBe(200);
+      // Lists that hand out signed links (downloads, upload pages) wait for the next key too.
+      expect((await c.call('GET', '/app/api/exports')).status).toBe(401);
+      expect((await c.call('GET', '/app/api/activity')).status).toBe(401);
       const created = await c.call('POST', '/app/api/op/keys.create', { body: { name: 'next' } });
       expect(created.status).toBe(201);
       const secret = created.body.data.api_key as string;
       expect((await app.request('GET', '/v1/credits', { key: secret })).status).toBe(200);
       expect((await c.call('GET', '/app/api/session')).body.key_id).toBe(created.body.data.id);
       expect((await c.call('POST', '/app/api/op/contacts.count', { body: { filter: {} } })).status).toBe(200);
+      expect((await c.call('GET', '/app/api/activity')).status).toBe(200);
       // A second key is refused by the one-active-key rule, as over the API.
       const second = await c.call('POST', '/app/api/op/keys.create', { body: {} });
       expect(second.status).toBe(409);

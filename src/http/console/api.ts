@@ -116,6 +116,8 @@ export function consoleApi(services: Services): Router {
 
   router.get('/exports', async (ctx) => {
     const caller = await mustHave(services, ctx);
+    // Both hand out signed links (downloads, upload pages): not to a session whose key was revoked.
+    if (!caller.key) throw keylessRefusal();
     const getExport = requireOperation('exports.get');
     const rows = await limited(services, ctx, caller, async () => {
       const jobs = await services.state.listJobs(caller.account.id, 'export', LIST_LIMIT);
@@ -137,6 +139,8 @@ export function consoleApi(services: Services): Router {
 
   router.get('/activity', async (ctx) => {
     const caller = await mustHave(services, ctx);
+    // Both hand out signed links (downloads, upload pages): not to a session whose key was revoked.
+    if (!caller.key) throw keylessRefusal();
     const getCollect = requireOperation('signals.collect.get');
     const data = await limited(services, ctx, caller, async () => {
       const [collectJobs, uploadJobs, alerts] = await Promise.all([
