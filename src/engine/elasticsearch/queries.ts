@@ -4,6 +4,7 @@ import type { IRNode } from '../../domain/query/ir.js';
 import type { QueryRequest, QueryResult } from '../port.js';
 import { countRequest, pageRequest, visibleQuery } from './compile/select.js';
 import { budgetOptions, esCall, timedOut } from './errors.js';
+import { MAX_RESULT_WINDOW } from './mappings.js';
 import { rowOf } from './rows.js';
 import type { EsSession } from './session.js';
 import { CONTACT_COUNT, cutCompanyRows, cutRewrite, type EsSuppressed } from './suppression.js';
@@ -47,15 +48,17 @@ export async function runQuery(s: EsSession, entity: Entity, where: IRNode, req:
     // Company rows carry their id when contact_count is asked, so a cut count can be applied.
     const wanted =
       entity === 'company' && sup?.companies && columns.includes(CONTACT_COUNT) ? [...columns, 'id'] : columns;
-    const body = pageRequest(
-      s.indices[entity],
-      readQuery(entity, where, sup),
-      wanted,
-      afterSortKey,
-      limit,
-      offset ?? 0,
-      budgetMs,
-    );
+    const query = readQuery(entity, where, sup);
+    // An offset past the index's result window (the lookups page up to 1,000,000 rows deep) is walked with
+    // search_after, sort keys only, and the page read after it: the same rows, no window error.
+    let after = afterSortKey;
+    let skip = offset ?? 0;
+    if (skip + limit > MAX_RESULT_WINDOW) {
+      const stepped = await stepPast(s, s.indices[entity], query, after, skip, budgetMs);
+      if (stepped === null) return [];
+      [after, skip] = [stepped, 0];
+    }
+    const body = pageRequest(s.indices[entity], query, wanted, after, limit, skip, budgetMs);
     const r = await esCall(() => s.client.search<Record<string, unknown>>(body, budgetOptions(budgetMs)));
     if (r.timed_out) throw timedOut();
     const rows = r.hits.hits.map((h) => rowOf(h, wanted));
@@ -79,4 +82,33 @@ export async function runQuery(s: EsSession, entity: Entity, where: IRNode, req:
   }
   const [c, rows] = await Promise.all([countWithin(s, entity, where, req.countBudgetMs, sup), page()]);
   return { releaseId, count: c.count, countTimedOut: c.timedOut, rows };
+}
+
+/** Sort keys per request while walking to a deep offset. */
+const STEP = 10_000;
+
+/**
+ * The sort key of the `skip`-th row after `after` (null: fewer rows match), read `STEP` sort keys at a time with
+ * search_after and no _source.
+ */
+async function stepPast(
+  s: EsSession,
+  index: string,
+  query: ReturnType<typeof readQuery>,
+  after: number | null,
+  skip: number,
+  budgetMs: number,
+): Promise<number | null> {
+  let at = after;
+  for (let left = skip; left > 0; ) {
+    const size = Math.min(left, STEP);
+    const body = { ...pageRequest(index, query, [], at, size, 0, budgetMs), _source: false as const };
+    const r = await esCall(() => s.client.search(body, budgetOptions(budgetMs)));
+    if (r.timed_out) throw timedOut();
+    const hits = r.hits.hits;
+    if (hits.length < size) return null;
+    at = Number(hits[hits.length - 1]!.sort?.[0]);
+    left -= size;
+  }
+  return at;
 }
