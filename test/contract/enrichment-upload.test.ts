@@ -220,6 +220,19 @@ describe('upload page: the link is the credential', () => {
     expect(check.structuredContent.status).toBe('waiting');
   });
 
+  it('revoking the key that made the link closes its page', async () => {
+    const a = await newUpload();
+    const page = uploadPageClient(a.link);
+    expect((await page.get('state')).status).toBe(200);
+    const keys = await app.request('GET', '/v1/keys', { key: a.key });
+    const keyId = keys.body.data[0].id as string;
+    expect((await app.request('DELETE', `/v1/keys/${keyId}`, { key: a.key })).status).toBe(200);
+    const closed = await page.get('state');
+    expect([closed.status, closed.body.error.code]).toEqual([410, 'link.expired']);
+    const file = await page.file('Email\r\nann@example.com\r\n');
+    expect([file.status, file.body.error.code]).toEqual([410, 'link.expired']);
+  });
+
   it('the page works without any key and loads no outside resource', async () => {
     const { link } = await newUpload();
     const res = await uploadPageClient(link).page();

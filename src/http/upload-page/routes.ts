@@ -108,6 +108,14 @@ export function uploadPageRoutes(services: Services): Middleware {
       throw new AppError('upload.not_found', 'This upload no longer exists.', {
         hint: 'Ask your assistant for a new upload link.',
       });
+    // The link has no more rights than the key that asked for it: a revoked key closes its pages.
+    if (upload.key_id) {
+      const key = (await services.state.listKeys(account.id)).find((k) => k.id === upload.key_id);
+      if (!key || key.revokedAt !== null)
+        throw new AppError('link.expired', 'The API key that made this upload link was revoked.', {
+          hint: 'Ask your assistant for a new upload link (create_csv_enrichment_upload_link).',
+        });
+    }
     return { upload, account };
   }
 

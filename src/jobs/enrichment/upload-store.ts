@@ -20,6 +20,8 @@ export interface UploadRecord {
   account_id: string;
   created_at: string;
   expires_at: string;
+  /** The API key that asked for the link: revoking it closes the page (records from before it have none). */
+  key_id?: string;
   file: UploadFileInfo | null;
   /** The run started from it (read from the `.run` marker), or null. */
   run_id: string | null;

@@ -51,7 +51,13 @@ export const createUploadLink = defineOperation({
     const id = newId('upload');
     const expiresAt = uploadLinkExpiry(ctx.now);
     await new UploadStore(services.config.filesDir).create(
-      { id, account_id: ctx.account!.id, created_at: ctx.now.toISOString(), expires_at: expiresAt.toISOString() },
+      {
+        id,
+        account_id: ctx.account!.id,
+        ...(ctx.key ? { key_id: ctx.key.id } : {}),
+        created_at: ctx.now.toISOString(),
+        expires_at: expiresAt.toISOString(),
+      },
       ctx.now,
     );
     return {
