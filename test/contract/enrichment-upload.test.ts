@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SHEET_WORK_MAX } from '../../src/http/upload-page/routes.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { uploadPageClient } from '../helpers/upload-page.js';
 
@@ -293,6 +294,19 @@ describe('spreadsheet links: fetched by the server behind the SSRF guard', () =>
     const res = await uploadPageClient(link).url(`${sheetBase}/%E0.csv`);
     expect(res.status).toBe(200);
     expect(res.body.file.name).toBe('%E0.csv');
+  });
+
+  it('reads at most SHEET_WORK_MAX sheets at once in a process, whatever the upload', async () => {
+    const busy = await Promise.all(Array.from({ length: SHEET_WORK_MAX }, () => newUpload()));
+    const reached = Array.from({ length: SHEET_WORK_MAX }, () => new Promise<void>((r) => slowReached.push(r)));
+    const slow = busy.map((u) => uploadPageClient(u.link).url(`${sheetBase}/slow.csv`));
+    await Promise.all(reached);
+    const { key, link } = await newUpload();
+    const refused = await uploadPageClient(link).file('Email\r\nann@example.com\r\n');
+    expect([refused.status, refused.body.error?.code]).toEqual([429, 'rate.limited']);
+    for (const r of await Promise.all(slow)) expect(r.body.error?.code).toBe('upload.url_failed');
+    expect((await uploadPageClient(link).file('Email\r\nann@example.com\r\n')).status).toBe(200);
+    expect(await used(key)).toMatchObject({ used: 0, held: 0 });
   });
 
   it('reads one file or link at a time per upload', async () => {

@@ -40,9 +40,15 @@ const PREVIEW_ROWS = 10;
  * 410 link.expired; an upload id that is not stored answers 404 upload.not_found. A page error is a clear message
  * and charges nothing.
  */
+/** Sheet reads, parses and estimates the upload pages of one process run at once; more answer 429. */
+export const SHEET_WORK_MAX = 4;
+
 export function uploadPageRoutes(services: Services): Middleware {
   const uploads = new UploadStore(services.config.filesDir);
   const reading = new Set<string>();
+  // Sheet work (reading up to 15 MB, parsing it, estimating) in flight in this process, whatever the upload: each
+  // holds a whole sheet in memory, so many links at once must not add up to the heap.
+  let sheetWork = 0;
   return async (ctx, next) => {
     const m = ROUTE.exec(ctx.path);
     if (!m) return next();
@@ -84,11 +90,21 @@ export function uploadPageRoutes(services: Services): Middleware {
       throw new AppError('rate.limited', 'This upload is already reading a file or a sheet link.', {
         hint: 'Wait for it to finish, then try again.',
       });
+    const heavy = action !== 'run';
+    if (heavy && sheetWork >= SHEET_WORK_MAX) {
+      ctx.set('Retry-After', '2');
+      throw new AppError('rate.limited', 'The service is reading other sheets just now.', {
+        hint: 'Try again in a few seconds.',
+        details: { retry_after: 2 },
+      });
+    }
     if (reads) reading.add(id);
+    if (heavy) sheetWork++;
     try {
       ctx.body = { ok: true, ...(await act(ctx, action!, upload, account)) };
     } finally {
       if (reads) reading.delete(id);
+      if (heavy) sheetWork--;
     }
   };
 
