@@ -1,6 +1,6 @@
 /** The sign-in form: the key goes to the server once and is exchanged for a session cookie. */
 const form = document.getElementById('sign-in-form');
-const input = document.getElementById('api-key');
+const input = /** @type {HTMLInputElement} */ (document.getElementById('api-key'));
 const error = document.getElementById('sign-in-error');
 
 form.addEventListener('submit', async (event) => {
