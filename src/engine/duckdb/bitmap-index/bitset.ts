@@ -74,16 +74,6 @@ export function countBits(b: Bitset): number {
   return n;
 }
 
-/** Rows set in `b` and not in `minus`, counted in one pass (a count under a suppression, nothing written). */
-export function countAndNot(b: Bitset, minus: Bitset): number {
-  let n = 0;
-  for (let i = 0; i < b.length; i++) {
-    const w = b[i]! & ~minus[i]!;
-    if (w !== 0) n += popcount32(w);
-  }
-  return n;
-}
-
 /**
  * Row ids of set bits in ascending order: those at or after `fromRow`, skipping the first `skip` of them, at
  * most `limit`.
