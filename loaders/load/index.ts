@@ -8,7 +8,8 @@ import { RejectLog } from './rejects.js';
 import { DEFAULT_NETWORK_HOST, type LoadOptions, type LoadReport } from './types.js';
 import { defaultReleaseWriter } from './writers.js';
 
-export type { LoadOptions, LoadReport, ProgressEvent, ProgressFn, Reject } from './types.js';
+export { loadDelta } from './delta.js';
+export type { DeltaOptions, LoadOptions, LoadReport, ProgressEvent, ProgressFn, Reject } from './types.js';
 
 /**
  * Loads a people dump and a companies dump as a new release: read, validate, normalize, classify, compute
@@ -73,6 +74,7 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
     const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
     progress({ phase: 'build', done: 3, total: 3 });
     const source = {
+      kind: 'full' as const,
       peopleFile: opts.peopleFile,
       companiesFile: opts.companiesFile,
       skipped: { people: rejects.count('people'), companies: rejects.count('companies') },

@@ -53,7 +53,19 @@ export interface LoadReport {
   dropped: { industries: number };
   /** Valid people left out because the suppression list matches them, by the first identifier type that matched. */
   suppressed: SuppressedPeople;
+  /** A delta load: the release it was built from, and the people its deletes file removed or did not find. */
+  delta?: { parent: string; deleted: number; notFound: number };
   ms: number;
+}
+
+/** A delta load (`cds load --delta`): changed records and deletions applied to the serving release. */
+export interface DeltaOptions
+  extends Omit<LoadOptions, 'companiesFile' | 'asOf' | 'networkHost' | 'fullCards'> {
+  /** Companies that are new or changed (optional). */
+  companiesFile?: string;
+  /** Person ids to remove (deletes-file.ts: one id a line, or JSON Lines with person_id). */
+  deletesFile?: string;
+  fullCards?: boolean;
 }
 
 export const DEFAULT_NETWORK_HOST = 'network.com';

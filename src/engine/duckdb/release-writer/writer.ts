@@ -12,6 +12,7 @@ import {
   type Suppression,
 } from '../../../domain/suppression.js';
 import type {
+  DeltaBase,
   Duplicate,
   ReleaseSource,
   ReleaseWriter,
@@ -34,6 +35,7 @@ import {
 } from '../release-store.js';
 import { ident, lookupColumnIndexDdl, META_TABLE, releaseDdl, TABLE } from '../schema.js';
 import { readColumns, replaceTempTable } from '../suppression/duck-io.js';
+import { openDeltaBase } from './delta-base.js';
 import { writePointStore } from './point-store-writer.js';
 import { StagingTable, stageColumns, stagingDdl } from './staging.js';
 
@@ -267,6 +269,24 @@ class DuckDBReleaseWriter implements ReleaseWriter {
   }
 
   private counts: { contacts: number; companies: number } | null = null;
+
+  /** The serving release of the data dir as the base of a delta load (delta-base.ts), or null when none serves. */
+  async deltaBase(): Promise<DeltaBase | null> {
+    const base = await openDeltaBase(this.conn, this.files.dataDir, { people: PEOPLE, companies: COMPANIES });
+    if (!base) return null;
+    return {
+      ...base,
+      // Copying the base rows is one bulk step: every core, then back to one for what follows.
+      stageRest: async (deletes) => {
+        await this.conn.run(`SET threads = ${this.threads}`);
+        try {
+          return await base.stageRest(deletes);
+        } finally {
+          await this.conn.run('SET threads = 1');
+        }
+      },
+    };
+  }
 
   async publish(source: ReleaseSource, onStep: StepFn = () => undefined): Promise<{ createdAt: string }> {
     const counts = this.counts;

@@ -1,0 +1,212 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { loadRelease } from '../../loaders/load/index.js';
+import { seedRelease } from '../../loaders/seed.js';
+import { readCurrent, releaseFile } from '../../src/engine/duckdb/release-store.js';
+import { describeReleases } from '../../src/engine/duckdb/releases.js';
+import { cds, runCds } from '../helpers/child-server.js';
+
+/**
+ * `cds load --delta` (loaders/load/delta.ts): the release a delta builds is exactly the release a full load of the
+ * merged dumps builds, every column of every row; a killed delta leaves the serving release serving; bad input
+ * answers exit 2 (1 for a missing dump file, as a full load).
+ */
+
+const AS_OF = new Date('2026-11-01T00:00:00Z');
+type Rec = Record<string, unknown> & { person_id?: string; company_id?: string };
+
+let root: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'cds-delta-'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const readJsonl = (file: string): Rec[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Rec);
+const writeJsonl = (file: string, rows: readonly Rec[]): string => {
+  writeFileSync(file, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  return file;
+};
+
+async function withDb<T>(fn: (q: (sql: string) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
+  const inst = await DuckDBInstance.create(':memory:');
+  const conn = await inst.connect();
+  try {
+    return await fn(async (sql) => (await conn.runAndReadAll(sql)).getRowObjects() as Record<string, unknown>[]);
+  } finally {
+    conn.closeSync();
+    inst.closeSync();
+  }
+}
+
+const servingFile = async (dataDir: string): Promise<string> => releaseFile(dataDir, (await readCurrent(dataDir))!.id);
+
+it('a delta that changes a title, a company size and deletes a person gives exactly the full load of the merged dumps', async () => {
+  const baseDir = join(root, 'base');
+  const seeded = await seedRelease({ dataDir: baseDir, contacts: 1500, companies: 120, seed: 21, asOf: AS_OF });
+  const people = readJsonl(seeded.generate.peopleFile);
+  const companies = readJsonl(seeded.generate.companiesFile);
+
+  // The company with the most contacts in the base release, independent of the loader's code paths.
+  const baseFile = await servingFile(baseDir);
+  const [big] = await withDb(async (q) => {
+    await q(`ATTACH '${baseFile}' AS b (READ_ONLY)`);
+    return q(
+      `SELECT company_id, count(*) AS n, any_value(company_size) AS size FROM b.contacts
+       WHERE company_id IS NOT NULL GROUP BY company_id ORDER BY n DESC, company_id LIMIT 1`,
+    );
+  });
+  const bigId = String(big!.company_id);
+  expect(Number(big!.n)).toBeGreaterThan(1);
+  const oldCompany = companies.find((c) => c.company_id === bigId)!;
+  const newCount = Number(oldCompany.employee_count ?? 0) > 5000 ? 7 : 25_000;
+  const changedCompany = { ...oldCompany, employee_count: newCount };
+
+  const retitled = people.find((p) => (p.roles as unknown[] | undefined)?.length === 1)!;
+  const roles = (retitled.roles as Rec[]).map((r) => ({ ...r, title: 'Chief Delta Officer' }));
+  const changedPerson = { ...retitled, roles };
+  const added: Rec = { ...people[3]!, person_id: 'per_deltaadded01', email: 'added.person@delta-example.com' };
+  const deleted = people.find((p) => p.person_id !== retitled.person_id && p.person_id !== people[3]!.person_id)!;
+
+  const deltaPeople = writeJsonl(join(root, 'delta-people.jsonl'), [changedPerson, added]);
+  const deltaCompanies = writeJsonl(join(root, 'delta-companies.jsonl'), [changedCompany]);
+  const deletes = join(root, 'deletes.txt');
+  writeFileSync(deletes, `${deleted.person_id}\n\n{"person_id":"per_notthere","reason":"gdpr"}\n`);
+
+  const reportFile = join(root, 'delta-report.json');
+  const res = await runCds([
+    'load',
+    '--data',
+    baseDir,
+    '--delta',
+    '--people',
+    deltaPeople,
+    '--companies',
+    deltaCompanies,
+    '--deletes',
+    deletes,
+    '--report',
+    reportFile,
+  ]);
+  expect(res.err).not.toMatch(/cds load:/);
+  expect(res.code).toBe(0);
+  const parentId = seeded.load.releaseId;
+  expect(JSON.parse(res.out)).toMatchObject({
+    contacts: seeded.load.contacts,
+    companies: seeded.load.companies,
+    delta: { parent: parentId, deleted: 1, notFound: 1 },
+  });
+  expect(JSON.parse(readFileSync(reportFile, 'utf8'))).toMatchObject({ delta: { parent: parentId, deleted: 1 } });
+
+  // The reference: a full load of the merged dumps, with the base's reference time.
+  const merged = people
+    .filter((p) => p.person_id !== deleted.person_id)
+    .map((p) => (p.person_id === retitled.person_id ? changedPerson : p));
+  merged.push(added);
+  const fullDir = join(root, 'full');
+  await loadRelease({
+    dataDir: fullDir,
+    peopleFile: writeJsonl(join(root, 'merged-people.jsonl'), merged),
+    companiesFile: writeJsonl(
+      join(root, 'merged-companies.jsonl'),
+      companies.map((c) => (c.company_id === bigId ? changedCompany : c)),
+    ),
+    asOf: AS_OF,
+  });
+
+  const deltaFile = await servingFile(baseDir);
+  await withDb(async (q) => {
+    await q(`ATTACH '${deltaFile}' AS d (READ_ONLY)`);
+    await q(`ATTACH '${await servingFile(fullDir)}' AS f (READ_ONLY)`);
+    for (const table of ['contacts', 'companies']) {
+      for (const [x, y] of [
+        ['d', 'f'],
+        ['f', 'd'],
+      ]) {
+        const [diff] = await q(`SELECT count(*) AS n FROM (SELECT * FROM ${x}.${table} EXCEPT ALL SELECT * FROM ${y}.${table})`);
+        expect({ table, [`${x}-${y}`]: Number(diff!.n) }).toEqual({ table, [`${x}-${y}`]: 0 });
+      }
+      const [n] = await q(`SELECT (SELECT count(*) FROM d.${table}) AS d, (SELECT count(*) FROM f.${table}) AS f`);
+      expect(Number(n!.d)).toBe(Number(n!.f));
+    }
+    // What changed, read back: the title, the company's size on every one of its contacts, the deletion.
+    const [t] = await q(`SELECT title FROM d.contacts WHERE id = '${retitled.person_id}'`);
+    expect(t!.title).toBe('Chief Delta Officer');
+    const sizes = await q(`SELECT DISTINCT company_size FROM d.contacts WHERE company_id = '${bigId}'`);
+    expect(sizes).toHaveLength(1);
+    expect(sizes[0]!.company_size).not.toBe(big!.size);
+    const [c] = await q(`SELECT headcount_band, employee_count FROM d.companies WHERE id = '${bigId}'`);
+    expect(Number(c!.employee_count)).toBe(newCount);
+    expect(sizes[0]!.company_size).toBe(c!.headcount_band);
+    expect(await q(`SELECT id FROM d.contacts WHERE id = '${deleted.person_id}'`)).toHaveLength(0);
+  });
+
+  const listed = await describeReleases(baseDir);
+  expect(listed.map((r) => [r.kind, r.parent, r.serving])).toEqual([
+    ['full', null, false],
+    ['delta', parentId, true],
+  ]);
+  const list = await runCds(['releases', 'list', '--data', baseDir]);
+  expect(list.out).toMatch(/"kind":"delta","parent":"r/);
+}, 240_000);
+
+it('a delta killed mid-way leaves the serving release serving and unchanged', async () => {
+  const dir = join(root, 'killed');
+  const seeded = await seedRelease({ dataDir: dir, contacts: 3000, companies: 200, seed: 5, asOf: AS_OF });
+  const more = await seedRelease({ dataDir: join(root, 'more'), contacts: 6000, companies: 200, seed: 6, asOf: AS_OF });
+  const before = (await readCurrent(dir))!;
+  const digest = (file: string) =>
+    withDb(async (q) => {
+      await q(`ATTACH '${file}' AS r (READ_ONLY)`);
+      return q('SELECT (SELECT count(*) FROM r.contacts) AS n, (SELECT sum(hash(c)) FROM r.contacts c) AS h');
+    });
+  const was = await digest(releaseFile(dir, before.id));
+  const child = cds(['load', '--data', dir, '--delta', '--people', more.generate.peopleFile]);
+  let err = '';
+  const exited = new Promise<number | null>((r) => child.once('exit', r));
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (b: Buffer) => {
+      err += b.toString();
+      if (/^base/m.test(err)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`delta ended (${code}) before it could be killed: ${err.slice(-400)}`)));
+  });
+  child.kill('SIGKILL');
+  await exited;
+  expect((await readCurrent(dir))!.id).toBe(before.id);
+  expect((await describeReleases(dir)).map((r) => r.id)).toEqual([seeded.load.releaseId]);
+  expect(await digest(releaseFile(dir, before.id))).toEqual(was);
+  // The next delta sweeps what the killed one left and publishes.
+  const again = await runCds(['load', '--data', dir, '--delta', '--people', more.generate.peopleFile]);
+  expect(again.code).toBe(0);
+  expect(JSON.parse(again.out).delta.parent).toBe(before.id);
+}, 240_000);
+
+it('bad delta input answers the documented exit codes', async () => {
+  const dir = join(root, 'bad');
+  const people = writeJsonl(join(root, 'bad-people.jsonl'), [
+    { person_id: 'per_one', full_name: 'One Person', updated_at: '2026-01-01' },
+  ]);
+  const noServing = await runCds(['load', '--data', join(root, 'empty'), '--delta', '--people', people]);
+  expect(noServing.code).toBe(2);
+  expect(noServing.err).toMatch(/no release serves .*run a full load first/);
+
+  await seedRelease({ dataDir: dir, contacts: 200, companies: 30, seed: 9, asOf: AS_OF });
+  const missing = await runCds(['load', '--data', dir, '--delta', '--people', join(root, 'nope.jsonl')]);
+  expect(missing.code).toBe(1);
+  expect(missing.err).toMatch(/no such dump file/);
+  expect((await runCds(['load', '--data', dir, '--delta'])).code).toBe(2);
+  expect((await runCds(['load', '--data', dir, '--people', people, '--deletes', people])).code).toBe(2);
+
+  const badDeletes = join(root, 'bad-deletes.txt');
+  writeFileSync(badDeletes, 'per_one\n{"id":"per_two"}\n');
+  const bad = await runCds(['load', '--data', dir, '--delta', '--people', people, '--deletes', badDeletes]);
+  expect(bad.code).toBe(2);
+  expect(bad.err).toMatch(/bad-deletes\.txt line 2: expected a person id/);
+  expect((await describeReleases(dir)).map((r) => r.kind)).toEqual(['full']);
+}, 240_000);
