@@ -34,13 +34,19 @@ export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
   const rejects = new RejectLog(writer.rejectsFile, opts.strict === true);
   let workers: LoadWorkers | null = null;
   try {
-    if (!writer.deltaBase) throw new DeltaRefused('this engine builds full releases only; run cds load without --delta');
+    if (!writer.deltaBase)
+      throw new DeltaRefused('this engine builds full releases only; run cds load without --delta');
     const base = await writer.deltaBase();
     if (!base) throw new DeltaRefused(`no release serves in ${opts.dataDir}: a delta needs one; run a full load first`);
     const asOf = new Date(base.asOf);
     if (Number.isNaN(asOf.getTime())) throw new DeltaRefused(`release ${base.id} records no reference time (asOf)`);
     const networkHost = base.networkHost;
-    workers = new LoadWorkers({ networkHost, asOf: asOf.getTime(), stagingDir: writer.stagingDir, rowsPerFile: 25_000 });
+    workers = new LoadWorkers({
+      networkHost,
+      asOf: asOf.getTime(),
+      stagingDir: writer.stagingDir,
+      rowsPerFile: 25_000,
+    });
     const labels: Record<string, string> = {};
     const readable = async (file: string): Promise<string> => {
       if (!isParquet(file)) return file;

@@ -59,8 +59,7 @@ export interface LoadReport {
 }
 
 /** A delta load (`cds load --delta`): changed records and deletions applied to the serving release. */
-export interface DeltaOptions
-  extends Omit<LoadOptions, 'companiesFile' | 'asOf' | 'networkHost' | 'fullCards'> {
+export interface DeltaOptions extends Omit<LoadOptions, 'companiesFile' | 'asOf' | 'networkHost' | 'fullCards'> {
   /** Companies that are new or changed (optional). */
   companiesFile?: string;
   /** Person ids to remove (deletes-file.ts: one id a line, or JSON Lines with person_id). */

@@ -128,7 +128,9 @@ it('a delta that changes a title, a company size and deletes a person gives exac
         ['d', 'f'],
         ['f', 'd'],
       ]) {
-        const [diff] = await q(`SELECT count(*) AS n FROM (SELECT * FROM ${x}.${table} EXCEPT ALL SELECT * FROM ${y}.${table})`);
+        const [diff] = await q(
+          `SELECT count(*) AS n FROM (SELECT * FROM ${x}.${table} EXCEPT ALL SELECT * FROM ${y}.${table})`,
+        );
         expect({ table, [`${x}-${y}`]: Number(diff!.n) }).toEqual({ table, [`${x}-${y}`]: 0 });
       }
       const [n] = await q(`SELECT (SELECT count(*) FROM d.${table}) AS d, (SELECT count(*) FROM f.${table}) AS f`);
@@ -174,7 +176,9 @@ it('a delta killed mid-way leaves the serving release serving and unchanged', as
       err += b.toString();
       if (/^base/m.test(err)) resolve();
     });
-    child.once('exit', (code) => reject(new Error(`delta ended (${code}) before it could be killed: ${err.slice(-400)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`delta ended (${code}) before it could be killed: ${err.slice(-400)}`)),
+    );
   });
   child.kill('SIGKILL');
   await exited;
