@@ -214,3 +214,51 @@ it('bad delta input answers the documented exit codes', async () => {
   expect(bad.err).toMatch(/bad-deletes\.txt line 2: expected a person id/);
   expect((await describeReleases(dir)).map((r) => r.kind)).toEqual(['full']);
 }, 240_000);
+
+it('a company renamed in a delta is refused unless its contacts are restated, then matches the full load', async () => {
+  const dir = join(root, 'renamed');
+  const seeded = await seedRelease({ dataDir: dir, contacts: 800, companies: 60, seed: 12, asOf: AS_OF });
+  const people = readJsonl(seeded.generate.peopleFile);
+  const companies = readJsonl(seeded.generate.companiesFile);
+  // A company some people hold a role at, renamed: its name is in their own rows (company, experience).
+  const holders = (id: unknown) =>
+    people.filter((p) => ((p.roles as Rec[] | undefined) ?? []).some((r) => r.company_id === id));
+  const target = companies.find((c) => holders(c.company_id).length >= 2)!;
+  const renamed = { ...target, name: 'Renamed Delta Holdings' };
+  const companiesFile = writeJsonl(join(root, 'renamed-companies.jsonl'), [renamed]);
+  const someone = writeJsonl(join(root, 'renamed-nobody.jsonl'), [people[0]!]);
+
+  const refused = await runCds(['load', '--data', dir, '--delta', '--people', someone, '--companies', companiesFile]);
+  expect(refused.code).toBe(2);
+  expect(refused.err).toContain(String(target.company_id));
+  expect((await describeReleases(dir)).map((r) => r.kind)).toEqual(['full']);
+
+  const restated = writeJsonl(join(root, 'renamed-people.jsonl'), holders(target.company_id));
+  const ok = await runCds(['load', '--data', dir, '--delta', '--people', restated, '--companies', companiesFile]);
+  expect(ok.err).not.toMatch(/cds load:/);
+  expect(ok.code).toBe(0);
+  const fullDir = join(root, 'renamed-full');
+  await loadRelease({
+    dataDir: fullDir,
+    peopleFile: seeded.generate.peopleFile,
+    companiesFile: writeJsonl(
+      join(root, 'renamed-merged-companies.jsonl'),
+      companies.map((c) => (c.company_id === target.company_id ? renamed : c)),
+    ),
+    asOf: AS_OF,
+  });
+  const deltaFile = await servingFile(dir);
+  await withDb(async (q) => {
+    await q(`ATTACH '${deltaFile}' AS d (READ_ONLY)`);
+    await q(`ATTACH '${await servingFile(fullDir)}' AS f (READ_ONLY)`);
+    for (const table of ['contacts', 'companies']) {
+      const [diff] = await q(
+        `SELECT (SELECT count(*) FROM (SELECT * FROM d.${table} EXCEPT ALL SELECT * FROM f.${table})) AS a,
+                (SELECT count(*) FROM (SELECT * FROM f.${table} EXCEPT ALL SELECT * FROM d.${table})) AS b`,
+      );
+      expect({ table, a: Number(diff!.a), b: Number(diff!.b) }).toEqual({ table, a: 0, b: 0 });
+    }
+    const names = await q(`SELECT DISTINCT company FROM d.contacts WHERE company_id = '${target.company_id}'`);
+    expect(names.map((r) => r.company)).toEqual(['Renamed Delta Holdings']);
+  });
+}, 240_000);
