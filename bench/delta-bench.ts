@@ -35,21 +35,39 @@ function hwmMb(pid: number): number {
   }
 }
 
-/** Runs `cds <args>` to its end: wall ms, peak RSS MB, the JSON line it printed. */
-function timedCds(args: string[]): Promise<{ ms: number; peak_rss_mb: number; report: Record<string, unknown> }> {
+interface Timed {
+  ms: number;
+  peak_rss_mb: number;
+  /** When each phase of the progress lines first showed, ms from the start. */
+  phase_start_ms: Record<string, number>;
+  report: Record<string, unknown>;
+}
+
+/** Runs `cds <args>` to its end: wall ms, peak RSS MB, phase starts, the JSON line it printed. */
+function timedCds(args: string[]): Promise<Timed> {
   const t0 = Date.now();
   const child = spawn(process.execPath, [join(process.cwd(), 'bin', 'cds.js'), ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let peak = 0;
+  const phases: Record<string, number> = {};
   child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr.on('data', (b: Buffer) => {
+    process.stderr.write(b);
+    for (const m of b.toString().matchAll(/^([a-z ]+?) \d+%/gm)) phases[m[1]!] ??= Date.now() - t0;
+  });
   const sampler = setInterval(() => (peak = Math.max(peak, hwmMb(child.pid!))), 100);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => {
       clearInterval(sampler);
       if (code !== 0) return reject(new Error(`cds ${args.join(' ')} exited ${code}`));
-      resolve({ ms: Date.now() - t0, peak_rss_mb: peak, report: JSON.parse(out.trim().split('\n').pop()!) });
+      resolve({
+        ms: Date.now() - t0,
+        peak_rss_mb: peak,
+        phase_start_ms: phases,
+        report: JSON.parse(out.trim().split('\n').pop()!),
+      });
     });
   });
 }
@@ -83,10 +101,16 @@ try {
     contacts,
     share,
     delta_rows: delta.counts,
-    full_load: { ms: full.ms, peak_rss_mb: full.peak_rss_mb, contacts: full.report.contacts },
+    full_load: {
+      ms: full.ms,
+      peak_rss_mb: full.peak_rss_mb,
+      phase_start_ms: full.phase_start_ms,
+      contacts: full.report.contacts,
+    },
     delta_load: {
       ms: run.ms,
       peak_rss_mb: run.peak_rss_mb,
+      phase_start_ms: run.phase_start_ms,
       contacts: run.report.contacts,
       companies: run.report.companies,
       delta: run.report.delta,
