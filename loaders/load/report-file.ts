@@ -19,8 +19,8 @@ export interface LoadReportFile {
   suppressed_by_type: LoadReport['suppressed']['byType'];
   rejects_file: string;
   /**
-   * A delta load: its parent release and the people its deletes file removed or did not find. `loaded` counts are
-   * then the whole new release's, and `read` the delta's rows plus the release's.
+   * A delta load: its parent release and the people its deletes file removed or did not find. The `people` and
+   * `companies` counts are then the whole new release's (`read`: its rows plus the delta's rejected and suppressed).
    */
   delta?: { parent: string; deleted: number; not_found: number };
 }

@@ -82,6 +82,9 @@ async function delta(argv: string[], values: Record<string, unknown>): Promise<v
   if (values.engine !== undefined && values.engine !== 'duckdb' && values.engine !== 'elasticsearch')
     throw new UsageError('--engine takes duckdb or elasticsearch');
   const engine = (values.engine as 'duckdb' | 'elasticsearch' | undefined) ?? config.engine;
+  // Refused before the cluster is reached: its writer (loaders/load/elasticsearch-writer.ts) builds full releases only.
+  if (engine === 'elasticsearch')
+    throw new UsageError('--delta builds on the embedded engine only; Elasticsearch releases take full loads');
   const writer = releaseWriterFor({ ...config, engine });
   const companies = typeof values.companies === 'string' ? values.companies : undefined;
   const report = await loadDelta({
