@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRelease } from '../../loaders/load/index.js';
 import { seedRelease } from '../../loaders/seed.js';
+import { ensureSecret, loadConfig } from '../../src/config.js';
 import { readCurrent, releaseFile } from '../../src/engine/duckdb/release-store.js';
 import { describeReleases } from '../../src/engine/duckdb/releases.js';
+import { openState } from '../../src/services.js';
 import { cds, runCds } from '../helpers/child-server.js';
 
 /**
@@ -157,39 +159,52 @@ it('a delta that changes a title, a company size and deletes a person gives exac
   expect(list.out).toMatch(/"kind":"delta","parent":"r/);
 }, 240_000);
 
-it('a delta killed mid-way leaves the serving release serving and unchanged', async () => {
-  const dir = join(root, 'killed');
-  const seeded = await seedRelease({ dataDir: dir, contacts: 3000, companies: 200, seed: 5, asOf: AS_OF });
-  const more = await seedRelease({ dataDir: join(root, 'more'), contacts: 6000, companies: 200, seed: 6, asOf: AS_OF });
-  const before = (await readCurrent(dir))!;
-  const digest = (file: string) =>
-    withDb(async (q) => {
-      await q(`ATTACH '${file}' AS r (READ_ONLY)`);
-      return q('SELECT (SELECT count(*) FROM r.contacts) AS n, (SELECT sum(hash(c)) FROM r.contacts c) AS h');
+it.each([
+  ['while it copies the serving rows', 'base'],
+  ['while it writes the point store', 'point store'],
+])(
+  'a delta killed %s leaves the serving release serving and unchanged',
+  async (_when, phase) => {
+    const dir = join(root, `killed-${phase.replace(' ', '-')}`);
+    const seeded = await seedRelease({ dataDir: dir, contacts: 3000, companies: 200, seed: 5, asOf: AS_OF });
+    const more = await seedRelease({
+      dataDir: join(root, `more-${phase.replace(' ', '-')}`),
+      contacts: 6000,
+      companies: 200,
+      seed: 6,
+      asOf: AS_OF,
     });
-  const was = await digest(releaseFile(dir, before.id));
-  const child = cds(['load', '--data', dir, '--delta', '--people', more.generate.peopleFile]);
-  let err = '';
-  const exited = new Promise<number | null>((r) => child.once('exit', r));
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (b: Buffer) => {
-      err += b.toString();
-      if (/^base/m.test(err)) resolve();
+    const before = (await readCurrent(dir))!;
+    const digest = (file: string) =>
+      withDb(async (q) => {
+        await q(`ATTACH '${file}' AS r (READ_ONLY)`);
+        return q('SELECT (SELECT count(*) FROM r.contacts) AS n, (SELECT sum(hash(c)) FROM r.contacts c) AS h');
+      });
+    const was = await digest(releaseFile(dir, before.id));
+    const child = cds(['load', '--data', dir, '--delta', '--people', more.generate.peopleFile]);
+    let err = '';
+    const exited = new Promise<number | null>((r) => child.once('exit', r));
+    await new Promise<void>((resolve, reject) => {
+      child.stderr!.on('data', (b: Buffer) => {
+        err += b.toString();
+        if (new RegExp(`^${phase} `, 'm').test(err)) resolve();
+      });
+      child.once('exit', (code) =>
+        reject(new Error(`delta ended (${code}) before it could be killed: ${err.slice(-400)}`)),
+      );
     });
-    child.once('exit', (code) =>
-      reject(new Error(`delta ended (${code}) before it could be killed: ${err.slice(-400)}`)),
-    );
-  });
-  child.kill('SIGKILL');
-  await exited;
-  expect((await readCurrent(dir))!.id).toBe(before.id);
-  expect((await describeReleases(dir)).map((r) => r.id)).toEqual([seeded.load.releaseId]);
-  expect(await digest(releaseFile(dir, before.id))).toEqual(was);
-  // The next delta sweeps what the killed one left and publishes.
-  const again = await runCds(['load', '--data', dir, '--delta', '--people', more.generate.peopleFile]);
-  expect(again.code).toBe(0);
-  expect(JSON.parse(again.out).delta.parent).toBe(before.id);
-}, 240_000);
+    child.kill('SIGKILL');
+    await exited;
+    expect((await readCurrent(dir))!.id).toBe(before.id);
+    expect((await describeReleases(dir)).map((r) => r.id)).toEqual([seeded.load.releaseId]);
+    expect(await digest(releaseFile(dir, before.id))).toEqual(was);
+    // The next delta sweeps what the killed one left and publishes.
+    const again = await runCds(['load', '--data', dir, '--delta', '--people', more.generate.peopleFile]);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.out).delta.parent).toBe(before.id);
+  },
+  240_000,
+);
 
 it('bad delta input answers the documented exit codes', async () => {
   const dir = join(root, 'bad');
@@ -263,5 +278,40 @@ it('a company renamed in a delta is refused unless its contacts are restated, th
     }
     const names = await q(`SELECT DISTINCT company FROM d.contacts WHERE company_id = '${target.company_id}'`);
     expect(names.map((r) => r.company)).toEqual(['Renamed Delta Holdings']);
+  });
+}, 240_000);
+
+it('applies the opt-out list to every row of a delta, the serving release people included', async () => {
+  const dir = join(root, 'opt-out');
+  const seeded = await seedRelease({ dataDir: dir, contacts: 400, companies: 40, seed: 14, asOf: AS_OF });
+  const people = readJsonl(seeded.generate.peopleFile);
+  const config = loadConfig(['--data', dir]);
+  const state = await openState(config, ensureSecret(config));
+  // One person of the serving release and one of the delta opted out since the full load.
+  await state.addOptOuts(
+    [
+      { type: 'id', value: String(people[5]!.person_id) },
+      { type: 'id', value: 'per_deltaoptedout' },
+    ],
+    { action: 'add', actor: 'cli:test' },
+    new Date(),
+  );
+  await state.close();
+  const delta = writeJsonl(join(root, 'opt-out-people.jsonl'), [
+    { ...people[6]!, person_id: 'per_deltaoptedout' },
+    { ...people[7]!, person_id: 'per_deltakept' },
+  ]);
+  const res = await runCds(['load', '--data', dir, '--delta', '--people', delta]);
+  expect(res.code).toBe(0);
+  expect(JSON.parse(res.out)).toMatchObject({
+    contacts: seeded.load.contacts,
+    suppressed: { people: 2, byType: { id: 2 } },
+  });
+  await withDb(async (q) => {
+    await q(`ATTACH '${await servingFile(dir)}' AS d (READ_ONLY)`);
+    const ids = await q(
+      `SELECT id FROM d.contacts WHERE id IN ('${people[5]!.person_id}', 'per_deltaoptedout', 'per_deltakept')`,
+    );
+    expect(ids.map((r) => r.id)).toEqual(['per_deltakept']);
   });
 }, 240_000);
