@@ -125,7 +125,7 @@ it('a delta that changes a title, a company size and deletes a person gives exac
   await withDb(async (q) => {
     await q(`ATTACH '${deltaFile}' AS d (READ_ONLY)`);
     await q(`ATTACH '${await servingFile(fullDir)}' AS f (READ_ONLY)`);
-    for (const table of ['contacts', 'companies']) {
+    for (const table of ['contacts', 'companies', 'role_refs']) {
       for (const [x, y] of [
         ['d', 'f'],
         ['f', 'd'],
@@ -313,5 +313,69 @@ it('applies the opt-out list to every row of a delta, the serving release people
       `SELECT id FROM d.contacts WHERE id IN ('${people[5]!.person_id}', 'per_deltaoptedout', 'per_deltakept')`,
     );
     expect(ids.map((r) => r.id)).toEqual(['per_deltakept']);
+  });
+}, 240_000);
+
+it('a company first added in a delta that serving contacts named while unknown is refused until they are restated', async () => {
+  const dir = join(root, 'new-company');
+  const gen = await seedRelease({
+    dataDir: join(root, 'new-company-source'),
+    contacts: 500,
+    companies: 50,
+    seed: 31,
+    asOf: AS_OF,
+  });
+  const people = readJsonl(gen.generate.peopleFile);
+  const companies = readJsonl(gen.generate.companiesFile);
+  // Two people name companies the dumps do not hold: one arrives in the delta, the other never does.
+  const withRole = (p: Rec, id: string, name: string): Rec => ({
+    ...p,
+    roles: [{ title: 'Head of Growth', company_id: id, company_name: name, is_primary: true }],
+  });
+  const a = withRole(people[10]!, 'com_deltanewco', 'Newco Raw Name');
+  const b = withRole(people[11]!, 'com_neverknown', 'Ghost Inc');
+  const basePeople = people.map((p) => (p === people[10] ? a : p === people[11] ? b : p));
+  const peopleFile = writeJsonl(join(root, 'new-company-people.jsonl'), basePeople);
+  await loadRelease({ dataDir: dir, peopleFile, companiesFile: gen.generate.companiesFile, asOf: AS_OF });
+
+  const newco = {
+    ...companies[0]!,
+    company_id: 'com_deltanewco',
+    name: 'Newco Proper',
+    website: 'https://newco.example',
+  };
+  const companiesFile = writeJsonl(join(root, 'new-company-delta-companies.jsonl'), [newco]);
+  const unrelated = writeJsonl(join(root, 'new-company-unrelated.jsonl'), [people[0]!]);
+  const refused = await runCds(['load', '--data', dir, '--delta', '--people', unrelated, '--companies', companiesFile]);
+  expect(refused.code).toBe(2);
+  expect(refused.err).toMatch(/adds companies .* com_deltanewco \(1 contacts\)/);
+
+  const restated = writeJsonl(join(root, 'new-company-restated.jsonl'), [a]);
+  const ok = await runCds(['load', '--data', dir, '--delta', '--people', restated, '--companies', companiesFile]);
+  expect(ok.err).not.toMatch(/cds load:/);
+  expect(ok.code).toBe(0);
+  const fullDir = join(root, 'new-company-full');
+  await loadRelease({
+    dataDir: fullDir,
+    peopleFile,
+    companiesFile: writeJsonl(join(root, 'new-company-merged.jsonl'), [...companies, newco]),
+    asOf: AS_OF,
+  });
+  const deltaFile = await servingFile(dir);
+  await withDb(async (q) => {
+    await q(`ATTACH '${deltaFile}' AS d (READ_ONLY)`);
+    await q(`ATTACH '${await servingFile(fullDir)}' AS f (READ_ONLY)`);
+    for (const table of ['contacts', 'companies', 'role_refs']) {
+      const [diff] = await q(
+        `SELECT (SELECT count(*) FROM (SELECT * FROM d.${table} EXCEPT ALL SELECT * FROM f.${table})) AS a,
+                (SELECT count(*) FROM (SELECT * FROM f.${table} EXCEPT ALL SELECT * FROM d.${table})) AS b`,
+      );
+      expect({ table, a: Number(diff!.a), b: Number(diff!.b) }).toEqual({ table, a: 0, b: 0 });
+    }
+    const [row] = await q(`SELECT company, company_id FROM d.contacts WHERE id = '${a.person_id}'`);
+    expect(row).toEqual({ company: 'Newco Proper', company_id: 'com_deltanewco' });
+    expect(await q('SELECT person_id, company_id FROM d.role_refs')).toEqual([
+      { person_id: b.person_id, company_id: 'com_neverknown' },
+    ]);
   });
 }, 240_000);

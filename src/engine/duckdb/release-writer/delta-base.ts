@@ -16,6 +16,12 @@ import { readColumns, replaceTempTable } from '../suppression/duck-io.js';
 
 const BASE = 'delta_base';
 
+/**
+ * The release's table of role company ids no company of it had (person_id, company_id; loaders/load/role-refs.ts):
+ * a delta that adds such a company changes those people's rows. Releases of earlier versions have none.
+ */
+export const ROLE_REFS = 'role_refs';
+
 /** Person-row fields taken from the employer (company-row.ts EmployerRef): a change to one is in people's rows. */
 const CARRIED = `s.name IS DISTINCT FROM c.name OR s.domain IS DISTINCT FROM c.domain OR s.name_norm IS DISTINCT FROM
   c.name_norm OR coalesce(s.is_public, false) <> coalesce(c.is_public, false)`;
@@ -53,6 +59,20 @@ async function baseEmployers(conn: DuckDBConnection): Promise<BaseEmployer[]> {
   }));
 }
 
+async function hasRoleRefs(conn: DuckDBConnection): Promise<boolean> {
+  const r = await conn.runAndReadAll(
+    `SELECT count(*) FROM duckdb_tables() WHERE database_name = '${BASE}' AND table_name = '${ROLE_REFS}'`,
+  );
+  return Number(r.getRows()[0]?.[0] ?? 0) > 0;
+}
+
+/** Refuses the delta when base people not restated carry a company it changes: (company id, contacts) rows. */
+function refuseIfAny(rows: unknown[][], what: string): void {
+  if (!rows.length) return;
+  const list = rows.map(([id, n]) => `${String(id)} (${Number(n)} contacts)`).join(', ');
+  throw new DeltaRefused(`${what}: ${list}; add those people's records to --people, or run a full load`);
+}
+
 async function count(conn: DuckDBConnection, sql: string): Promise<number> {
   const r = await conn.runAndReadAll(sql);
   return Number(r.getRows()[0]?.[0] ?? 0);
@@ -67,6 +87,7 @@ async function stageRest(
     { name: 'id', type: VARCHAR, sql: 'VARCHAR', values: [...new Set(deletes)] },
   ]);
   const base = `${BASE}.${TABLE.contact}`;
+  const refs = await hasRoleRefs(conn);
   const carried = await conn.runAndReadAll(
     `WITH changed AS (SELECT s.id FROM ${t.companies} s JOIN ${BASE}.${TABLE.company} c ON c.id = s.id WHERE ${CARRIED})
      SELECT ch.id, count(*) AS n FROM ${base} p JOIN changed ch
@@ -74,12 +95,20 @@ async function stageRest(
      WHERE p.id NOT IN (SELECT id FROM ${t.people}) AND p.id NOT IN (SELECT id FROM delta_deletes)
      GROUP BY ch.id ORDER BY ch.id LIMIT 5`,
   );
-  const rows = carried.getRows();
-  if (rows.length) {
-    const list = rows.map(([id, n]) => `${String(id)} (${Number(n)} contacts)`).join(', ');
-    throw new DeltaRefused(
-      `the delta changes the name, domain or public status of companies whose contacts carry it in their own ` +
-        `fields: ${list}; add those people's records to --people, or run a full load`,
+  refuseIfAny(
+    carried.getRows(),
+    'the delta changes the name, domain or public status of companies whose contacts carry it in their own fields',
+  );
+  if (refs) {
+    const named = await conn.runAndReadAll(
+      `SELECT r.company_id, count(DISTINCT r.person_id) AS n FROM ${BASE}.${ROLE_REFS} r
+       WHERE r.company_id IN (SELECT id FROM ${t.companies}) AND r.company_id NOT IN (SELECT id FROM ${BASE}.${TABLE.company})
+         AND r.person_id NOT IN (SELECT id FROM ${t.people}) AND r.person_id NOT IN (SELECT id FROM delta_deletes)
+       GROUP BY r.company_id ORDER BY r.company_id LIMIT 5`,
+    );
+    refuseIfAny(
+      named.getRows(),
+      'the delta adds companies that contacts of the serving release name in their roles, so their own fields change',
     );
   }
   const found = await count(
@@ -91,11 +120,17 @@ async function stageRest(
     `INSERT INTO ${t.companies} (${companyCols}, seq) SELECT ${companyCols}, -sort_key FROM ${BASE}.${TABLE.company}
      WHERE id NOT IN (SELECT id FROM ${t.companies})`,
   );
-  const personCols = PERSON_COLUMNS.map((c) => ident(c.name)).join(', ');
+  const personCols = PERSON_COLUMNS.map((c) => `p.${ident(c.name)}`).join(', ');
+  const refsJoin = refs
+    ? `LEFT JOIN (SELECT person_id, list(company_id ORDER BY company_id) AS ids FROM ${BASE}.${ROLE_REFS} ` +
+      'GROUP BY person_id) r ON r.person_id = p.id'
+    : '';
   await conn.run(`DELETE FROM ${t.people} WHERE id IN (SELECT id FROM delta_deletes)`);
   await conn.run(
-    `INSERT INTO ${t.people} (${personCols}, seq, updated_at) SELECT ${personCols}, -sort_key, NULL FROM ${base}
-     WHERE id NOT IN (SELECT id FROM ${t.people}) AND id NOT IN (SELECT id FROM delta_deletes)`,
+    `INSERT INTO ${t.people} (${PERSON_COLUMNS.map((c) => ident(c.name)).join(', ')}, seq, updated_at,
+       unresolved_company_ids)
+     SELECT ${personCols}, -p.sort_key, NULL, ${refs ? 'r.ids' : 'NULL'} FROM ${base} p ${refsJoin}
+     WHERE p.id NOT IN (SELECT id FROM ${t.people}) AND p.id NOT IN (SELECT id FROM delta_deletes)`,
   );
   await conn.run('DROP TABLE delta_deletes');
   await conn.run(`DETACH ${BASE}`);

@@ -35,7 +35,7 @@ import {
 } from '../release-store.js';
 import { ident, lookupColumnIndexDdl, META_TABLE, releaseDdl, TABLE } from '../schema.js';
 import { readColumns, replaceTempTable } from '../suppression/duck-io.js';
-import { openDeltaBase } from './delta-base.js';
+import { openDeltaBase, ROLE_REFS } from './delta-base.js';
 import { writePointStore } from './point-store-writer.js';
 import { StagingTable, stageColumns, stagingDdl } from './staging.js';
 
@@ -67,6 +67,8 @@ const COMPANY_STAGE = stageColumns(COMPANY_ROW_COLUMNS, [{ name: 'seq', storage:
 const PEOPLE_STAGE = stageColumns(PERSON_COLUMNS, [
   { name: 'seq', storage: 'BIGINT' },
   { name: 'updated_at', storage: 'VARCHAR' },
+  // Role company ids no company of the release has (loaders/load/role-refs.ts), kept in ROLE_REFS for delta loads.
+  { name: 'unresolved_company_ids', storage: 'VARCHAR[]' },
 ]);
 
 /** Opens a writer for the next release of a data dir (full cards: a point store with every public column too). */
@@ -257,6 +259,10 @@ class DuckDBReleaseWriter implements ReleaseWriter {
        JOIN stage_person_order o ON o.seq = p.seq
        LEFT JOIN ${TABLE.company} e ON e.id = p.company_id
        ORDER BY o.sort_key`,
+    );
+    await this.conn.run(
+      `CREATE TABLE ${ROLE_REFS} AS SELECT id AS person_id, unnest(unresolved_company_ids) AS company_id FROM ` +
+        `${PEOPLE} WHERE unresolved_company_ids IS NOT NULL ORDER BY id`,
     );
     onStep(2, 3);
     const counts = await this.conn.runAndReadAll(
