@@ -8,7 +8,7 @@ import { ensureSecret, loadConfig } from '../../src/config.js';
 import { readCurrent, releaseFile } from '../../src/engine/duckdb/release-store.js';
 import { describeReleases } from '../../src/engine/duckdb/releases.js';
 import { openState } from '../../src/services.js';
-import { cds, runCds } from '../helpers/child-server.js';
+import { cds, runCds, startChildServer } from '../helpers/child-server.js';
 
 /**
  * `cds load --delta` (loaders/load/delta.ts): the release a delta builds is exactly the release a full load of the
@@ -378,4 +378,26 @@ it('a company first added in a delta that serving contacts named while unknown i
       { person_id: b.person_id, company_id: 'com_neverknown' },
     ]);
   });
+}, 240_000);
+
+it('a delta runs beside a server serving its parent, which then serves the delta', async () => {
+  const dir = join(root, 'served');
+  const seeded = await seedRelease({ dataDir: dir, contacts: 300, companies: 30, seed: 17, asOf: AS_OF });
+  const server = await startChildServer(dir);
+  try {
+    const health = async () =>
+      ((await (await fetch(`${server.url}/v1/health`)).json()) as { data: { engine: { release: string } } }).data.engine
+        .release;
+    expect(await health()).toBe(seeded.load.releaseId);
+    const people = readJsonl(seeded.generate.peopleFile);
+    const delta = writeJsonl(join(root, 'served-people.jsonl'), [{ ...people[1]!, full_name: 'Served Delta' }]);
+    const res = await runCds(['load', '--data', dir, '--delta', '--people', delta]);
+    expect(res.code).toBe(0);
+    const id = JSON.parse(res.out).releaseId as string;
+    const deadline = Date.now() + 10_000;
+    while ((await health()) !== id && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await health()).toBe(id);
+  } finally {
+    await server.kill('SIGTERM');
+  }
 }, 240_000);
