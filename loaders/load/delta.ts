@@ -106,7 +106,7 @@ export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
       rejectsFile: rejects.file,
       dropped: { industries: changed.unknownIndustries },
       suppressed,
-      delta: { parent: base.id, deleted: deleted.deleted, notFound: deleted.notFound },
+      delta: { parent: base.id, ...deleted },
       ms: Date.now() - started,
     };
   } catch (e) {

@@ -22,7 +22,13 @@ export interface LoadReportFile {
    * A delta load: its parent release and the people its deletes file removed or did not find. The `people` and
    * `companies` counts are then the whole new release's (`read`: its rows plus the delta's rejected and suppressed).
    */
-  delta?: { parent: string; deleted: number; not_found: number };
+  delta?: {
+    parent: string;
+    people: { replaced: number; added: number };
+    companies: { replaced: number; added: number };
+    deleted: number;
+    not_found: number;
+  };
 }
 
 export async function writeLoadReport(
@@ -59,7 +65,15 @@ export async function writeLoadReport(
     suppressed_by_type: report.suppressed.byType,
     rejects_file: report.rejectsFile,
     ...(report.delta
-      ? { delta: { parent: report.delta.parent, deleted: report.delta.deleted, not_found: report.delta.notFound } }
+      ? {
+          delta: {
+            parent: report.delta.parent,
+            people: report.delta.people,
+            companies: report.delta.companies,
+            deleted: report.delta.deleted,
+            not_found: report.delta.notFound,
+          },
+        }
       : {}),
   };
   await writeFile(path, `${JSON.stringify(out, null, 2)}\n`);

@@ -1,5 +1,5 @@
 import type { Suppression } from '../../src/domain/suppression.js';
-import type { OpenReleaseWriter, SuppressedPeople } from '../../src/engine/release-writer.js';
+import type { DeltaCounts, OpenReleaseWriter, SuppressedPeople } from '../../src/engine/release-writer.js';
 
 /** Public shapes of the loader: options, progress events and the report `cds load` prints. */
 
@@ -53,8 +53,11 @@ export interface LoadReport {
   dropped: { industries: number };
   /** Valid people left out because the suppression list matches them, by the first identifier type that matched. */
   suppressed: SuppressedPeople;
-  /** A delta load: the release it was built from, and the people its deletes file removed or did not find. */
-  delta?: { parent: string; deleted: number; notFound: number };
+  /**
+   * A delta load: the release it was built from, its rows that replaced a row of it or were added (after rejects and
+   * duplicates; suppression is counted in `suppressed`), and the people its deletes file removed or did not find.
+   */
+  delta?: { parent: string } & DeltaCounts;
   ms: number;
 }
 

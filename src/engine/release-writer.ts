@@ -115,7 +115,15 @@ export interface DeltaBase {
    * (DeltaRefused) when a staged company changes a field that people's own rows carry (name, domain, public status)
    * for base people the delta does not restate.
    */
-  stageRest(deletes: readonly string[]): Promise<{ deleted: number; notFound: number }>;
+  stageRest(deletes: readonly string[]): Promise<DeltaCounts>;
+}
+
+/** What a delta changed: its staged rows that replace a base row or are new, and the deleted ids found or not. */
+export interface DeltaCounts {
+  people: { replaced: number; added: number };
+  companies: { replaced: number; added: number };
+  deleted: number;
+  notFound: number;
 }
 
 /** A delta load that cannot be done as asked (no serving release, an engine without deltas, bad input). */

@@ -101,9 +101,17 @@ it('a delta that changes a title, a company size and deletes a person gives exac
   expect(JSON.parse(res.out)).toMatchObject({
     contacts: seeded.load.contacts,
     companies: seeded.load.companies,
-    delta: { parent: parentId, deleted: 1, notFound: 1 },
+    delta: {
+      parent: parentId,
+      people: { replaced: 1, added: 1 },
+      companies: { replaced: 1, added: 0 },
+      deleted: 1,
+      notFound: 1,
+    },
   });
-  expect(JSON.parse(readFileSync(reportFile, 'utf8'))).toMatchObject({ delta: { parent: parentId, deleted: 1 } });
+  expect(JSON.parse(readFileSync(reportFile, 'utf8'))).toMatchObject({
+    delta: { parent: parentId, people: { replaced: 1, added: 1 }, deleted: 1, not_found: 1 },
+  });
 
   // The reference: a full load of the merged dumps, with the base's reference time.
   const merged = people

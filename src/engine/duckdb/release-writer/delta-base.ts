@@ -1,6 +1,6 @@
 import { type DuckDBConnection, VARCHAR } from '@duckdb/node-api';
 import { COMPANY_ROW_COLUMNS, PERSON_COLUMNS } from '../../../domain/catalog/employer-columns.js';
-import { type BaseEmployer, type DeltaBase, DeltaRefused } from '../../release-writer.js';
+import { type BaseEmployer, type DeltaBase, type DeltaCounts, DeltaRefused } from '../../release-writer.js';
 import { currentRelease, releaseFile } from '../release-store.js';
 import { ident, TABLE } from '../schema.js';
 import { readColumns, replaceTempTable } from '../suppression/duck-io.js';
@@ -82,7 +82,7 @@ async function stageRest(
   conn: DuckDBConnection,
   t: { people: string; companies: string },
   deletes: readonly string[],
-): Promise<{ deleted: number; notFound: number }> {
+): Promise<DeltaCounts> {
   await replaceTempTable(conn, 'delta_deletes', [
     { name: 'id', type: VARCHAR, sql: 'VARCHAR', values: [...new Set(deletes)] },
   ]);
@@ -115,6 +115,14 @@ async function stageRest(
     conn,
     `SELECT count(*) FROM delta_deletes d WHERE d.id IN (SELECT id FROM ${base}) OR d.id IN (SELECT id FROM ${t.people})`,
   );
+  await conn.run(`DELETE FROM ${t.people} WHERE id IN (SELECT id FROM delta_deletes)`);
+  const split = async (table: string, baseTable: string) => {
+    const all = await count(conn, `SELECT count(*) FROM ${table}`);
+    const replaced = await count(conn, `SELECT count(*) FROM ${table} WHERE id IN (SELECT id FROM ${baseTable})`);
+    return { replaced, added: all - replaced };
+  };
+  const people = await split(t.people, base);
+  const companies = await split(t.companies, `${BASE}.${TABLE.company}`);
   const companyCols = COMPANY_ROW_COLUMNS.map((c) => ident(c.name)).join(', ');
   await conn.run(
     `INSERT INTO ${t.companies} (${companyCols}, seq) SELECT ${companyCols}, -sort_key FROM ${BASE}.${TABLE.company}
@@ -125,7 +133,6 @@ async function stageRest(
     ? `LEFT JOIN (SELECT person_id, list(company_id ORDER BY company_id) AS ids FROM ${BASE}.${ROLE_REFS} ` +
       'GROUP BY person_id) r ON r.person_id = p.id'
     : '';
-  await conn.run(`DELETE FROM ${t.people} WHERE id IN (SELECT id FROM delta_deletes)`);
   await conn.run(
     `INSERT INTO ${t.people} (${PERSON_COLUMNS.map((c) => ident(c.name)).join(', ')}, seq, updated_at,
        unresolved_company_ids)
@@ -134,5 +141,5 @@ async function stageRest(
   );
   await conn.run('DROP TABLE delta_deletes');
   await conn.run(`DETACH ${BASE}`);
-  return { deleted: found, notFound: new Set(deletes).size - found };
+  return { people, companies, deleted: found, notFound: new Set(deletes).size - found };
 }
