@@ -43,7 +43,9 @@ export const loadSpec: CommandSpec = {
     'CDS_ENGINE)\n  --full-cards       keep every column ready for point reads: enrichment and lookups with columns ' +
     '["*"] read the point store (about 5x its size) instead of the columns (embedded engine)\n  --delta            ' +
     'apply changed records to the serving release: --people (and --companies, optional) hold only new or changed ' +
-    'records, which replace those with the same person_id / company_id\n  --deletes FILE     with --delta: person ids ' +
+    'records, which replace those with the same person_id / company_id; a company whose name, domain or public status ' +
+    'changes, or that serving contacts named before it existed, needs those contacts restated in --people (exit 2 ' +
+    'otherwise)\n  --deletes FILE     with --delta: person ids ' +
     'to remove, one per line (per_…) or JSON Lines with a person_id\n',
 };
 
