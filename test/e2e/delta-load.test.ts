@@ -6,7 +6,7 @@ import { loadRelease } from '../../loaders/load/index.js';
 import { seedRelease } from '../../loaders/seed.js';
 import { ensureSecret, loadConfig } from '../../src/config.js';
 import { readCurrent, releaseFile } from '../../src/engine/duckdb/release-store.js';
-import { describeReleases } from '../../src/engine/duckdb/releases.js';
+import { describeReleases, rollbackRelease } from '../../src/engine/duckdb/releases.js';
 import { openState } from '../../src/services.js';
 import { cds, runCds, startChildServer } from '../helpers/child-server.js';
 
@@ -408,4 +408,28 @@ it('a delta runs beside a server serving its parent, which then serves the delta
   } finally {
     await server.kill('SIGTERM');
   }
+}, 240_000);
+
+it('a delta whose parent stops serving while it runs (a rollback meanwhile) is refused at the swap', async () => {
+  const dir = join(root, 'moved');
+  const first = await seedRelease({ dataDir: dir, contacts: 500, companies: 50, seed: 40, asOf: AS_OF });
+  const second = await seedRelease({ dataDir: dir, contacts: 6000, companies: 400, seed: 41, asOf: AS_OF });
+  const people = readJsonl(second.generate.peopleFile);
+  const delta = writeJsonl(join(root, 'moved-people.jsonl'), people.slice(0, 50));
+  const child = cds(['load', '--data', dir, '--delta', '--people', delta]);
+  let err = '';
+  const exited = new Promise<number | null>((r) => child.once('exit', r));
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (b: Buffer) => {
+      err += b.toString();
+      if (/^base /m.test(err)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`delta ended (${code}) before the rollback: ${err.slice(-400)}`)));
+  });
+  // In process (no process start-up), while the delta copies the serving rows and builds.
+  await rollbackRelease(dir, first.load.releaseId);
+  expect(await exited).toBe(2);
+  expect(err).toMatch(new RegExp(`release ${first.load.releaseId} serves now, not ${second.load.releaseId}`));
+  expect((await readCurrent(dir))!.id).toBe(first.load.releaseId);
+  expect((await describeReleases(dir)).map((r) => r.id)).toEqual([first.load.releaseId, second.load.releaseId]);
 }, 240_000);

@@ -11,14 +11,15 @@ import {
   SUPPRESSION_TYPES,
   type Suppression,
 } from '../../../domain/suppression.js';
-import type {
-  DeltaBase,
-  Duplicate,
-  ReleaseSource,
-  ReleaseWriter,
-  ReleaseWriterOptions,
-  StepFn,
-  SuppressedPeople,
+import {
+  type DeltaBase,
+  DeltaRefused,
+  type Duplicate,
+  type ReleaseSource,
+  type ReleaseWriter,
+  type ReleaseWriterOptions,
+  type StepFn,
+  type SuppressedPeople,
 } from '../../release-writer.js';
 import { buildBitmapIndex } from '../bitmap-index/build.js';
 import { indexFile } from '../bitmap-index/format.js';
@@ -28,6 +29,7 @@ import {
   nextReleaseId,
   pruneReleases,
   publishCurrent,
+  readCurrent,
   rejectsFile,
   releaseFile,
   releasesDir,
@@ -275,11 +277,14 @@ class DuckDBReleaseWriter implements ReleaseWriter {
   }
 
   private counts: { contacts: number; companies: number } | null = null;
+  /** The release a delta builds on: publish refuses to swap it out if another release serves by then. */
+  private parent: string | null = null;
 
   /** The serving release of the data dir as the base of a delta load (delta-base.ts), or null when none serves. */
   async deltaBase(): Promise<DeltaBase | null> {
     const base = await openDeltaBase(this.conn, this.files.dataDir, { people: PEOPLE, companies: COMPANIES });
     if (!base) return null;
+    this.parent = base.id;
     return {
       ...base,
       // Copying the base rows is one bulk step: every core, then back to one for what follows.
@@ -312,6 +317,13 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       throw new Error(`point store holds ${points.cards} cards for ${counts.contacts} contacts`);
     await buildBitmapIndex(this.conn, `${this.files.index}.tmp`, this.releaseId, (d, t) => onStep(d, t, 'index'));
     await this.finish();
+    // A delta applies to its parent only: if another release serves now (a load or a rollback meanwhile), publishing
+    // would drop that release's changes. Checked just before the swap.
+    const serving = this.parent === null ? null : ((await readCurrent(this.files.dataDir))?.id ?? null);
+    if (this.parent !== null && serving !== this.parent)
+      throw new DeltaRefused(
+        `release ${serving ?? '(none)'} serves now, not ${this.parent} this delta was built on; run the delta again`,
+      );
     await rename(`${this.files.final}.tmp`, this.files.final);
     await rename(`${this.files.points}.tmp`, this.files.points);
     await rename(`${this.files.index}.tmp`, this.files.index);
