@@ -386,6 +386,20 @@ it('a company first added in a delta that serving contacts named while unknown i
       { person_id: b.person_id, company_id: 'com_neverknown' },
     ]);
   });
+  // A delta over the delta release: the unresolved role it carried over still guards the next new company.
+  const ghost = { ...companies[1]!, company_id: 'com_neverknown', name: 'Ghost Inc' };
+  const next = await runCds([
+    'load',
+    '--data',
+    dir,
+    '--delta',
+    '--people',
+    unrelated,
+    '--companies',
+    writeJsonl(join(root, 'new-company-ghost.jsonl'), [ghost]),
+  ]);
+  expect(next.code).toBe(2);
+  expect(next.err).toMatch(/com_neverknown \(1 contacts\)/);
 }, 240_000);
 
 it('a delta runs beside a server serving its parent, which then serves the delta', async () => {
