@@ -1,11 +1,10 @@
 import { rm, stat } from 'node:fs/promises';
-import { SUPPRESSION_TYPES } from '../../src/domain/suppression.js';
-import { DeltaRefused, type ReleaseWriter, type SuppressedPeople } from '../../src/engine/release-writer.js';
+import { DeltaRefused, type ReleaseWriter } from '../../src/engine/release-writer.js';
 import { readDeletes } from './deletes-file.js';
 import { LoadWorkers } from './load-workers.js';
 import { readCompanies, readPeople } from './read-dumps.js';
-import { isParquet, parquetAsJsonLines } from './readers/parquet.js';
 import { RejectLog } from './rejects.js';
+import { dropDuplicatePeople, dumpReader, suppressPeople } from './stage-steps.js';
 import type { DeltaOptions, LoadReport } from './types.js';
 import { defaultReleaseWriter } from './writers.js';
 
@@ -47,13 +46,7 @@ export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
       stagingDir: writer.stagingDir,
       rowsPerFile: 25_000,
     });
-    const labels: Record<string, string> = {};
-    const readable = async (file: string): Promise<string> => {
-      if (!isParquet(file)) return file;
-      const lines = await parquetAsJsonLines(file, writer.stagingDir);
-      labels[lines] = file;
-      return lines;
-    };
+    const { labels, readable } = dumpReader(writer.stagingDir);
     const pass = { workers, rejects, progress, labels };
     const changed = opts.companiesFile
       ? await readCompanies(await readable(opts.companiesFile), writer.companies, pass)
@@ -67,22 +60,13 @@ export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
     await writer.companies.finish();
     await writer.people.finish();
     await writer.drop('companies', changed.replaced);
-    const duplicates = await writer.duplicatePeople();
-    for (const d of duplicates) {
-      const reason = `duplicate person_id ${d.id}: line ${d.winnerLine} has the later updated_at`;
-      rejects.add('people', { file: opts.peopleFile, line: d.line, reason });
-    }
-    await writer.drop(
-      'people',
-      duplicates.map((d) => d.line),
-    );
+    await dropDuplicatePeople(writer, rejects, opts.peopleFile);
     progress({ phase: 'base', done: 0, total: 1 });
     const deleted = await base.stageRest(deletes);
     progress({ phase: 'base', done: 1, total: 1 });
-    const suppressed: SuppressedPeople = opts.suppression
-      ? await writer.suppress(opts.suppression)
-      : { people: 0, byType: Object.fromEntries(SUPPRESSION_TYPES.map((t) => [t, 0])) as SuppressedPeople['byType'] };
+    const suppressed = await suppressPeople(writer, opts.suppression, progress);
     const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
+    progress({ phase: 'build', done: 3, total: 3 });
     const source = {
       kind: 'delta' as const,
       parent: base.id,
