@@ -62,12 +62,15 @@ export interface LoadReport {
 }
 
 /** A delta load (`cds load --delta`): changed records and deletions applied to the serving release. */
-export interface DeltaOptions extends Omit<LoadOptions, 'companiesFile' | 'asOf' | 'networkHost' | 'fullCards'> {
+/**
+ * A delta load's options: `peopleFile` holds new or changed people only. No `asOf` or `networkHost`: a delta takes
+ * its base release's, so its rows are normalized as the base's were.
+ */
+export interface DeltaOptions extends Omit<LoadOptions, 'companiesFile' | 'asOf' | 'networkHost'> {
   /** Companies that are new or changed (optional). */
   companiesFile?: string;
   /** Person ids to remove (deletes-file.ts: one id a line, or JSON Lines with person_id). */
   deletesFile?: string;
-  fullCards?: boolean;
 }
 
 export const DEFAULT_NETWORK_HOST = 'network.com';
