@@ -2,6 +2,7 @@ import { companyRow, type EmployerRef } from './company-row.js';
 import { JsonlFiles } from './jsonl-files.js';
 import { type PersonContext, personRow } from './person-row.js';
 import { type LineChunk, parseRow, splitLines, type UnparsedRow } from './readers/index.js';
+import { unresolvedCompanyIds } from './role-refs.js';
 import { type Checked, validateCompany, validatePerson } from './validate.js';
 
 /**
@@ -74,6 +75,7 @@ export class BatchWork {
       // updated_at stays for the duplicate-id check in SQL.
       row.seq = line;
       row.updated_at = value.updated_at;
+      row.unresolved_company_ids = unresolvedCompanyIds(value, this.ctx.companies);
       return this.peopleOut.add(JSON.stringify(row));
     });
   }

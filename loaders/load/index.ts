@@ -1,14 +1,14 @@
 import { rm, stat } from 'node:fs/promises';
-import { SUPPRESSION_TYPES } from '../../src/domain/suppression.js';
-import type { ReleaseWriter, SuppressedPeople } from '../../src/engine/release-writer.js';
+import type { ReleaseWriter } from '../../src/engine/release-writer.js';
 import { LoadWorkers } from './load-workers.js';
 import { readCompanies, readPeople } from './read-dumps.js';
-import { isParquet, parquetAsJsonLines } from './readers/parquet.js';
 import { RejectLog } from './rejects.js';
+import { dropDuplicatePeople, dumpReader, suppressPeople } from './stage-steps.js';
 import { DEFAULT_NETWORK_HOST, type LoadOptions, type LoadReport } from './types.js';
 import { defaultReleaseWriter } from './writers.js';
 
-export type { LoadOptions, LoadReport, ProgressEvent, ProgressFn, Reject } from './types.js';
+export { loadDelta } from './delta.js';
+export type { DeltaOptions, LoadOptions, LoadReport, ProgressEvent, ProgressFn, Reject } from './types.js';
 
 /**
  * Loads a people dump and a companies dump as a new release: read, validate, normalize, classify, compute
@@ -39,13 +39,7 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
       rowsPerFile: 25_000,
     });
     // Parquet dumps are read through their JSON Lines form (readers/parquet.ts); rejects still name the dump.
-    const labels: Record<string, string> = {};
-    const readable = async (file: string): Promise<string> => {
-      if (!isParquet(file)) return file;
-      const lines = await parquetAsJsonLines(file, writer.stagingDir);
-      labels[lines] = file;
-      return lines;
-    };
+    const { labels, readable } = dumpReader(writer.stagingDir);
     const companiesFile = await readable(opts.companiesFile);
     const peopleFile = await readable(opts.peopleFile);
     const pass = { workers, rejects, progress, labels };
@@ -56,23 +50,13 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
     await writer.companies.finish();
     await writer.people.finish();
     await writer.drop('companies', companies.replaced);
-    const duplicates = await writer.duplicatePeople();
-    for (const d of duplicates) {
-      const reason = `duplicate person_id ${d.id}: line ${d.winnerLine} has the later updated_at`;
-      rejects.add('people', { file: opts.peopleFile, line: d.line, reason });
-    }
-    await writer.drop(
-      'people',
-      duplicates.map((d) => d.line),
-    );
+    await dropDuplicatePeople(writer, rejects, opts.peopleFile);
     // After duplicates: the row that would be published is the one judged.
-    const suppressed: SuppressedPeople = opts.suppression
-      ? await writer.suppress(opts.suppression)
-      : { people: 0, byType: Object.fromEntries(SUPPRESSION_TYPES.map((t) => [t, 0])) as SuppressedPeople['byType'] };
-    if (opts.suppression) progress({ phase: 'suppressed', done: suppressed.people, total: suppressed.people });
+    const suppressed = await suppressPeople(writer, opts.suppression, progress);
     const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
     progress({ phase: 'build', done: 3, total: 3 });
     const source = {
+      kind: 'full' as const,
       peopleFile: opts.peopleFile,
       companiesFile: opts.companiesFile,
       skipped: { people: rejects.count('people'), companies: rejects.count('companies') },

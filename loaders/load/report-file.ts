@@ -18,12 +18,23 @@ export interface LoadReportFile {
   /** Suppressed people by the first identifier type that matched them (id, email, phone, url, sha256). */
   suppressed_by_type: LoadReport['suppressed']['byType'];
   rejects_file: string;
+  /**
+   * A delta load: its parent release and the people its deletes file removed or did not find. The `people` and
+   * `companies` counts are then the whole new release's (`read`: its rows plus the delta's rejected and suppressed).
+   */
+  delta?: {
+    parent: string;
+    people: { replaced: number; added: number };
+    companies: { replaced: number; added: number };
+    deleted: number;
+    not_found: number;
+  };
 }
 
 export async function writeLoadReport(
   path: string,
   report: LoadReport,
-  files: { people: string; companies: string },
+  files: { people: string; companies: string | null },
 ): Promise<LoadReportFile> {
   const text = await readFile(report.rejectsFile, 'utf8').catch(() => '');
   const byReason: Record<string, number> = {};
@@ -44,7 +55,7 @@ export async function writeLoadReport(
       suppressed: report.suppressed.people,
     },
     companies: {
-      file: basename(files.companies),
+      file: files.companies === null ? '' : basename(files.companies),
       read: report.companies + report.skipped.companies,
       loaded: report.companies,
       rejected: report.skipped.companies,
@@ -53,6 +64,17 @@ export async function writeLoadReport(
     dropped: report.dropped,
     suppressed_by_type: report.suppressed.byType,
     rejects_file: report.rejectsFile,
+    ...(report.delta
+      ? {
+          delta: {
+            parent: report.delta.parent,
+            people: report.delta.people,
+            companies: report.delta.companies,
+            deleted: report.delta.deleted,
+            not_found: report.delta.notFound,
+          },
+        }
+      : {}),
   };
   await writeFile(path, `${JSON.stringify(out, null, 2)}\n`);
   return out;

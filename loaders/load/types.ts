@@ -1,5 +1,5 @@
 import type { Suppression } from '../../src/domain/suppression.js';
-import type { OpenReleaseWriter, SuppressedPeople } from '../../src/engine/release-writer.js';
+import type { DeltaCounts, OpenReleaseWriter, SuppressedPeople } from '../../src/engine/release-writer.js';
 
 /** Public shapes of the loader: options, progress events and the report `cds load` prints. */
 
@@ -53,7 +53,24 @@ export interface LoadReport {
   dropped: { industries: number };
   /** Valid people left out because the suppression list matches them, by the first identifier type that matched. */
   suppressed: SuppressedPeople;
+  /**
+   * A delta load: the release it was built from, its rows that replaced a row of it or were added (after rejects and
+   * duplicates; suppression is counted in `suppressed`), and the people its deletes file removed or did not find.
+   */
+  delta?: { parent: string } & DeltaCounts;
   ms: number;
+}
+
+/** A delta load (`cds load --delta`): changed records and deletions applied to the serving release. */
+/**
+ * A delta load's options: `peopleFile` holds new or changed people only. No `asOf` or `networkHost`: a delta takes
+ * its base release's, so its rows are normalized as the base's were.
+ */
+export interface DeltaOptions extends Omit<LoadOptions, 'companiesFile' | 'asOf' | 'networkHost'> {
+  /** Companies that are new or changed (optional). */
+  companiesFile?: string;
+  /** Person ids to remove (deletes-file.ts: one id a line, or JSON Lines with person_id). */
+  deletesFile?: string;
 }
 
 export const DEFAULT_NETWORK_HOST = 'network.com';

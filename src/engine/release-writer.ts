@@ -39,7 +39,15 @@ export interface SuppressedPeople {
 /** What a published release records about itself. */
 export interface ReleaseSource {
   peopleFile: string;
-  companiesFile: string;
+  /** Null for a delta load without a companies file. */
+  companiesFile: string | null;
+  /** `delta`: built from its parent release plus changed records (absent on releases of earlier versions: full). */
+  kind?: 'full' | 'delta';
+  /** The release a delta was built from. */
+  parent?: string;
+  /** A delta's deletes file and what it removed. */
+  deletesFile?: string | null;
+  deleted?: { people: number; notFound: number };
   skipped: { people: number; companies: number };
   /** People the suppression list dropped (absent for a release loaded without one). */
   suppressed?: SuppressedPeople;
@@ -74,7 +82,52 @@ export interface ReleaseWriter {
   publish(source: ReleaseSource, onStep?: StepFn): Promise<{ createdAt: string }>;
   /** Leaves the previous release serving and removes everything this writer wrote. */
   abort(): Promise<void>;
+  /**
+   * Delta loads (absent: the engine's writer builds full releases only). The serving release this writer can
+   * build on, or null when none serves; see DeltaBase.
+   */
+  deltaBase?(): Promise<DeltaBase | null>;
 }
+
+/** An employer as the serving release holds it: what a person row needs of it (loaders/load/company-row.ts). */
+export interface BaseEmployer {
+  id: string;
+  name: string;
+  domain: string | null;
+  nameNorm: string | null;
+  isPublic: boolean;
+}
+
+/**
+ * The serving release a delta load builds on. The delta's rows are staged first (as a full load stages its rows);
+ * `stageRest` then stages every row of the base release that the delta does not replace or delete, so `build` runs
+ * over exactly the rows a full load of the merged dumps would stage.
+ */
+export interface DeltaBase {
+  id: string;
+  /** The base release's reference time and network host: the delta's rows are normalized with them. */
+  asOf: string;
+  networkHost: string;
+  employers(): Promise<BaseEmployer[]>;
+  /**
+   * Stages the base release's companies and people that are not staged already (upserts win), leaving out the
+   * deleted person ids (also dropped from the staged delta); counts the deleted ids found and not found. Refuses
+   * (DeltaRefused) when a staged company changes a field that people's own rows carry (name, domain, public status)
+   * for base people the delta does not restate.
+   */
+  stageRest(deletes: readonly string[]): Promise<DeltaCounts>;
+}
+
+/** What a delta changed: its staged rows that replace a base row or are new, and the deleted ids found or not. */
+export interface DeltaCounts {
+  people: { replaced: number; added: number };
+  companies: { replaced: number; added: number };
+  deleted: number;
+  notFound: number;
+}
+
+/** A delta load that cannot be done as asked (no serving release, an engine without deltas, bad input). */
+export class DeltaRefused extends Error {}
 
 /** What a load asks of the release it writes, beyond its rows. */
 export interface ReleaseWriterOptions {

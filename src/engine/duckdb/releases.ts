@@ -13,9 +13,9 @@ export interface ReleaseListing {
   created_at: string | null;
   contacts: number | null;
   companies: number | null;
-  /** Every load builds a whole release today; delta loads will add `delta` with a parent. */
-  kind: 'full';
-  parent: null;
+  /** `delta`: built by `cds load --delta` from its parent release (releases of earlier versions are full). */
+  kind: 'full' | 'delta';
+  parent: string | null;
   source: Record<string, unknown> | null;
   /** Release file, its WAL and its point store, in bytes. */
   bytes: number;
@@ -54,14 +54,15 @@ export async function describeReleases(dataDir: string): Promise<ReleaseListing[
     const num = (k: string) => (meta[k] === undefined ? null : Number(meta[k]));
     const points = pointStoreFile(file);
     const index = indexFile(file);
+    const source = meta.source ? (JSON.parse(meta.source) as Record<string, unknown>) : null;
     out.push({
       id,
       created_at: meta.created_at ?? null,
       contacts: num('contacts'),
       companies: num('companies'),
-      kind: 'full',
-      parent: null,
-      source: meta.source ? (JSON.parse(meta.source) as Record<string, unknown>) : null,
+      kind: source?.kind === 'delta' ? 'delta' : 'full',
+      parent: typeof source?.parent === 'string' ? source.parent : null,
+      source,
       bytes: (await sizeOf(file)) + (await sizeOf(`${file}.wal`)) + (await sizeOf(points)) + (await sizeOf(index)),
       point_store: (await sizeOf(points)) > 0,
       index: (await sizeOf(index)) > 0,

@@ -11,13 +11,15 @@ import {
   SUPPRESSION_TYPES,
   type Suppression,
 } from '../../../domain/suppression.js';
-import type {
-  Duplicate,
-  ReleaseSource,
-  ReleaseWriter,
-  ReleaseWriterOptions,
-  StepFn,
-  SuppressedPeople,
+import {
+  type DeltaBase,
+  DeltaRefused,
+  type Duplicate,
+  type ReleaseSource,
+  type ReleaseWriter,
+  type ReleaseWriterOptions,
+  type StepFn,
+  type SuppressedPeople,
 } from '../../release-writer.js';
 import { buildBitmapIndex } from '../bitmap-index/build.js';
 import { indexFile } from '../bitmap-index/format.js';
@@ -27,6 +29,7 @@ import {
   nextReleaseId,
   pruneReleases,
   publishCurrent,
+  readCurrent,
   rejectsFile,
   releaseFile,
   releasesDir,
@@ -34,6 +37,7 @@ import {
 } from '../release-store.js';
 import { ident, lookupColumnIndexDdl, META_TABLE, releaseDdl, TABLE } from '../schema.js';
 import { readColumns, replaceTempTable } from '../suppression/duck-io.js';
+import { openDeltaBase, ROLE_REFS } from './delta-base.js';
 import { writePointStore } from './point-store-writer.js';
 import { StagingTable, stageColumns, stagingDdl } from './staging.js';
 
@@ -65,6 +69,8 @@ const COMPANY_STAGE = stageColumns(COMPANY_ROW_COLUMNS, [{ name: 'seq', storage:
 const PEOPLE_STAGE = stageColumns(PERSON_COLUMNS, [
   { name: 'seq', storage: 'BIGINT' },
   { name: 'updated_at', storage: 'VARCHAR' },
+  // Role company ids no company of the release has (loaders/load/role-refs.ts), kept in ROLE_REFS for delta loads.
+  { name: 'unresolved_company_ids', storage: 'VARCHAR[]' },
 ]);
 
 /** Opens a writer for the next release of a data dir (full cards: a point store with every public column too). */
@@ -256,6 +262,10 @@ class DuckDBReleaseWriter implements ReleaseWriter {
        LEFT JOIN ${TABLE.company} e ON e.id = p.company_id
        ORDER BY o.sort_key`,
     );
+    await this.conn.run(
+      `CREATE TABLE ${ROLE_REFS} AS SELECT id AS person_id, unnest(unresolved_company_ids) AS company_id FROM ` +
+        `${PEOPLE} WHERE unresolved_company_ids IS NOT NULL ORDER BY id`,
+    );
     onStep(2, 3);
     const counts = await this.conn.runAndReadAll(
       `SELECT (SELECT count(*) FROM ${TABLE.contact}) AS contacts, (SELECT count(*) FROM ${TABLE.company}) AS ` +
@@ -267,6 +277,27 @@ class DuckDBReleaseWriter implements ReleaseWriter {
   }
 
   private counts: { contacts: number; companies: number } | null = null;
+  /** The release a delta builds on: publish refuses to swap it out if another release serves by then. */
+  private parent: string | null = null;
+
+  /** The serving release of the data dir as the base of a delta load (delta-base.ts), or null when none serves. */
+  async deltaBase(): Promise<DeltaBase | null> {
+    const base = await openDeltaBase(this.conn, this.files.dataDir, { people: PEOPLE, companies: COMPANIES });
+    if (!base) return null;
+    this.parent = base.id;
+    return {
+      ...base,
+      // Copying the base rows is one bulk step: every core, then back to one for what follows.
+      stageRest: async (deletes) => {
+        await this.conn.run(`SET threads = ${this.threads}`);
+        try {
+          return await base.stageRest(deletes);
+        } finally {
+          await this.conn.run('SET threads = 1');
+        }
+      },
+    };
+  }
 
   async publish(source: ReleaseSource, onStep: StepFn = () => undefined): Promise<{ createdAt: string }> {
     const counts = this.counts;
@@ -286,6 +317,13 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       throw new Error(`point store holds ${points.cards} cards for ${counts.contacts} contacts`);
     await buildBitmapIndex(this.conn, `${this.files.index}.tmp`, this.releaseId, (d, t) => onStep(d, t, 'index'));
     await this.finish();
+    // A delta applies to its parent only: if another release serves now (a load or a rollback meanwhile), publishing
+    // would drop that release's changes. Checked just before the swap.
+    const serving = this.parent === null ? null : ((await readCurrent(this.files.dataDir))?.id ?? null);
+    if (this.parent !== null && serving !== this.parent)
+      throw new DeltaRefused(
+        `release ${serving ?? '(none)'} serves now, not ${this.parent} this delta was built on; run the delta again`,
+      );
     await rename(`${this.files.final}.tmp`, this.files.final);
     await rename(`${this.files.points}.tmp`, this.files.points);
     await rename(`${this.files.index}.tmp`, this.files.index);

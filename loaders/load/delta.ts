@@ -1,0 +1,103 @@
+import { rm, stat } from 'node:fs/promises';
+import { DeltaRefused, type ReleaseWriter } from '../../src/engine/release-writer.js';
+import { readDeletes } from './deletes-file.js';
+import { LoadWorkers } from './load-workers.js';
+import { readCompanies, readPeople } from './read-dumps.js';
+import { RejectLog } from './rejects.js';
+import { dropDuplicatePeople, dumpReader, suppressPeople } from './stage-steps.js';
+import type { DeltaOptions, LoadReport } from './types.js';
+import { defaultReleaseWriter } from './writers.js';
+
+/**
+ * A delta load: a new release from the serving one plus changed people and companies (upserts by their source ids)
+ * and deleted people. The delta's rows are read, validated and normalized as in a full load (with the base release's
+ * reference time and network host, and its employers merged with the delta's companies); then the writer stages
+ * every base row the delta does not replace or delete (DeltaBase.stageRest) and runs the same build and publish as
+ * a full load, so employer columns, contact counts, sort keys, signals, the point store and the index come out as a
+ * full load of the merged dumps gives them. The suppression list applies to every row. Any failure before `publish`
+ * returns leaves the serving release serving.
+ */
+export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
+  const started = Date.now();
+  const progress = opts.onProgress ?? (() => undefined);
+  for (const f of [opts.peopleFile, opts.companiesFile, opts.deletesFile]) {
+    if (f === undefined) continue;
+    const s = await stat(f).catch(() => null);
+    if (!s?.isFile()) throw new Error(`${f}: no such dump file`);
+  }
+  const deletes = opts.deletesFile ? await readDeletes(opts.deletesFile) : [];
+
+  const writer: ReleaseWriter = await (opts.openWriter ?? defaultReleaseWriter)(opts.dataDir, {
+    fullCards: opts.fullCards === true,
+  });
+  const rejects = new RejectLog(writer.rejectsFile, opts.strict === true);
+  let workers: LoadWorkers | null = null;
+  try {
+    if (!writer.deltaBase)
+      throw new DeltaRefused('this engine builds full releases only; run cds load without --delta');
+    const base = await writer.deltaBase();
+    if (!base) throw new DeltaRefused(`no release serves in ${opts.dataDir}: a delta needs one; run a full load first`);
+    const asOf = new Date(base.asOf);
+    if (Number.isNaN(asOf.getTime())) throw new DeltaRefused(`release ${base.id} records no reference time (asOf)`);
+    const networkHost = base.networkHost;
+    workers = new LoadWorkers({
+      networkHost,
+      asOf: asOf.getTime(),
+      stagingDir: writer.stagingDir,
+      rowsPerFile: 25_000,
+    });
+    const { labels, readable } = dumpReader(writer.stagingDir);
+    const pass = { workers, rejects, progress, labels };
+    const changed = opts.companiesFile
+      ? await readCompanies(await readable(opts.companiesFile), writer.companies, pass)
+      : { employers: new Map(), replaced: [], unknownIndustries: 0 };
+    // People resolve their roles against every company of the new release: the base's, replaced by the delta's.
+    const employers = (await base.employers()).filter((e) => !changed.employers.has(e.id));
+    await workers.all({ op: 'employers', employers: [...employers, ...changed.employers.values()] });
+    await readPeople(await readable(opts.peopleFile), writer.people, pass);
+    await workers.close();
+    workers = null;
+    await writer.companies.finish();
+    await writer.people.finish();
+    await writer.drop('companies', changed.replaced);
+    await dropDuplicatePeople(writer, rejects, opts.peopleFile);
+    progress({ phase: 'base', done: 0, total: 1 });
+    const deleted = await base.stageRest(deletes);
+    progress({ phase: 'base', done: 1, total: 1 });
+    const suppressed = await suppressPeople(writer, opts.suppression, progress);
+    const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
+    progress({ phase: 'build', done: 3, total: 3 });
+    const source = {
+      kind: 'delta' as const,
+      parent: base.id,
+      peopleFile: opts.peopleFile,
+      companiesFile: opts.companiesFile ?? null,
+      deletesFile: opts.deletesFile ?? null,
+      deleted: { people: deleted.deleted, notFound: deleted.notFound },
+      skipped: { people: rejects.count('people'), companies: rejects.count('companies') },
+      ...(opts.suppression ? { suppressed } : {}),
+      asOf: base.asOf,
+      networkHost,
+    };
+    await rejects.close();
+    await writer.publish(source, (done, total, part) => progress({ phase: part ?? 'point store', done, total }));
+    return {
+      releaseId: writer.releaseId,
+      contacts: counts.contacts,
+      companies: counts.companies,
+      skipped: source.skipped,
+      rejects: rejects.first,
+      rejectsFile: rejects.file,
+      dropped: { industries: changed.unknownIndustries },
+      suppressed,
+      delta: { parent: base.id, ...deleted },
+      ms: Date.now() - started,
+    };
+  } catch (e) {
+    await workers?.close();
+    await rejects.close().catch(() => undefined);
+    await writer.abort();
+    await rm(rejects.file, { force: true });
+    throw e;
+  }
+}

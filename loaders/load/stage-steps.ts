@@ -1,0 +1,55 @@
+import { SUPPRESSION_TYPES, type Suppression } from '../../src/domain/suppression.js';
+import type { ReleaseWriter, SuppressedPeople } from '../../src/engine/release-writer.js';
+import { isParquet, parquetAsJsonLines } from './readers/parquet.js';
+import type { RejectLog } from './rejects.js';
+import type { ProgressFn } from './types.js';
+
+/** Steps a full load (index.ts) and a delta load (delta.ts) share, so both stage rows the same way. */
+
+/** Dumps as the read passes take them: a Parquet dump through its JSON Lines form; rejects still name the dump. */
+export function dumpReader(stagingDir: string): {
+  labels: Record<string, string>;
+  readable: (file: string) => Promise<string>;
+} {
+  const labels: Record<string, string> = {};
+  const readable = async (file: string): Promise<string> => {
+    if (!isParquet(file)) return file;
+    const lines = await parquetAsJsonLines(file, stagingDir);
+    labels[lines] = file;
+    return lines;
+  };
+  return { labels, readable };
+}
+
+/** Drops the staged people whose id appears again with a later `updated_at`, each logged as a reject. */
+export async function dropDuplicatePeople(
+  writer: ReleaseWriter,
+  rejects: RejectLog,
+  peopleFile: string,
+): Promise<void> {
+  const duplicates = await writer.duplicatePeople();
+  for (const d of duplicates) {
+    const reason = `duplicate person_id ${d.id}: line ${d.winnerLine} has the later updated_at`;
+    rejects.add('people', { file: peopleFile, line: d.line, reason });
+  }
+  await writer.drop(
+    'people',
+    duplicates.map((d) => d.line),
+  );
+}
+
+/** Drops the staged people a suppression list matches (none without a list); call after duplicates are dropped. */
+export async function suppressPeople(
+  writer: ReleaseWriter,
+  suppression: Suppression | undefined,
+  progress: ProgressFn,
+): Promise<SuppressedPeople> {
+  if (!suppression)
+    return {
+      people: 0,
+      byType: Object.fromEntries(SUPPRESSION_TYPES.map((t) => [t, 0])) as SuppressedPeople['byType'],
+    };
+  const suppressed = await writer.suppress(suppression);
+  progress({ phase: 'suppressed', done: suppressed.people, total: suppressed.people });
+  return suppressed;
+}

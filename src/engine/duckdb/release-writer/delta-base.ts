@@ -1,0 +1,145 @@
+import { type DuckDBConnection, VARCHAR } from '@duckdb/node-api';
+import { COMPANY_ROW_COLUMNS, PERSON_COLUMNS } from '../../../domain/catalog/employer-columns.js';
+import { type BaseEmployer, type DeltaBase, type DeltaCounts, DeltaRefused } from '../../release-writer.js';
+import { currentRelease, releaseFile } from '../release-store.js';
+import { ident, TABLE } from '../schema.js';
+import { readColumns, replaceTempTable } from '../suppression/duck-io.js';
+
+/**
+ * The serving release as the base of a delta load (ReleaseWriter.deltaBase): its file is attached read-only to the
+ * writer's connection, and its rows are copied into the staging tables as they are stored. A contact's row is its
+ * staged person row plus the employer's copied columns and `sort_key`, so the person-level columns
+ * (employer-columns.ts PERSON_COLUMNS) are exactly what its load staged, and the build re-derives the rest (employer
+ * columns, contact counts, sort keys) as a full load does. Base rows carry negative sequence numbers, unique and apart
+ * from the delta's lines.
+ */
+
+const BASE = 'delta_base';
+
+/**
+ * The release's table of role company ids no company of it had (person_id, company_id; loaders/load/role-refs.ts):
+ * a delta that adds such a company changes those people's rows. Releases of earlier versions have none.
+ */
+export const ROLE_REFS = 'role_refs';
+
+/** Person-row fields taken from the employer (company-row.ts EmployerRef): a change to one is in people's rows. */
+const CARRIED = `s.name IS DISTINCT FROM c.name OR s.domain IS DISTINCT FROM c.domain OR s.name_norm IS DISTINCT FROM
+  c.name_norm OR coalesce(s.is_public, false) <> coalesce(c.is_public, false)`;
+
+export async function openDeltaBase(
+  conn: DuckDBConnection,
+  dataDir: string,
+  tables: { people: string; companies: string },
+): Promise<DeltaBase | null> {
+  const current = currentRelease(dataDir);
+  if (!current) return null;
+  const file = releaseFile(dataDir, current.id);
+  await conn.run(`ATTACH '${file.replace(/'/g, "''")}' AS ${BASE} (READ_ONLY)`);
+  const text = (k: string): string => (typeof current.source[k] === 'string' ? (current.source[k] as string) : '');
+  return {
+    id: current.id,
+    asOf: text('asOf'),
+    networkHost: text('networkHost'),
+    employers: () => baseEmployers(conn),
+    stageRest: (deletes) => stageRest(conn, tables, deletes),
+  };
+}
+
+async function baseEmployers(conn: DuckDBConnection): Promise<BaseEmployer[]> {
+  const [id, name, domain, nameNorm, isPublic] = await readColumns(
+    conn,
+    `SELECT id, name, domain, name_norm, coalesce(is_public, false) FROM ${BASE}.${TABLE.company}`,
+  );
+  return (id ?? []).map((v, i) => ({
+    id: String(v),
+    name: String(name![i]),
+    domain: (domain![i] as string | null) ?? null,
+    nameNorm: (nameNorm![i] as string | null) ?? null,
+    isPublic: isPublic![i] === true,
+  }));
+}
+
+async function hasRoleRefs(conn: DuckDBConnection): Promise<boolean> {
+  const r = await conn.runAndReadAll(
+    `SELECT count(*) FROM duckdb_tables() WHERE database_name = '${BASE}' AND table_name = '${ROLE_REFS}'`,
+  );
+  return Number(r.getRows()[0]?.[0] ?? 0) > 0;
+}
+
+/** Refuses the delta when base people not restated carry a company it changes: (company id, contacts) rows. */
+function refuseIfAny(rows: unknown[][], what: string): void {
+  if (!rows.length) return;
+  const list = rows.map(([id, n]) => `${String(id)} (${Number(n)} contacts)`).join(', ');
+  throw new DeltaRefused(`${what}: ${list}; add those people's records to --people, or run a full load`);
+}
+
+async function count(conn: DuckDBConnection, sql: string): Promise<number> {
+  const r = await conn.runAndReadAll(sql);
+  return Number(r.getRows()[0]?.[0] ?? 0);
+}
+
+async function stageRest(
+  conn: DuckDBConnection,
+  t: { people: string; companies: string },
+  deletes: readonly string[],
+): Promise<DeltaCounts> {
+  await replaceTempTable(conn, 'delta_deletes', [
+    { name: 'id', type: VARCHAR, sql: 'VARCHAR', values: [...new Set(deletes)] },
+  ]);
+  const base = `${BASE}.${TABLE.contact}`;
+  const refs = await hasRoleRefs(conn);
+  const carried = await conn.runAndReadAll(
+    `WITH changed AS (SELECT s.id FROM ${t.companies} s JOIN ${BASE}.${TABLE.company} c ON c.id = s.id WHERE ${CARRIED})
+     SELECT ch.id, count(*) AS n FROM ${base} p JOIN changed ch
+       ON p.company_id = ch.id OR list_contains(p.secondary_company_ids, ch.id)
+     WHERE p.id NOT IN (SELECT id FROM ${t.people}) AND p.id NOT IN (SELECT id FROM delta_deletes)
+     GROUP BY ch.id ORDER BY ch.id LIMIT 5`,
+  );
+  refuseIfAny(
+    carried.getRows(),
+    'the delta changes the name, domain or public status of companies whose contacts carry it in their own fields',
+  );
+  if (refs) {
+    const named = await conn.runAndReadAll(
+      `SELECT r.company_id, count(DISTINCT r.person_id) AS n FROM ${BASE}.${ROLE_REFS} r
+       WHERE r.company_id IN (SELECT id FROM ${t.companies}) AND r.company_id NOT IN (SELECT id FROM ${BASE}.${TABLE.company})
+         AND r.person_id NOT IN (SELECT id FROM ${t.people}) AND r.person_id NOT IN (SELECT id FROM delta_deletes)
+       GROUP BY r.company_id ORDER BY r.company_id LIMIT 5`,
+    );
+    refuseIfAny(
+      named.getRows(),
+      'the delta adds companies that contacts of the serving release name in their roles, so their own fields change',
+    );
+  }
+  const found = await count(
+    conn,
+    `SELECT count(*) FROM delta_deletes d WHERE d.id IN (SELECT id FROM ${base}) OR d.id IN (SELECT id FROM ${t.people})`,
+  );
+  await conn.run(`DELETE FROM ${t.people} WHERE id IN (SELECT id FROM delta_deletes)`);
+  const split = async (table: string, baseTable: string) => {
+    const all = await count(conn, `SELECT count(*) FROM ${table}`);
+    const replaced = await count(conn, `SELECT count(*) FROM ${table} WHERE id IN (SELECT id FROM ${baseTable})`);
+    return { replaced, added: all - replaced };
+  };
+  const people = await split(t.people, base);
+  const companies = await split(t.companies, `${BASE}.${TABLE.company}`);
+  const companyCols = COMPANY_ROW_COLUMNS.map((c) => ident(c.name)).join(', ');
+  await conn.run(
+    `INSERT INTO ${t.companies} (${companyCols}, seq) SELECT ${companyCols}, -sort_key FROM ${BASE}.${TABLE.company}
+     WHERE id NOT IN (SELECT id FROM ${t.companies})`,
+  );
+  const personCols = PERSON_COLUMNS.map((c) => `p.${ident(c.name)}`).join(', ');
+  const refsJoin = refs
+    ? `LEFT JOIN (SELECT person_id, list(company_id ORDER BY company_id) AS ids FROM ${BASE}.${ROLE_REFS} ` +
+      'GROUP BY person_id) r ON r.person_id = p.id'
+    : '';
+  await conn.run(
+    `INSERT INTO ${t.people} (${PERSON_COLUMNS.map((c) => ident(c.name)).join(', ')}, seq, updated_at,
+       unresolved_company_ids)
+     SELECT ${personCols}, -p.sort_key, NULL, ${refs ? 'r.ids' : 'NULL'} FROM ${base} p ${refsJoin}
+     WHERE p.id NOT IN (SELECT id FROM ${t.people}) AND p.id NOT IN (SELECT id FROM delta_deletes)`,
+  );
+  await conn.run('DROP TABLE delta_deletes');
+  await conn.run(`DETACH ${BASE}`);
+  return { people, companies, deleted: found, notFound: new Set(deletes).size - found };
+}
