@@ -4,7 +4,7 @@ import { readDeletes } from './deletes-file.js';
 import { LoadWorkers } from './load-workers.js';
 import { readCompanies, readPeople } from './read-dumps.js';
 import { RejectLog } from './rejects.js';
-import { dropDuplicatePeople, dumpReader, suppressPeople } from './stage-steps.js';
+import { buildAndPublish, dropDuplicatePeople, dumpReader } from './stage-steps.js';
 import type { DeltaOptions, LoadReport } from './types.js';
 import { defaultReleaseWriter } from './writers.js';
 
@@ -64,32 +64,25 @@ export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
     progress({ phase: 'base', done: 0, total: 1 });
     const deleted = await base.stageRest(deletes);
     progress({ phase: 'base', done: 1, total: 1 });
-    const suppressed = await suppressPeople(writer, opts.suppression, progress);
-    const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
-    progress({ phase: 'build', done: 3, total: 3 });
-    const source = {
-      kind: 'delta' as const,
+    const built = await buildAndPublish(writer, rejects, opts.suppression, progress, {
+      kind: 'delta',
       parent: base.id,
       peopleFile: opts.peopleFile,
       companiesFile: opts.companiesFile ?? null,
       deletesFile: opts.deletesFile ?? null,
       deleted: { people: deleted.deleted, notFound: deleted.notFound },
-      skipped: { people: rejects.count('people'), companies: rejects.count('companies') },
-      ...(opts.suppression ? { suppressed } : {}),
       asOf: base.asOf,
       networkHost,
-    };
-    await rejects.close();
-    await writer.publish(source, (done, total, part) => progress({ phase: part ?? 'point store', done, total }));
+    });
     return {
       releaseId: writer.releaseId,
-      contacts: counts.contacts,
-      companies: counts.companies,
-      skipped: source.skipped,
+      contacts: built.contacts,
+      companies: built.companies,
+      skipped: built.skipped,
       rejects: rejects.first,
       rejectsFile: rejects.file,
       dropped: { industries: changed.unknownIndustries },
-      suppressed,
+      suppressed: built.suppressed,
       delta: { parent: base.id, ...deleted },
       ms: Date.now() - started,
     };

@@ -3,7 +3,7 @@ import type { ReleaseWriter } from '../../src/engine/release-writer.js';
 import { LoadWorkers } from './load-workers.js';
 import { readCompanies, readPeople } from './read-dumps.js';
 import { RejectLog } from './rejects.js';
-import { dropDuplicatePeople, dumpReader, suppressPeople } from './stage-steps.js';
+import { buildAndPublish, dropDuplicatePeople, dumpReader } from './stage-steps.js';
 import { DEFAULT_NETWORK_HOST, type LoadOptions, type LoadReport } from './types.js';
 import { defaultReleaseWriter } from './writers.js';
 
@@ -52,29 +52,22 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
     await writer.drop('companies', companies.replaced);
     await dropDuplicatePeople(writer, rejects, opts.peopleFile);
     // After duplicates: the row that would be published is the one judged.
-    const suppressed = await suppressPeople(writer, opts.suppression, progress);
-    const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
-    progress({ phase: 'build', done: 3, total: 3 });
-    const source = {
-      kind: 'full' as const,
+    const built = await buildAndPublish(writer, rejects, opts.suppression, progress, {
+      kind: 'full',
       peopleFile: opts.peopleFile,
       companiesFile: opts.companiesFile,
-      skipped: { people: rejects.count('people'), companies: rejects.count('companies') },
-      ...(opts.suppression ? { suppressed } : {}),
       asOf: asOf.toISOString(),
       networkHost,
-    };
-    await rejects.close();
-    await writer.publish(source, (done, total, part) => progress({ phase: part ?? 'point store', done, total }));
+    });
     return {
       releaseId: writer.releaseId,
-      contacts: counts.contacts,
-      companies: counts.companies,
-      skipped: source.skipped,
+      contacts: built.contacts,
+      companies: built.companies,
+      skipped: built.skipped,
       rejects: rejects.first,
       rejectsFile: rejects.file,
       dropped: { industries: companies.unknownIndustries },
-      suppressed,
+      suppressed: built.suppressed,
       ms: Date.now() - started,
     };
   } catch (e) {

@@ -1,5 +1,5 @@
 import { SUPPRESSION_TYPES, type Suppression } from '../../src/domain/suppression.js';
-import type { ReleaseWriter, SuppressedPeople } from '../../src/engine/release-writer.js';
+import type { ReleaseSource, ReleaseWriter, SuppressedPeople } from '../../src/engine/release-writer.js';
 import { isParquet, parquetAsJsonLines } from './readers/parquet.js';
 import type { RejectLog } from './rejects.js';
 import type { ProgressFn } from './types.js';
@@ -52,4 +52,28 @@ export async function suppressPeople(
   const suppressed = await writer.suppress(suppression);
   progress({ phase: 'suppressed', done: suppressed.people, total: suppressed.people });
   return suppressed;
+}
+
+/** What every load records about its release beyond what the shared steps count (skipped rows, suppressed people). */
+export type SourceFacts = Omit<ReleaseSource, 'skipped' | 'suppressed'>;
+
+/**
+ * The end both loads share: drops the people the suppression list matches, builds the release and publishes it,
+ * recording the load's facts with the rows skipped and the people suppressed.
+ */
+export async function buildAndPublish(
+  writer: ReleaseWriter,
+  rejects: RejectLog,
+  suppression: Suppression | undefined,
+  progress: ProgressFn,
+  facts: SourceFacts,
+): Promise<{ contacts: number; companies: number; skipped: ReleaseSource['skipped']; suppressed: SuppressedPeople }> {
+  const suppressed = await suppressPeople(writer, suppression, progress);
+  const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
+  progress({ phase: 'build', done: 3, total: 3 });
+  const skipped = { people: rejects.count('people'), companies: rejects.count('companies') };
+  const source: ReleaseSource = { ...facts, skipped, ...(suppression ? { suppressed } : {}) };
+  await rejects.close();
+  await writer.publish(source, (done, total, part) => progress({ phase: part ?? 'point store', done, total }));
+  return { ...counts, skipped, suppressed };
 }
