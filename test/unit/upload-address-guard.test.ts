@@ -22,6 +22,12 @@ describe('spreadsheet links: the addresses a server-side fetch may reach', () =>
     '::ffff:7f00:1',
     '::ffff:169.254.169.254',
     '64:ff9b::10.0.0.1',
+    '::7f00:1',
+    '::127.0.0.1',
+    '::ffff:0:7f00:1',
+    '64:ff9b:1::a00:1',
+    '2002:7f00:1::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
     'not-an-ip',
   ])('refuses %s', (ip) => {
     expect(isPublicAddress(ip)).toBe(false);

@@ -3,7 +3,9 @@ import { BlockList, isIP } from 'node:net';
 /**
  * Addresses a spreadsheet link may not reach (server-side request forgery): loopback, private, carrier-grade NAT,
  * link-local (which holds the cloud metadata address 169.254.169.254), multicast, reserved and documentation
- * ranges, and their IPv6 forms (IPv4-mapped and NAT64 addresses are judged by the IPv4 address they carry).
+ * ranges, and their IPv6 forms (IPv4-mapped and NAT64 addresses are judged by the IPv4 address they carry; the
+ * IPv4-compatible, IPv4-translated, local NAT64, 6to4 and Teredo ranges, which carry or reach an IPv4 address by other
+ * means, are refused whole).
  */
 const BLOCKED = new BlockList();
 for (const [net, bits] of [
@@ -25,8 +27,11 @@ for (const [net, bits] of [
 ] as const)
   BLOCKED.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
+  ['2001::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
