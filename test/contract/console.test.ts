@@ -101,6 +101,18 @@ function consoleSuite(store: string, env: Record<string, string>): void {
       expect(cross.status).toBe(403);
       expect(cross.body.error.code).toBe('request.origin_refused');
       expect(cross.headers.get('set-cookie')).toBeNull();
+      // Behind a proxy that rewrites Host, the page's origin is the service's public URL: accepted.
+      const publicUrl = app.services.config.publicUrl;
+      app.services.config.publicUrl = 'https://contacts.example.org';
+      try {
+        const proxied = await app.request('POST', '/app/api/session', {
+          body: { api_key: a.apiKey },
+          headers: { Origin: 'https://contacts.example.org' },
+        });
+        expect(proxied.status).toBe(200);
+      } finally {
+        app.services.config.publicUrl = publicUrl;
+      }
     });
 
     it('requires the CSRF token on every state-changing request', async () => {

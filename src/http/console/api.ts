@@ -36,7 +36,7 @@ export function consoleApi(services: Services): Router {
   const router = new Router({ prefix: '/app/api' });
 
   router.post('/session', async (ctx) => {
-    checkSameOrigin(ctx);
+    checkSameOrigin(ctx, services.config.publicUrl);
     const body = (ctx.state.body ?? {}) as { api_key?: unknown };
     const secret = typeof body.api_key === 'string' ? body.api_key.trim() : '';
     const now = services.clock.now();

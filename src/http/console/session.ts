@@ -99,15 +99,27 @@ export function checkCsrf(services: Services, ctx: Context, caller: ConsoleCalle
   }
 }
 
-/** Sign-in has no session yet: a browser request from another origin is refused (login CSRF). */
-export function checkSameOrigin(ctx: Context): void {
+/**
+ * Sign-in has no session yet: a browser request from another origin is refused (login CSRF). The service's own origin
+ * is the one the request names in `Host`, or its public URL (`CDS_PUBLIC_URL`, as a proxy that rewrites `Host` serves
+ * it).
+ */
+export function checkSameOrigin(ctx: Context, publicUrl: string): void {
   const origin = ctx.get('Origin');
   const site = ctx.get('Sec-Fetch-Site');
   const host = ctx.get('Host');
-  const sameOrigin = !origin || origin.replace(/^https?:\/\//i, '') === host;
+  const sameOrigin = !origin || origin.replace(/^https?:\/\//i, '') === host || origin === originOf(publicUrl);
   if (!sameOrigin || (site && site !== 'same-origin' && site !== 'none')) {
     throw new AppError('request.origin_refused', 'Sign-in is accepted only from the console page itself.', {
       hint: 'Open /app/sign-in on this service.',
     });
+  }
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
   }
 }
