@@ -1,6 +1,14 @@
 import type { ConsoleSession } from '../../domain/console-session.js';
 import type { RedisClient } from './client.js';
 import { type RedisKeys, redisKeys } from './keys.js';
+import { RedisScript } from './script.js';
+
+/** Sets (or, with an empty id, removes) a session's key id only while the session exists: one step, no race. */
+const SET_KEY = new RedisScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'keyId') else redis.call('HSET', KEYS[1], 'keyId', ARGV[1]) end
+return 1
+`);
 
 /** Web console sessions on Redis: one hash per token hash, expiring with the session (PEXPIRE by its lifetime). */
 export class RedisSessions {
@@ -38,10 +46,8 @@ export class RedisSessions {
 
   /** Only a session that still exists is changed (a rebind never brings a signed-out session back). */
   async setKey(tokenHash: string, keyId: string | null): Promise<void> {
-    const key = this.k.session(tokenHash);
-    if (!(await this.client.exists(key))) return;
-    if (keyId === null) await this.client.hDel(key, 'keyId');
-    else await this.client.hSet(key, 'keyId', keyId);
+    // Checked and written in one script: a sign-out between the two would leave a hash without expiry.
+    await SET_KEY.run(this.client, [this.k.session(tokenHash)], [keyId ?? '']);
   }
 
   async delete(tokenHash: string): Promise<void> {
