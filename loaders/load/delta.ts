@@ -75,14 +75,8 @@ export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
       networkHost,
     });
     return {
-      releaseId: writer.releaseId,
-      contacts: built.contacts,
-      companies: built.companies,
-      skipped: built.skipped,
-      rejects: rejects.first,
-      rejectsFile: rejects.file,
+      ...built,
       dropped: { industries: changed.unknownIndustries },
-      suppressed: built.suppressed,
       delta: { parent: base.id, ...deleted },
       ms: Date.now() - started,
     };

@@ -60,14 +60,8 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
       networkHost,
     });
     return {
-      releaseId: writer.releaseId,
-      contacts: built.contacts,
-      companies: built.companies,
-      skipped: built.skipped,
-      rejects: rejects.first,
-      rejectsFile: rejects.file,
+      ...built,
       dropped: { industries: companies.unknownIndustries },
-      suppressed: built.suppressed,
       ms: Date.now() - started,
     };
   } catch (e) {

@@ -2,7 +2,7 @@ import { SUPPRESSION_TYPES, type Suppression } from '../../src/domain/suppressio
 import type { ReleaseSource, ReleaseWriter, SuppressedPeople } from '../../src/engine/release-writer.js';
 import { isParquet, parquetAsJsonLines } from './readers/parquet.js';
 import type { RejectLog } from './rejects.js';
-import type { ProgressFn } from './types.js';
+import type { LoadReport, ProgressFn } from './types.js';
 
 /** Steps a full load (index.ts) and a delta load (delta.ts) share, so both stage rows the same way. */
 
@@ -59,7 +59,7 @@ export type SourceFacts = Omit<ReleaseSource, 'skipped' | 'suppressed'>;
 
 /**
  * The end both loads share: drops the people the suppression list matches, builds the release and publishes it,
- * recording the load's facts with the rows skipped and the people suppressed.
+ * recording the load's facts with the rows skipped and the people suppressed. Answers the report's common part.
  */
 export async function buildAndPublish(
   writer: ReleaseWriter,
@@ -67,7 +67,7 @@ export async function buildAndPublish(
   suppression: Suppression | undefined,
   progress: ProgressFn,
   facts: SourceFacts,
-): Promise<{ contacts: number; companies: number; skipped: ReleaseSource['skipped']; suppressed: SuppressedPeople }> {
+): Promise<Omit<LoadReport, 'dropped' | 'ms' | 'delta'>> {
   const suppressed = await suppressPeople(writer, suppression, progress);
   const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
   progress({ phase: 'build', done: 3, total: 3 });
@@ -75,5 +75,13 @@ export async function buildAndPublish(
   const source: ReleaseSource = { ...facts, skipped, ...(suppression ? { suppressed } : {}) };
   await rejects.close();
   await writer.publish(source, (done, total, part) => progress({ phase: part ?? 'point store', done, total }));
-  return { ...counts, skipped, suppressed };
+  return {
+    releaseId: writer.releaseId,
+    contacts: counts.contacts,
+    companies: counts.companies,
+    skipped,
+    rejects: rejects.first,
+    rejectsFile: rejects.file,
+    suppressed,
+  };
 }

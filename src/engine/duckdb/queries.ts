@@ -61,15 +61,16 @@ async function answer(
       ? pointReadLeaves(entity, where, req.page.afterSortKey, req.page.offset ?? 0)
       : null;
   const ix = points ? null : session.index(entity);
-  // A filter answered before on this release, under the same suppression, is not planned again.
-  const results = ix ? session.results() : null;
-  const key = results ? `${entity}:${canonicalJson(where)}` : '';
-  const known = results?.get(key, sup);
-  if (known) return indexedQuery(session, entity, known, req);
   const plan = ix
     ? planBitset({ ix, entity, verify: verifier(session, entity, req), ...suppressedPlan(entity, sup) }, where)
     : null;
+  // A filter the index answered before on this release, under the same suppression, is not run again (planning
+  // only builds closures; a filter the index cannot answer never reaches the cache).
+  const results = plan ? session.results() : null;
   if (plan && results) {
+    const key = `${entity}:${canonicalJson(where)}`;
+    const known = results.get(key, sup);
+    if (known) return indexedQuery(session, entity, known, req);
     let bits: Bitset | null = null;
     try {
       bits = await plan();
