@@ -142,7 +142,7 @@ export const SETTINGS: readonly Setting[] = [
     default: '128',
     doc:
       'Memory for the rows of queries the index answered, per release (MB): the same filter counts and pages again ' +
-      'without being planned (a release never changes; an opt-out starts afresh); 0 keeps none.',
+      'without being run (a release never changes; an opt-out starts afresh); 0 keeps none.',
   },
   {
     key: 'countBudgetMs',
