@@ -33,7 +33,13 @@ const contacts = Number(values.contacts);
 const companies = Number(values.companies ?? Math.max(1, Math.round(contacts / 10)));
 
 let peakRss = 0;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 100);
+/** The peak RSS of the phase running now, recorded per phase when the next one starts. */
+let phasePeak = 0;
+const sampler = setInterval(() => {
+  const rss = process.memoryUsage.rss();
+  peakRss = Math.max(peakRss, rss);
+  phasePeak = Math.max(phasePeak, rss);
+}, 100);
 
 const cpuSeconds = (since: NodeJS.CpuUsage): number => {
   const u = process.cpuUsage(since);
@@ -52,7 +58,15 @@ try {
   const generateCpuS = cpuSeconds(genCpu);
   const loadCpu = process.cpuUsage();
   const phases: Record<string, number> = {};
+  const phaseCpu: Record<string, number> = {};
+  const phaseRss: Record<string, number> = {};
   let phase = '';
+  let phaseCpuAt = process.cpuUsage();
+  const endPhase = (): void => {
+    if (!phase) return;
+    phaseCpu[phase] = cpuSeconds(phaseCpuAt);
+    phaseRss[phase] = Math.round(Math.max(phasePeak, process.memoryUsage.rss()) / 2 ** 20);
+  };
   const t0 = Date.now();
   const load = await loadRelease({
     dataDir,
@@ -61,11 +75,15 @@ try {
     asOf: new Date('2026-11-01T00:00:00Z'),
     onProgress: (e) => {
       if (e.phase !== phase) {
+        endPhase();
         phases[e.phase] = Date.now() - t0;
         phase = e.phase;
+        phaseCpuAt = process.cpuUsage();
+        phasePeak = 0;
       }
     },
   });
+  endPhase();
   const loadCpuS = cpuSeconds(loadCpu);
   clearInterval(sampler);
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
@@ -77,6 +95,9 @@ try {
     load_ms: load.ms,
     total_ms: genMs + load.ms,
     load_phase_start_ms: phases,
+    /** CPU seconds (all threads) and peak RSS (MB) of each phase. */
+    load_phase_cpu_s: phaseCpu,
+    load_phase_peak_rss_mb: phaseRss,
     generate_cpu_s: generateCpuS,
     load_cpu_s: loadCpuS,
     load_rows_per_s: Math.round((load.contacts + load.companies) / (load.ms / 1000)),

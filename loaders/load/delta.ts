@@ -4,7 +4,7 @@ import { readDeletes } from './deletes-file.js';
 import { LoadWorkers } from './load-workers.js';
 import { readCompanies, readPeople } from './read-dumps.js';
 import { RejectLog } from './rejects.js';
-import { buildAndPublish, dropDuplicatePeople, dumpReader } from './stage-steps.js';
+import { buildAndPublish, dropDuplicatePeople, dumpReader, publishBuilt } from './stage-steps.js';
 import type { DeltaOptions, LoadReport } from './types.js';
 import { defaultReleaseWriter } from './writers.js';
 
@@ -29,6 +29,7 @@ export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
 
   const writer: ReleaseWriter = await (opts.openWriter ?? defaultReleaseWriter)(opts.dataDir, {
     fullCards: opts.fullCards === true,
+    rebuild: opts.rebuild === true,
   });
   const rejects = new RejectLog(writer.rejectsFile, opts.strict === true);
   let workers: LoadWorkers | null = null;
@@ -61,11 +62,13 @@ export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
     await writer.people.finish();
     await writer.drop('companies', changed.replaced);
     await dropDuplicatePeople(writer, rejects, opts.peopleFile);
+    // "base": the serving release's rows, patched in a copy of its file or staged again to be built with the delta's.
     progress({ phase: 'base', done: 0, total: 1 });
-    const deleted = await base.stageRest(deletes);
+    const patched = base.patch ? await base.patch(deletes, opts.suppression) : null;
+    const deleted = patched ? patched.delta : await base.stageRest(deletes);
     progress({ phase: 'base', done: 1, total: 1 });
-    const built = await buildAndPublish(writer, rejects, opts.suppression, progress, {
-      kind: 'delta',
+    const facts = {
+      kind: 'delta' as const,
       parent: base.id,
       peopleFile: opts.peopleFile,
       companiesFile: opts.companiesFile ?? null,
@@ -73,11 +76,15 @@ export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
       deleted: { people: deleted.deleted, notFound: deleted.notFound },
       asOf: base.asOf,
       networkHost,
-    });
+      patched: patched !== null,
+    };
+    const built = patched
+      ? await publishBuilt(writer, rejects, opts.suppression ? patched.suppressed : undefined, progress, facts, patched)
+      : await buildAndPublish(writer, rejects, opts.suppression, progress, facts);
     return {
       ...built,
       dropped: { industries: changed.unknownIndustries },
-      delta: { parent: base.id, ...deleted },
+      delta: { parent: base.id, patched: patched !== null, ...deleted },
       ms: Date.now() - started,
     };
   } catch (e) {

@@ -19,11 +19,13 @@ export interface LoadReportFile {
   suppressed_by_type: LoadReport['suppressed']['byType'];
   rejects_file: string;
   /**
-   * A delta load: its parent release and the people its deletes file removed or did not find. The `people` and
-   * `companies` counts are then the whole new release's (`read`: its rows plus the delta's rejected and suppressed).
+   * A delta load: its parent release, whether it patched a copy of it, and the people its deletes file removed or did
+   * not find. The `people` and `companies` counts are then the whole new release's (`read`: its rows plus the delta's
+   * rejected and suppressed).
    */
   delta?: {
     parent: string;
+    patched: boolean;
     people: { replaced: number; added: number };
     companies: { replaced: number; added: number };
     deleted: number;
@@ -68,6 +70,7 @@ export async function writeLoadReport(
       ? {
           delta: {
             parent: report.delta.parent,
+            patched: report.delta.patched,
             people: report.delta.people,
             companies: report.delta.companies,
             deleted: report.delta.deleted,

@@ -44,11 +44,7 @@ export async function suppressPeople(
   suppression: Suppression | undefined,
   progress: ProgressFn,
 ): Promise<SuppressedPeople> {
-  if (!suppression)
-    return {
-      people: 0,
-      byType: Object.fromEntries(SUPPRESSION_TYPES.map((t) => [t, 0])) as SuppressedPeople['byType'],
-    };
+  if (!suppression) return noneSuppressed();
   const suppressed = await writer.suppress(suppression);
   progress({ phase: 'suppressed', done: suppressed.people, total: suppressed.people });
   return suppressed;
@@ -71,8 +67,23 @@ export async function buildAndPublish(
   const suppressed = await suppressPeople(writer, suppression, progress);
   const counts = await writer.build((done, total) => progress({ phase: 'build', done, total }));
   progress({ phase: 'build', done: 3, total: 3 });
+  return publishBuilt(writer, rejects, suppression ? suppressed : undefined, progress, facts, counts);
+}
+
+/**
+ * Publishes a release whose rows are written (built, or patched by a delta): records the load's facts with the rows
+ * skipped and the people suppressed (`suppressed` only when a list applied). Answers the report's common part.
+ */
+export async function publishBuilt(
+  writer: ReleaseWriter,
+  rejects: RejectLog,
+  suppressed: SuppressedPeople | undefined,
+  progress: ProgressFn,
+  facts: SourceFacts,
+  counts: { contacts: number; companies: number },
+): Promise<Omit<LoadReport, 'dropped' | 'ms' | 'delta'>> {
   const skipped = { people: rejects.count('people'), companies: rejects.count('companies') };
-  const source: ReleaseSource = { ...facts, skipped, ...(suppression ? { suppressed } : {}) };
+  const source: ReleaseSource = { ...facts, skipped, ...(suppressed ? { suppressed } : {}) };
   await rejects.close();
   await writer.publish(source, (done, total, part) => progress({ phase: part ?? 'point store', done, total }));
   return {
@@ -82,6 +93,11 @@ export async function buildAndPublish(
     skipped,
     rejects: rejects.first,
     rejectsFile: rejects.file,
-    suppressed,
+    suppressed: suppressed ?? noneSuppressed(),
   };
 }
+
+const noneSuppressed = (): SuppressedPeople => ({
+  people: 0,
+  byType: Object.fromEntries(SUPPRESSION_TYPES.map((t) => [t, 0])) as SuppressedPeople['byType'],
+});

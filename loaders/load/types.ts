@@ -55,9 +55,11 @@ export interface LoadReport {
   suppressed: SuppressedPeople;
   /**
    * A delta load: the release it was built from, its rows that replaced a row of it or were added (after rejects and
-   * duplicates; suppression is counted in `suppressed`), and the people its deletes file removed or did not find.
+   * duplicates; suppression is counted in `suppressed`), and the people its deletes file removed or did not find;
+   * `patched`: written by patching a copy of the parent (false: rebuilt from every row, `--rebuild` or a parent that
+   * cannot be patched).
    */
-  delta?: { parent: string } & DeltaCounts;
+  delta?: { parent: string; patched: boolean } & DeltaCounts;
   ms: number;
 }
 
@@ -71,6 +73,8 @@ export interface DeltaOptions extends Omit<LoadOptions, 'companiesFile' | 'asOf'
   companiesFile?: string;
   /** Person ids to remove (deletes-file.ts: one id a line, or JSON Lines with person_id). */
   deletesFile?: string;
+  /** Build the release from every row instead of patching the serving one (positions in id order again). */
+  rebuild?: boolean;
 }
 
 export const DEFAULT_NETWORK_HOST = 'network.com';

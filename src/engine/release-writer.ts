@@ -116,6 +116,21 @@ export interface DeltaBase {
    * for base people the delta does not restate.
    */
   stageRest(deletes: readonly string[]): Promise<DeltaCounts>;
+  /**
+   * Instead of stageRest, suppression and build: writes the new release by patching a copy of the base (only the rows
+   * the delta touches are written; a row keeps its position, new rows follow the base's last, and the suppression
+   * list applies to every row). Null when this base cannot be patched (then stageRest and build run). Engines without
+   * it always rebuild.
+   */
+  patch?(deletes: readonly string[], suppression: Suppression | undefined): Promise<PatchedDelta | null>;
+}
+
+/** A delta written by DeltaBase.patch: what stageRest and build would have answered, and the people suppressed. */
+export interface PatchedDelta {
+  delta: DeltaCounts;
+  suppressed: SuppressedPeople;
+  contacts: number;
+  companies: number;
 }
 
 /** What a delta changed: its staged rows that replace a base row or are new, and the deleted ids found or not. */
@@ -136,6 +151,8 @@ export interface ReleaseWriterOptions {
    * not only the card's: the embedded engine's full cards (about four times the cards' disk).
    */
   fullCards?: boolean;
+  /** A delta load builds its release from every row (positions in id order again) instead of patching its base. */
+  rebuild?: boolean;
 }
 
 /** Opens a writer for a new release in a data dir (chosen once, in loaders/load/writers.ts). */

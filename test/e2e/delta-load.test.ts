@@ -48,8 +48,47 @@ async function withDb<T>(fn: (q: (sql: string) => Promise<Record<string, unknown
 
 const servingFile = async (dataDir: string): Promise<string> => releaseFile(dataDir, (await readCurrent(dataDir))!.id);
 
-it('a delta that changes a title, a company size and deletes a person gives exactly the full load of the merged dumps', async () => {
-  const baseDir = join(root, 'base');
+type Q = (sql: string) => Promise<Record<string, unknown>[]>;
+
+/**
+ * Rows of a table in both attached releases `d` (the delta's) and `f` (the full load's) that the other lacks: every
+ * column compared, and `sort_key` too when `positions` (a rebuilt delta numbers its rows as a full load does; a patched
+ * one keeps its parent's positions, checked by keptPositions).
+ */
+async function differing(q: Q, table: string, positions: boolean): Promise<{ table: string; a: number; b: number }> {
+  const cols = table === 'role_refs' || positions ? '*' : '* EXCLUDE (sort_key)';
+  const [diff] = await q(
+    `SELECT (SELECT count(*) FROM (SELECT ${cols} FROM d.${table} EXCEPT ALL SELECT ${cols} FROM f.${table})) AS a,
+            (SELECT count(*) FROM (SELECT ${cols} FROM f.${table} EXCEPT ALL SELECT ${cols} FROM d.${table})) AS b`,
+  );
+  return { table, a: Number(diff!.a), b: Number(diff!.b) };
+}
+
+/**
+ * A patched delta's positions, against its parent attached as `p`: a row the parent holds keeps its sort_key, new
+ * rows follow the parent's last in id order, and no two rows share one.
+ */
+async function keptPositions(q: Q, table: string): Promise<void> {
+  const [moved] = await q(
+    `SELECT count(*) AS n FROM d.${table} d JOIN p.${table} p ON p.id = d.id WHERE p.sort_key <> d.sort_key`,
+  );
+  expect({ table, moved: Number(moved!.n) }).toEqual({ table, moved: 0 });
+  const added = await q(
+    `SELECT d.id, d.sort_key FROM d.${table} d WHERE d.id NOT IN (SELECT id FROM p.${table}) ORDER BY d.sort_key`,
+  );
+  const [top] = await q(`SELECT max(sort_key) AS m, count(DISTINCT sort_key) AS k, count(*) AS n FROM d.${table}`);
+  const [last] = await q(`SELECT max(sort_key) AS m FROM p.${table}`);
+  added.forEach((r, i) => expect(Number(r.sort_key)).toBe(Number(last!.m) + i + 1));
+  expect(added.map((r) => r.id)).toEqual(added.map((r) => r.id).sort());
+  expect(Number(top!.k)).toBe(Number(top!.n));
+}
+
+it.each([
+  ['patched', []],
+  ['rebuilt (--rebuild)', ['--rebuild']],
+])('a delta that changes a title, a company size and deletes a person, %s, holds exactly the full load of the merged dumps', async (_how, flags) => {
+  const rebuilt = flags.length > 0;
+  const baseDir = join(root, `base-${rebuilt ? 'rebuilt' : 'patched'}`);
   const seeded = await seedRelease({ dataDir: baseDir, contacts: 1500, companies: 120, seed: 21, asOf: AS_OF });
   const people = readJsonl(seeded.generate.peopleFile);
   const companies = readJsonl(seeded.generate.companiesFile);
@@ -94,6 +133,7 @@ it('a delta that changes a title, a company size and deletes a person gives exac
     deletes,
     '--report',
     reportFile,
+    ...flags,
   ]);
   expect(res.err).not.toMatch(/cds load:/);
   expect(res.code).toBe(0);
@@ -103,6 +143,7 @@ it('a delta that changes a title, a company size and deletes a person gives exac
     companies: seeded.load.companies,
     delta: {
       parent: parentId,
+      patched: !rebuilt,
       people: { replaced: 1, added: 1 },
       companies: { replaced: 1, added: 0 },
       deleted: 1,
@@ -118,7 +159,7 @@ it('a delta that changes a title, a company size and deletes a person gives exac
     .filter((p) => p.person_id !== deleted.person_id)
     .map((p) => (p.person_id === retitled.person_id ? changedPerson : p));
   merged.push(added);
-  const fullDir = join(root, 'full');
+  const fullDir = join(root, `full-${rebuilt ? 'rebuilt' : 'patched'}`);
   await loadRelease({
     dataDir: fullDir,
     peopleFile: writeJsonl(join(root, 'merged-people.jsonl'), merged),
@@ -134,17 +175,13 @@ it('a delta that changes a title, a company size and deletes a person gives exac
     await q(`ATTACH '${deltaFile}' AS d (READ_ONLY)`);
     await q(`ATTACH '${await servingFile(fullDir)}' AS f (READ_ONLY)`);
     for (const table of ['contacts', 'companies', 'role_refs']) {
-      for (const [x, y] of [
-        ['d', 'f'],
-        ['f', 'd'],
-      ]) {
-        const [diff] = await q(
-          `SELECT count(*) AS n FROM (SELECT * FROM ${x}.${table} EXCEPT ALL SELECT * FROM ${y}.${table})`,
-        );
-        expect({ table, [`${x}-${y}`]: Number(diff!.n) }).toEqual({ table, [`${x}-${y}`]: 0 });
-      }
+      expect(await differing(q, table, rebuilt)).toEqual({ table, a: 0, b: 0 });
       const [n] = await q(`SELECT (SELECT count(*) FROM d.${table}) AS d, (SELECT count(*) FROM f.${table}) AS f`);
       expect(Number(n!.d)).toBe(Number(n!.f));
+    }
+    if (!rebuilt) {
+      await q(`ATTACH '${baseFile}' AS p (READ_ONLY)`);
+      for (const table of ['contacts', 'companies']) await keptPositions(q, table);
     }
     // What changed, read back: the title, the company's size on every one of its contacts, the deletion.
     const [t] = await q(`SELECT title FROM d.contacts WHERE id = '${retitled.person_id}'`);
@@ -278,11 +315,7 @@ it('a company renamed in a delta is refused unless its contacts are restated, th
     await q(`ATTACH '${deltaFile}' AS d (READ_ONLY)`);
     await q(`ATTACH '${await servingFile(fullDir)}' AS f (READ_ONLY)`);
     for (const table of ['contacts', 'companies']) {
-      const [diff] = await q(
-        `SELECT (SELECT count(*) FROM (SELECT * FROM d.${table} EXCEPT ALL SELECT * FROM f.${table})) AS a,
-                (SELECT count(*) FROM (SELECT * FROM f.${table} EXCEPT ALL SELECT * FROM d.${table})) AS b`,
-      );
-      expect({ table, a: Number(diff!.a), b: Number(diff!.b) }).toEqual({ table, a: 0, b: 0 });
+      expect(await differing(q, table, false)).toEqual({ table, a: 0, b: 0 });
     }
     const names = await q(`SELECT DISTINCT company FROM d.contacts WHERE company_id = '${target.company_id}'`);
     expect(names.map((r) => r.company)).toEqual(['Renamed Delta Holdings']);
@@ -374,11 +407,7 @@ it('a company first added in a delta that serving contacts named while unknown i
     await q(`ATTACH '${deltaFile}' AS d (READ_ONLY)`);
     await q(`ATTACH '${await servingFile(fullDir)}' AS f (READ_ONLY)`);
     for (const table of ['contacts', 'companies', 'role_refs']) {
-      const [diff] = await q(
-        `SELECT (SELECT count(*) FROM (SELECT * FROM d.${table} EXCEPT ALL SELECT * FROM f.${table})) AS a,
-                (SELECT count(*) FROM (SELECT * FROM f.${table} EXCEPT ALL SELECT * FROM d.${table})) AS b`,
-      );
-      expect({ table, a: Number(diff!.a), b: Number(diff!.b) }).toEqual({ table, a: 0, b: 0 });
+      expect(await differing(q, table, false)).toEqual({ table, a: 0, b: 0 });
     }
     const [row] = await q(`SELECT company, company_id FROM d.contacts WHERE id = '${a.person_id}'`);
     expect(row).toEqual({ company: 'Newco Proper', company_id: 'com_deltanewco' });

@@ -12,7 +12,7 @@ export const loadSpec: CommandSpec = {
   usage:
     'cds load [--data DIR] --people FILE --companies FILE [--strict] [--report FILE] [--engine duckdb|elasticsearch] ' +
     '[--full-cards]\n       cds load [--data DIR] --delta --people FILE [--companies FILE] [--deletes FILE] [--strict] ' +
-    '[--report FILE] [--full-cards]',
+    '[--report FILE] [--full-cards] [--rebuild]',
   summary:
     'Loads source dumps (JSON Lines, CSV or Parquet by file extension; JSON Lines and CSV may be gzip-compressed, ' +
     '.gz) as a new release. Bad rows are skipped and reported ' +
@@ -21,7 +21,9 @@ export const loadSpec: CommandSpec = {
     'leaves the previous release serving. With CDS_ENGINE=elasticsearch (or --engine elasticsearch) the release is ' +
     'bulk-indexed into new versioned indices and the aliases are swapped in one call. --delta builds the new ' +
     'release from the serving one plus changed people and companies (upserts by source id) and deleted people, ' +
-    're-deriving every denormalized field, with the same indexes, point store and swap (embedded engine only). Exit 0 ' +
+    're-deriving every denormalized field, with the same indexes, point store and swap (embedded engine only): it ' +
+    'patches a copy of the serving release, writing only the rows it touches (new people are paged after the ' +
+    'serving release\'s rows until a full load or --rebuild numbers every row in id order again). Exit 0 ' +
     'ok, 1 failed (a missing dump file, a failed build), 2 bad input (arguments, no serving release for a delta, a bad ' +
     'line in the deletes file, a delta the engine cannot take).',
   options: {
@@ -34,6 +36,7 @@ export const loadSpec: CommandSpec = {
     'full-cards': { type: 'boolean' },
     delta: { type: 'boolean' },
     deletes: { type: 'string' },
+    rebuild: { type: 'boolean' },
   },
   help:
     'Options:\n  --data DIR         data directory (default ./data)\n  --people FILE      people dump (.jsonl, ' +
@@ -46,13 +49,15 @@ export const loadSpec: CommandSpec = {
     'records, which replace those with the same person_id / company_id; a company whose name, domain or public status ' +
     'changes, or that serving contacts named before it existed, needs those contacts restated in --people (exit 2 ' +
     'otherwise)\n  --deletes FILE     with --delta: person ids ' +
-    'to remove, one per line (per_…) or JSON Lines with a person_id\n',
+    'to remove, one per line (per_…) or JSON Lines with a person_id\n  --rebuild          with --delta: build the ' +
+    'release from every row (as a full load numbers them, in id order) instead of patching the serving one; slower\n',
 };
 
 export async function load(argv: string[]): Promise<void> {
   const { values } = parse(loadSpec, argv);
   if (values.delta === true) return delta(argv, values);
   if (values.deletes !== undefined) throw new UsageError('--deletes goes with --delta (see cds load --help)');
+  if (values.rebuild !== undefined) throw new UsageError('--rebuild goes with --delta (see cds load --help)');
   if (typeof values.people !== 'string' || typeof values.companies !== 'string')
     throw new UsageError('--people and --companies are required (see cds load --help)');
   const config = loadConfig(argv);
@@ -99,6 +104,7 @@ async function delta(argv: string[], values: Record<string, unknown>): Promise<v
     onProgress: progressReporter(),
     suppression: await stateSuppression(config),
     fullCards: values['full-cards'] === true,
+    rebuild: values.rebuild === true,
   })
     .catch((e: unknown) => {
       throw e instanceof DeltaRefused ? new UsageError(e.message) : e;

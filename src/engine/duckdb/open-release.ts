@@ -12,6 +12,7 @@ import { ConnectionPool } from './connection-pool.js';
 import { PointReaders } from './point-store/readers.js';
 import { pointStoreFile } from './point-store/schema.js';
 import { plainRows } from './rows.js';
+import { ident, TABLE } from './schema.js';
 import { type ResolveStats, SuppressionResolver } from './suppression/resolve.js';
 import type { Suppressed } from './suppression/suppressed.js';
 
@@ -58,6 +59,16 @@ function fileStamp(file: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** The largest sort_key of each entity (the number of rows, unless a delta's patch left positions empty). */
+async function rowPositions(conn: DuckDBConnection): Promise<{ contacts: number; companies: number }> {
+  const r = await conn.runAndReadAll(
+    `SELECT (SELECT coalesce(max(sort_key), 0) FROM ${ident(TABLE.contact)}), (SELECT coalesce(max(sort_key), 0) FROM ` +
+      `${ident(TABLE.company)})`,
+  );
+  const [contacts, companies] = r.getRows()[0]!.map(Number) as [number, number];
+  return { contacts, companies };
 }
 
 interface IndexCaches {
@@ -128,6 +139,8 @@ export class OpenRelease {
 
   private constructor(
     readonly info: ReleaseInfo,
+    /** Row positions of each entity (the largest sort_key; more than the rows in a release patched by a delta). */
+    readonly positions: { contacts: number; companies: number },
     readonly file: string,
     private readonly instance: DuckDBInstance,
     private readonly pool: ConnectionPool,
@@ -158,10 +171,12 @@ export class OpenRelease {
       late_materialization_max_rows: String(PAGE_ROWS_MAX),
     });
     const conns: DuckDBConnection[] = [];
+    let positions = { contacts: info.contacts, companies: info.companies };
     try {
       for (let i = 0; i < opts.poolSize; i++) conns.push(await instance.connect());
       // Fail here, not on the first user query, when the file is not a release.
       await conns[0]!.runAndReadAll('SELECT count(*) FROM meta');
+      positions = await rowPositions(conns[0]!);
     } catch (e) {
       for (const c of conns) c.closeSync();
       instance.closeSync();
@@ -169,13 +184,18 @@ export class OpenRelease {
     }
     // Without its point store a release still answers every point read, from its columns (slower).
     const points = opts.pointStore
-      ? await PointReaders.open(pointStoreFile(file), info, opts.pointReaders)
+      ? await PointReaders.open(
+          pointStoreFile(file),
+          { id: info.id, contacts: info.contacts, positions: positions.contacts },
+          opts.pointReaders,
+        )
       : { readers: null, reason: 'point store disabled' };
     // Without its index a release answers every query by scanning its columns (slower, same answers).
     const caches = { postingsMb: opts.indexCacheMb, resultsMb: opts.resultCacheMb };
     const opened = opts.index ? openIndex(file, info, caches) : { reason: 'index disabled (CDS_INDEX=0)' };
     return new OpenRelease(
       info,
+      positions,
       file,
       instance,
       new ConnectionPool(conns),
@@ -346,7 +366,7 @@ export class OpenRelease {
           const conn = await this.instance.connect();
           this.resolver = {
             conn,
-            resolver: new SuppressionResolver(conn, { contacts: this.info.contacts, companies: this.info.companies }),
+            resolver: new SuppressionResolver(conn, this.positions),
           };
         }
         const { suppressed, stats } = await this.resolver.resolver.resolve(list, version);

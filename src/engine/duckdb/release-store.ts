@@ -198,6 +198,9 @@ export function loadingMarker(dataDir: string, id: string): string {
 const LEFTOVER_SUFFIXES = new Set([
   'duckdb.tmp',
   'duckdb.tmp.wal',
+  'patch.duckdb.tmp',
+  'patch.duckdb.tmp.wal',
+  'delta.index.tmp',
   'points.sqlite.tmp',
   'index.tmp',
   'staging',

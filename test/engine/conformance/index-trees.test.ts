@@ -23,20 +23,40 @@ let rel: ConformanceRelease;
 let index: BitmapIndex;
 let withIndex: DuckDBEngine;
 let scan: DuckDBEngine;
-beforeAll(async () => {
-  rel = await conformanceRelease(3000, 300, 11);
-  const cur = currentRelease(rel.dataDir)!;
-  const opened = BitmapIndex.open(indexFile(releaseFile(rel.dataDir, cur.id)), cur);
-  if (!opened.index) throw new Error(opened.reason);
-  index = opened.index;
-  withIndex = await openDuckDBEngine({ dataDir: rel.dataDir, poolSize: 2, threads: 2, pointReaders: 1, index: true });
-  scan = await openDuckDBEngine({ dataDir: rel.dataDir, poolSize: 2, threads: 2, pointReaders: 1, index: false });
-}, 120_000);
+
+/** The releases the trees run on: a full load, and the same after a delta load patched it. Opened once each. */
+interface Opened {
+  rel: ConformanceRelease;
+  index: BitmapIndex;
+  withIndex: DuckDBEngine;
+  scan: DuckDBEngine;
+}
+const opened = new Map<string, Opened>();
+async function use(delta: number | undefined): Promise<void> {
+  const key = String(delta);
+  let o = opened.get(key);
+  if (!o) {
+    const r = await conformanceRelease(3000, 300, 11, delta === undefined ? {} : { delta });
+    const cur = currentRelease(r.dataDir)!;
+    const ix = BitmapIndex.open(indexFile(releaseFile(r.dataDir, cur.id)), cur);
+    if (!ix.index) throw new Error(ix.reason);
+    o = {
+      rel: r,
+      index: ix.index,
+      withIndex: await openDuckDBEngine({ dataDir: r.dataDir, poolSize: 2, threads: 2, pointReaders: 1, index: true }),
+      scan: await openDuckDBEngine({ dataDir: r.dataDir, poolSize: 2, threads: 2, pointReaders: 1, index: false }),
+    };
+    opened.set(key, o);
+  }
+  ({ rel, index, withIndex, scan } = o);
+}
 afterAll(async () => {
-  index.close();
-  await withIndex.close();
-  await scan.close();
-  rel.remove();
+  for (const o of opened.values()) {
+    o.index.close();
+    await o.withIndex.close();
+    await o.scan.close();
+    o.rel.remove();
+  }
 });
 
 const noVerify: Verify = async () => {
@@ -132,58 +152,76 @@ function treeArb(entity: Entity): fc.Arbitrary<IRNode> {
   return tree;
 }
 
-describe.each(['contact', 'company'] as const)('%s trees', (entity) => {
-  it('are planned by the index and select exactly the rows the IR semantics select', async () => {
-    const ix = index.entity(entity);
-    // The oracle verifies candidates here, after checking that they hold every matching row.
-    const verify: Verify = async (leaf, candidates) => {
-      const exact = emptyBitset(ix.rows);
-      for (const r of rowsOf(entity)) {
-        if (!matches(entity, leaf, r)) continue;
-        const row = r.sort_key - 1;
-        expect((candidates[row >>> 5]! >>> (row & 31)) & 1).toBe(1);
-        exact[row >>> 5]! |= 1 << (row & 31);
-      }
-      return exact;
-    };
-    await fc.assert(
-      fc.asyncProperty(treeArb(entity), async (tree) => {
-        const plan = planBitset({ ix, entity, verify }, tree);
-        expect(plan).not.toBeNull();
-        const bits = await plan!();
-        const want = rowsOf(entity)
-          .filter((r) => matches(entity, tree, r))
-          .map((r) => r.sort_key - 1);
-        expect(countBits(bits)).toBe(want.length);
-        expect(setRowsFrom(bits, 0, 0, want.length + 1)).toEqual(want);
-      }),
-      { numRuns: 300, seed: 20261125 },
-    );
+describe.each([
+  ['a full load', undefined],
+  ['a release a delta load patched', 0.1],
+] as const)('on %s', (_release, delta) => {
+  beforeAll(() => use(delta), 180_000);
+
+  it('has positions without a row exactly when a delta patched it', () => {
+    const ix = index.entity('contact');
+    const keys = rel.contacts.map((r) => r.sort_key);
+    expect(ix.rows).toBe(Math.max(...keys));
+    if (delta === undefined) expect(keys).toEqual(keys.map((_, i) => i + 1));
+    else expect(keys.length).toBeLessThan(ix.rows);
+    expect(countBits(ix.all())).toBe(rel.contacts.length);
   });
 
-  it('answer counts, first pages, cursor pages and offset pages as the scan does', async () => {
-    const trees = fc.sample(treeArb(entity), { numRuns: 60, seed: 7 });
-    const problems: string[] = [];
-    for (const tree of trees) {
-      for (const page of [
-        { afterSortKey: null, offset: 0 },
-        { afterSortKey: Math.floor(rowsOf(entity).length / 3), offset: 0 },
-        { afterSortKey: null, offset: 7 },
-      ]) {
-        const req = {
-          countBudgetMs: 30_000,
-          page: { columns: ['id', 'name'], limit: 13, budgetMs: 30_000, ...page },
-        };
-        const [a, b] = [await withIndex.query(entity, tree, req), await scan.query(entity, tree, req)];
-        if (a.count !== b.count || JSON.stringify(a.rows) !== JSON.stringify(b.rows))
-          problems.push(`${JSON.stringify(tree)} ${JSON.stringify(page)}: ${a.count} vs ${b.count}`);
+  describe.each(['contact', 'company'] as const)('%s trees', (entity) => {
+    it('are planned by the index and select exactly the rows the IR semantics select', async () => {
+      const ix = index.entity(entity);
+      // The oracle verifies candidates here, after checking that they hold every matching row.
+      const verify: Verify = async (leaf, candidates) => {
+        const exact = emptyBitset(ix.rows);
+        for (const r of rowsOf(entity)) {
+          if (!matches(entity, leaf, r)) continue;
+          const row = r.sort_key - 1;
+          expect((candidates[row >>> 5]! >>> (row & 31)) & 1).toBe(1);
+          exact[row >>> 5]! |= 1 << (row & 31);
+        }
+        return exact;
+      };
+      await fc.assert(
+        fc.asyncProperty(treeArb(entity), async (tree) => {
+          const plan = planBitset({ ix, entity, verify }, tree);
+          expect(plan).not.toBeNull();
+          const bits = await plan!();
+          const want = rowsOf(entity)
+            .filter((r) => matches(entity, tree, r))
+            .map((r) => r.sort_key - 1);
+          expect(countBits(bits)).toBe(want.length);
+          expect(setRowsFrom(bits, 0, 0, want.length + 1)).toEqual(want);
+        }),
+        { numRuns: 300, seed: 20261125 },
+      );
+    });
+
+    it('answer counts, first pages, cursor pages and offset pages as the scan does', async () => {
+      const trees = fc.sample(treeArb(entity), { numRuns: 60, seed: 7 });
+      const problems: string[] = [];
+      for (const tree of trees) {
+        for (const page of [
+          { afterSortKey: null, offset: 0 },
+          { afterSortKey: Math.floor(rowsOf(entity).length / 3), offset: 0 },
+          { afterSortKey: null, offset: 7 },
+        ]) {
+          const req = {
+            countBudgetMs: 30_000,
+            page: { columns: ['id', 'name'], limit: 13, budgetMs: 30_000, ...page },
+          };
+          const [a, b] = [await withIndex.query(entity, tree, req), await scan.query(entity, tree, req)];
+          if (a.count !== b.count || JSON.stringify(a.rows) !== JSON.stringify(b.rows))
+            problems.push(`${JSON.stringify(tree)} ${JSON.stringify(page)}: ${a.count} vs ${b.count}`);
+        }
       }
-    }
-    expect(problems).toEqual([]);
-  }, 120_000);
+      expect(problems).toEqual([]);
+    }, 120_000);
+  });
 });
 
 describe('what the index leaves to the scan', () => {
+  beforeAll(() => use(undefined), 180_000);
+
   it('plans nothing it cannot answer exactly, and the engine still answers those from the columns', async () => {
     const ix = index.entity('contact');
     const scanned: IRNode[] = [

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
+import { cutDelta } from '../../../bench/lib/delta-files.js';
+import { loadDelta } from '../../../loaders/load/delta.js';
 import { seedRelease } from '../../../loaders/seed.js';
 import { currentRelease, releaseFile } from '../../../src/engine/duckdb/release-store.js';
 import { splitIntoRowGroups } from '../../helpers/row-groups.js';
@@ -16,13 +18,25 @@ export interface ConformanceRelease {
   remove(): void;
 }
 
+/**
+ * `opts.delta`: then a delta load patches the seeded release (loaders/load/delta.ts) with that share of the people
+ * retitled, deleted or added and of the companies resized (bench/lib/delta-files.ts), so the suite also runs on a
+ * release with empty positions, rows rewritten in place and new rows after the last.
+ */
 export async function conformanceRelease(
   contacts: number,
   companies: number,
   seed: number,
+  opts: { delta?: number } = {},
 ): Promise<ConformanceRelease> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cds-conformance-'));
-  await seedRelease({ dataDir, contacts, companies, seed, asOf: new Date('2026-11-01T00:00:00Z') });
+  const seeded = await seedRelease({ dataDir, contacts, companies, seed, asOf: new Date('2026-11-01T00:00:00Z') });
+  if (opts.delta !== undefined) {
+    const { peopleFile, companiesFile } = seeded.generate;
+    const d = await cutDelta({ people: peopleFile, companies: companiesFile }, dataDir, opts.delta);
+    const report = await loadDelta({ dataDir, peopleFile: d.people, companiesFile: d.companies, deletesFile: d.deletes });
+    if (report.delta?.patched !== true) throw new Error('the delta was rebuilt, not patched');
+  }
   const rowGroups = await splitIntoRowGroups(dataDir, 2048);
   const current = currentRelease(dataDir)!;
   const inst = await DuckDBInstance.create(releaseFile(dataDir, current.id), { access_mode: 'READ_ONLY' });

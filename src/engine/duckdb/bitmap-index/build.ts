@@ -13,6 +13,7 @@ import {
   encodingOf,
   INDEX_MAGIC,
   INDEX_VERSION,
+  INDEX_VERSION_LIVE,
   type IndexHeader,
   isOrdered,
   NGRAM_MAX,
@@ -25,7 +26,7 @@ import {
   termColumns,
 } from './format.js';
 
-const PREAMBLE = 16;
+export const PREAMBLE = 16;
 
 /** A dictionary as written, with its row counts at hand (range blocks are cut by them). */
 interface BuiltTerms extends StoredTerms {
@@ -36,7 +37,7 @@ const stored = ({ values, off, cnt }: BuiltTerms): StoredTerms => ({ values, off
 const BUFFER_BYTES = 8 * 2 ** 20;
 
 /** Appends postings to the index file, each 4-byte aligned, in the encoding format.ts describes (buffered). */
-class PostingWriter {
+export class PostingWriter {
   private pos = PREAMBLE;
   private readonly buf = Buffer.alloc(BUFFER_BYTES);
   private used = 0;
@@ -191,14 +192,29 @@ async function rangeBlocks(
   return { at, prefix };
 }
 
+/** Where an entity's index is built from: its release table, or (a delta's patch) a table of some of its rows. */
+export interface EntitySource {
+  /** The table's name (an identifier of this code, never client text). */
+  table: string;
+  /** Row positions of the index (the release's largest sort_key), when the table does not hold the last one. */
+  rows?: number;
+  /** Range blocks are cut (false: a patch merges its rows into its parent's blocks). */
+  ranges?: boolean;
+}
+
 async function buildEntity(
   conn: DuckDBConnection,
   entity: Entity,
   out: PostingWriter,
   onColumn: () => void,
+  source: EntitySource = { table: TABLE[entity] },
 ): Promise<EntityHeader<StoredTerms>> {
-  const table = ident(TABLE[entity]);
-  const total = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRows()[0]![0] as bigint | number);
+  const table = ident(source.table);
+  const [n, top] = (
+    await conn.runAndReadAll(`SELECT count(*), coalesce(max(sort_key), 0) FROM ${table}`)
+  ).getRows()[0]!.map(Number) as [number, number];
+  // Positions run to the largest sort_key; a delta's patched release leaves some empty (format.ts `live`).
+  const total = source.rows ?? top;
   const single = async (where: string): Promise<PostingRef> => {
     let ref: PostingRef = [0, 0];
     await postingsOf(conn, `SELECT 0 AS v, ${ROW_IDS} FROM ${table} WHERE ${where}`, total, out, (_, r) => {
@@ -254,7 +270,7 @@ async function buildEntity(
           : `SELECT ${v} AS v, ${ROW_IDS} FROM ${table} WHERE ${c} IS NOT NULL GROUP BY 1`;
       const t = await terms(sql);
       if (t) head.terms = stored(t);
-      if (t && isOrdered(col) && col.storage !== 'VARCHAR[]' && t.values.length > RANGE_TERMS_MIN) {
+      if (t && source.ranges !== false && isOrdered(col) && col.storage !== 'VARCHAR[]' && t.values.length > RANGE_TERMS_MIN) {
         head.ranges = await rangeBlocks(conn, table, c, t, total, out);
       }
     }
@@ -284,18 +300,21 @@ async function buildEntity(
     columns[col.name] = head;
     onColumn();
   }
-  return { rows: total, columns };
+  if (n === total || source.rows !== undefined) return { rows: total, columns };
+  return { rows: total, live: await single('true'), columns };
 }
 
 /**
  * Builds the bitmap index of the release open on `conn` into `file` (created or replaced). `onStep` is called
- * after each column with the columns done and the total, for the loader's progress.
+ * after each column with the columns done and the total, for the loader's progress. `sources`: other tables to build
+ * it from (a delta's changed rows, which patch.ts merges into its parent's index).
  */
 export async function buildBitmapIndex(
   conn: DuckDBConnection,
   file: string,
   releaseId: string,
   onStep: (done: number, total: number) => void = () => undefined,
+  sources?: Record<Entity, EntitySource>,
 ): Promise<void> {
   const fd = openSync(file, 'w');
   try {
@@ -303,9 +322,10 @@ export async function buildBitmapIndex(
     const totalColumns = columnsOf('contact').length + columnsOf('company').length - 2;
     let done = 0;
     const step = (): void => onStep(++done, totalColumns);
-    const contact = await buildEntity(conn, 'contact', out, step);
-    const company = await buildEntity(conn, 'company', out, step);
-    out.finish({ version: INDEX_VERSION, releaseId, entities: { contact, company } });
+    const contact = await buildEntity(conn, 'contact', out, step, sources?.contact);
+    const company = await buildEntity(conn, 'company', out, step, sources?.company);
+    const version = contact.live || company.live ? INDEX_VERSION_LIVE : INDEX_VERSION;
+    out.finish({ version, releaseId, entities: { contact, company } });
   } finally {
     closeSync(fd);
   }

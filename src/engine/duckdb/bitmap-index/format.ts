@@ -19,6 +19,8 @@ import { type ColumnDef, columnsOf, type Entity, filterKeysOf } from '../../../d
 
 export const INDEX_MAGIC = 'CDSIDX1\n';
 export const INDEX_VERSION = 2;
+/** The version of a file whose entities may have positions without a row (EntityHeader.live): older readers refuse it. */
+export const INDEX_VERSION_LIVE = 3;
 /** A phrase of at most this many words is one posting (word n-grams are indexed up to it). */
 export const NGRAM_MAX = 3;
 /** Ordered columns with more distinct values than this get range blocks, about this many rows / RANGE_BLOCKS each. */
@@ -74,7 +76,14 @@ export interface ColumnHeader<T = TermsHeader> {
 }
 
 export interface EntityHeader<T = TermsHeader> {
+  /** Row positions: the largest sort_key (bit r is the row whose sort_key is r + 1). */
   rows: number;
+  /**
+   * The positions that hold a row, when some do not (a release patched by a delta load keeps its parent's positions
+   * and leaves those of deleted rows empty, release-writer/patch-release.ts). Absent: every position holds a row.
+   * A complement, and "every row", are taken within these.
+   */
+  live?: PostingRef;
   columns: Record<string, ColumnHeader<T>>;
 }
 

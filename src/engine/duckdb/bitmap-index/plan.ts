@@ -1,7 +1,7 @@
 import { type ColumnDef, type Entity, findColumn } from '../../../domain/catalog/index.js';
 import { type IRNode, isLeaf, type Leaf, leafValues, type Scalar } from '../../../domain/query/ir.js';
 import { wordsKey } from '../../../domain/text/words.js';
-import { andInto, andNotInto, type Bitset, emptyBitset, fullBitset, invert, orInto } from './bitset.js';
+import { andInto, andNotInto, type Bitset, emptyBitset, orInto } from './bitset.js';
 import { type ColumnHeader, isOrdered, NGRAM_MAX, type Term, type TermsHeader } from './format.js';
 import { type EntityIndex, findTerm, lowerBound, upperBound } from './reader.js';
 
@@ -59,7 +59,7 @@ export function planBitset(ctx: PlanContext, node: IRNode): BitsetPlan | null {
     return child
       ? async () => {
           const b = await child();
-          invert(b, ix.rows);
+          ix.complement(b);
           return b;
         }
       : null;
@@ -79,7 +79,7 @@ export function planBitset(ctx: PlanContext, node: IRNode): BitsetPlan | null {
   if (kept.some((c) => c === null) || minus.some((c) => c === null)) return null;
   return async () => {
     const [first, ...rest] = kept as BitsetPlan[];
-    const acc = first ? await first() : fullBitset(ix.rows);
+    const acc = first ? await first() : ix.all();
     for (const p of rest) andInto(acc, await p());
     for (const p of minus as BitsetPlan[]) andNotInto(acc, await p());
     return acc;
@@ -136,7 +136,7 @@ function leafRows(ix: EntityIndex, entity: Entity, leaf: Leaf): LeafPlan | null 
     return leaf.value === false
       ? () => {
           const b = present();
-          invert(b, ix.rows);
+          ix.complement(b);
           return b;
         }
       : present;

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Entity } from '../../../domain/catalog/index.js';
-import { type Bitset, emptyBitset, fillRows, orInto, setRows, wordsFor } from './bitset.js';
+import { andInto, type Bitset, emptyBitset, fillRows, invert, orInto, setRows, wordsFor } from './bitset.js';
 import {
   type ArrayRef,
   type ColumnHeader,
@@ -10,6 +10,7 @@ import {
   encodingOf,
   INDEX_MAGIC,
   INDEX_VERSION,
+  INDEX_VERSION_LIVE,
   type IndexHeader,
   type PostingRef,
   type StoredTerms,
@@ -67,24 +68,10 @@ export class BitmapIndex {
       return { index: null, reason: `no index (${(e as Error).message})` };
     }
     try {
-      const pre = Buffer.alloc(16);
-      readSync(fd, pre, 0, 16, 0);
-      if (pre.toString('latin1', 0, 8) !== INDEX_MAGIC) throw new Error('it is not an index file');
-      const at = pre.readDoubleLE(8);
-      const chunks: Buffer[] = [];
-      for (let pos = at; ; ) {
-        const buf = Buffer.alloc(1 << 22);
-        const n = readSync(fd, buf, 0, buf.length, pos);
-        if (n === 0) break;
-        chunks.push(buf.subarray(0, n));
-        pos += n;
-      }
-      const stored = JSON.parse(Buffer.concat(chunks).toString('utf8')) as IndexHeader<StoredTerms>;
-      if (stored.version !== INDEX_VERSION)
-        throw new Error(`its version ${stored.version} is not ${INDEX_VERSION} (cds releases index rebuilds it)`);
-      const header = hydrate(fd, stored);
+      const header = readHeader(fd);
       if (header.releaseId !== release.id) throw new Error(`it belongs to release ${header.releaseId}`);
-      if (header.entities.contact.rows !== release.contacts || header.entities.company.rows !== release.companies)
+      const count = (e: EntityHeader): number => e.live?.[1] ?? e.rows;
+      if (count(header.entities.contact) !== release.contacts || count(header.entities.company) !== release.companies)
         throw new Error('its row counts differ from the release');
       return { index: new BitmapIndex(fd, header, new PostingCache(cacheMb * 2 ** 20)) };
     } catch (e) {
@@ -110,6 +97,29 @@ export class BitmapIndex {
   }
 }
 
+/**
+ * The header of an open index file, its dictionaries' arrays loaded (a file of another format or version throws).
+ * Also what a delta's patch reads its parent's index with (patch.ts).
+ */
+export function readHeader(fd: number): IndexHeader {
+  const pre = Buffer.alloc(16);
+  readSync(fd, pre, 0, 16, 0);
+  if (pre.toString('latin1', 0, 8) !== INDEX_MAGIC) throw new Error('it is not an index file');
+  const at = pre.readDoubleLE(8);
+  const chunks: Buffer[] = [];
+  for (let pos = at; ; ) {
+    const buf = Buffer.alloc(1 << 22);
+    const n = readSync(fd, buf, 0, buf.length, pos);
+    if (n === 0) break;
+    chunks.push(buf.subarray(0, n));
+    pos += n;
+  }
+  const stored = JSON.parse(Buffer.concat(chunks).toString('utf8')) as IndexHeader<StoredTerms>;
+  if (stored.version !== INDEX_VERSION && stored.version !== INDEX_VERSION_LIVE)
+    throw new Error(`its version ${stored.version} is not ${INDEX_VERSION} (cds releases index rebuilds it)`);
+  return hydrate(fd, stored);
+}
+
 /** Reads `ref[1]` elements at byte offset `ref[0]`: a posting, or an array kept outside the header (ArrayRef). */
 function readArray<T extends Float64Array | Int32Array>(fd: number, ref: ArrayRef, make: (n: number) => T): T {
   const out = make(ref[1]);
@@ -127,6 +137,7 @@ function readArray<T extends Float64Array | Int32Array>(fd: number, ref: ArrayRe
 function hydrate(fd: number, stored: IndexHeader<StoredTerms>): IndexHeader {
   const entity = (e: EntityHeader<StoredTerms>): EntityHeader => ({
     rows: e.rows,
+    ...(e.live ? { live: e.live } : {}),
     columns: Object.fromEntries(
       Object.entries(e.columns).map(([name, col]) => {
         const out: ColumnHeader = { present: col.present, notnull: col.notnull };
@@ -158,8 +169,27 @@ export class EntityIndex {
     private readonly readWords: (ref: PostingRef, words: number) => Int32Array,
   ) {}
 
+  /** Row positions (bitsets are this long); some hold no row when the header has `live`. */
   get rows(): number {
     return this.header.rows;
+  }
+
+  /** A fresh bitset of every row. */
+  all(): Bitset {
+    const live = this.header.live;
+    if (!live) {
+      const b = emptyBitset(this.header.rows);
+      fillRows(b, this.header.rows);
+      return b;
+    }
+    return this.bitset(live);
+  }
+
+  /** The complement of a bitset within the rows, in place. */
+  complement(b: Bitset): void {
+    invert(b, this.header.rows);
+    const live = this.header.live;
+    if (live) andInto(b, this.bitset(live));
   }
 
   column(name: string): ColumnHeader | undefined {

@@ -31,7 +31,8 @@ export class PointStore {
   ) {}
 
   /** Opens the store of a release; null with the reason when it is missing, foreign, incomplete or unreadable. */
-  static open(file: string, release: { id: string; contacts: number }): PointStoreOpening {
+  /** `release.positions`: its largest sort_key, when positions without a row exist (a release patched by a delta). */
+  static open(file: string, release: { id: string; contacts: number; positions?: number }): PointStoreOpening {
     let db: Database.Database;
     try {
       db = new Database(file, { readonly: true, fileMustExist: true });
@@ -45,10 +46,10 @@ export class PointStore {
       const meta = new Map(db.prepare(`SELECT key, value FROM ${POINT_META_TABLE}`).raw().all() as [string, string][]);
       if (meta.get(POINT_META.releaseId) !== release.id)
         throw new Error(`it belongs to release ${meta.get(POINT_META.releaseId) ?? 'unknown'}`);
-      // sort_key is the dense rank of ids (1..contacts): the last card tells whether every contact has one.
+      // Cards are written for every contact, in sort_key order: the last card tells whether the store is whole.
+      const lastKey = release.positions ?? release.contacts;
       const last = db.prepare(`SELECT max(sort_key) FROM ${CARDS_TABLE}`).pluck().get() as number | null;
-      if (last !== release.contacts)
-        throw new Error(`it holds cards up to ${last ?? 0} of ${release.contacts} contacts`);
+      if ((last ?? 0) !== lastKey) throw new Error(`it holds cards up to ${last ?? 0} of ${lastKey}`);
       const layout = parseCardLayout(meta.get(POINT_META.cardColumns));
       if (!layout) throw new Error('its card layout is unreadable');
       const keyReads = new Map(

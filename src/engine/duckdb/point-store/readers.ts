@@ -5,7 +5,7 @@ import { type CardKind, type CardRow, cardsPage, PointStore } from './point-stor
 
 export interface ReaderInit {
   file: string;
-  release: { id: string; contacts: number };
+  release: { id: string; contacts: number; positions?: number };
 }
 export type ReaderRequest =
   | { id: number; kind: CardKind; leaves: Leaf[] }
@@ -55,7 +55,7 @@ export class PointReaders {
   /** Starts `count` readers on the store of a release; null with the reason when it cannot be used. Never throws. */
   static async open(
     file: string,
-    release: { id: string; contacts: number },
+    release: { id: string; contacts: number; positions?: number },
     count: number,
   ): Promise<PointReadersOpening> {
     // Checked here first, so a missing or foreign store costs no thread.

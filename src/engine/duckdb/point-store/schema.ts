@@ -54,15 +54,15 @@ export function pointStoreDdl(fullCards: boolean): string[] {
   ];
 }
 
-/** DuckDB SQL reading the cards (of a layout) of the release's contacts, in storage (sort_key) order. */
-export function cardsSourceSql(layout: readonly string[] = CONTACT_CARD_COLUMNS): string {
-  return `SELECT sort_key, json_array(${layout.map(ident).join(', ')})::VARCHAR AS card FROM ${ident(TABLE.contact)}`;
+/** DuckDB SQL reading the cards (of a layout) of the release's contacts (or another table of contact rows). */
+export function cardsSourceSql(layout: readonly string[] = CONTACT_CARD_COLUMNS, table: string = TABLE.contact): string {
+  return `SELECT sort_key, json_array(${layout.map(ident).join(', ')})::VARCHAR AS card FROM ${ident(table)}`;
 }
 
 /** DuckDB SQL reading one key table's rows, sorted so SQLite appends to its B-tree. */
-export function keysSourceSql(column: string): string {
+export function keysSourceSql(column: string, table: string = TABLE.contact): string {
   return (
-    `SELECT ${ident(column)} AS value, sort_key FROM ${ident(TABLE.contact)} WHERE ${ident(column)} IS NOT NULL ` +
+    `SELECT ${ident(column)} AS value, sort_key FROM ${ident(table)} WHERE ${ident(column)} IS NOT NULL ` +
     `ORDER BY value, sort_key`
   );
 }

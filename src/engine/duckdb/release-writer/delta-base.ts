@@ -14,7 +14,8 @@ import { readColumns, replaceTempTable } from '../suppression/duck-io.js';
  * from the delta's lines.
  */
 
-const BASE = 'delta_base';
+/** The serving release's file, attached read-only. */
+export const BASE = 'delta_base';
 
 /**
  * The release's table of role company ids no company of it had (person_id, company_id; loaders/load/role-refs.ts):
@@ -59,7 +60,7 @@ async function baseEmployers(conn: DuckDBConnection): Promise<BaseEmployer[]> {
   }));
 }
 
-async function hasRoleRefs(conn: DuckDBConnection): Promise<boolean> {
+export async function hasRoleRefs(conn: DuckDBConnection): Promise<boolean> {
   const r = await conn.runAndReadAll(
     `SELECT count(*) FROM duckdb_tables() WHERE database_name = '${BASE}' AND table_name = '${ROLE_REFS}'`,
   );
@@ -73,12 +74,17 @@ function refuseIfAny(rows: unknown[][], what: string): void {
   throw new DeltaRefused(`${what}: ${list}; add those people's records to --people, or run a full load`);
 }
 
-async function count(conn: DuckDBConnection, sql: string): Promise<number> {
+export async function count(conn: DuckDBConnection, sql: string): Promise<number> {
   const r = await conn.runAndReadAll(sql);
   return Number(r.getRows()[0]?.[0] ?? 0);
 }
 
-async function stageRest(
+/**
+ * What both ways of applying a delta do first: the deleted ids (TEMP table `delta_deletes`, kept for the caller), the
+ * refusals (companies changed under people the delta does not restate), the deleted people dropped from the staged
+ * delta, and the counts of replaced and added rows.
+ */
+export async function prepareDelta(
   conn: DuckDBConnection,
   t: { people: string; companies: string },
   deletes: readonly string[],
@@ -123,23 +129,51 @@ async function stageRest(
   };
   const people = await split(t.people, base);
   const companies = await split(t.companies, `${BASE}.${TABLE.company}`);
-  const companyCols = COMPANY_ROW_COLUMNS.map((c) => ident(c.name)).join(', ');
-  await conn.run(
-    `INSERT INTO ${t.companies} (${companyCols}, seq) SELECT ${companyCols}, -sort_key FROM ${BASE}.${TABLE.company}
-     WHERE id NOT IN (SELECT id FROM ${t.companies})`,
-  );
+  return { people, companies, deleted: found, notFound: new Set(deletes).size - found };
+}
+
+/**
+ * Stages base people into the people staging table as their load staged them: the person-level columns of the
+ * contact row, `-sort_key` as sequence number, and their unresolved role company ids. `where` picks the rows (SQL
+ * over `p`, the base contacts, written by this code).
+ */
+export async function stageBasePeople(
+  conn: DuckDBConnection,
+  people: string,
+  where: string,
+  from: string = `${BASE}.${TABLE.contact}`,
+): Promise<void> {
+  const refs = await hasRoleRefs(conn);
   const personCols = PERSON_COLUMNS.map((c) => `p.${ident(c.name)}`).join(', ');
   const refsJoin = refs
     ? `LEFT JOIN (SELECT person_id, list(company_id ORDER BY company_id) AS ids FROM ${BASE}.${ROLE_REFS} ` +
       'GROUP BY person_id) r ON r.person_id = p.id'
     : '';
   await conn.run(
-    `INSERT INTO ${t.people} (${PERSON_COLUMNS.map((c) => ident(c.name)).join(', ')}, seq, updated_at,
+    `INSERT INTO ${people} (${PERSON_COLUMNS.map((c) => ident(c.name)).join(', ')}, seq, updated_at,
        unresolved_company_ids)
-     SELECT ${personCols}, -p.sort_key, NULL, ${refs ? 'r.ids' : 'NULL'} FROM ${base} p ${refsJoin}
-     WHERE p.id NOT IN (SELECT id FROM ${t.people}) AND p.id NOT IN (SELECT id FROM delta_deletes)`,
+     SELECT ${personCols}, -p.sort_key, NULL, ${refs ? 'r.ids' : 'NULL'} FROM ${from} p ${refsJoin}
+     WHERE ${where}`,
+  );
+}
+
+async function stageRest(
+  conn: DuckDBConnection,
+  t: { people: string; companies: string },
+  deletes: readonly string[],
+): Promise<DeltaCounts> {
+  const counts = await prepareDelta(conn, t, deletes);
+  const companyCols = COMPANY_ROW_COLUMNS.map((c) => ident(c.name)).join(', ');
+  await conn.run(
+    `INSERT INTO ${t.companies} (${companyCols}, seq) SELECT ${companyCols}, -sort_key FROM ${BASE}.${TABLE.company}
+     WHERE id NOT IN (SELECT id FROM ${t.companies})`,
+  );
+  await stageBasePeople(
+    conn,
+    t.people,
+    `p.id NOT IN (SELECT id FROM ${t.people}) AND p.id NOT IN (SELECT id FROM delta_deletes)`,
   );
   await conn.run('DROP TABLE delta_deletes');
   await conn.run(`DETACH ${BASE}`);
-  return { people, companies, deleted: found, notFound: new Set(deletes).size - found };
+  return counts;
 }

@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, hostname, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, VARCHAR } from '@duckdb/node-api';
@@ -9,21 +9,26 @@ import {
   SUPPRESSION_COLUMNS,
   SUPPRESSION_FIELD,
   SUPPRESSION_TYPES,
+  EMPTY_SUPPRESSION,
   type Suppression,
 } from '../../../domain/suppression.js';
 import {
   type DeltaBase,
   DeltaRefused,
   type Duplicate,
+  type PatchedDelta,
   type ReleaseSource,
   type ReleaseWriter,
   type ReleaseWriterOptions,
   type StepFn,
   type SuppressedPeople,
 } from '../../release-writer.js';
+import Database from 'better-sqlite3';
+import { CONTACT_CARD_COLUMNS } from '../../../domain/catalog/index.js';
 import { buildBitmapIndex } from '../bitmap-index/build.js';
 import { indexFile } from '../bitmap-index/format.js';
-import { pointStoreFile } from '../point-store/schema.js';
+import { patchBitmapIndex } from '../bitmap-index/patch.js';
+import { FULL_CARD_COLUMNS, POINT_META, POINT_META_TABLE, pointStoreFile } from '../point-store/schema.js';
 import {
   loadingMarker,
   nextReleaseId,
@@ -37,8 +42,9 @@ import {
 } from '../release-store.js';
 import { ident, lookupColumnIndexDdl, META_TABLE, releaseDdl, TABLE } from '../schema.js';
 import { readColumns, replaceTempTable } from '../suppression/duck-io.js';
-import { openDeltaBase, ROLE_REFS } from './delta-base.js';
-import { writePointStore } from './point-store-writer.js';
+import { BASE, hasRoleRefs, openDeltaBase, prepareDelta, ROLE_REFS } from './delta-base.js';
+import { PATCH_COMPANIES, PATCH_CONTACTS, PATCHED, type PatchedRows, patchRelease } from './patch-release.js';
+import { patchPointStore, writePointStore } from './point-store-writer.js';
 import { StagingTable, stageColumns, stagingDdl } from './staging.js';
 
 /**
@@ -92,6 +98,9 @@ export async function openDuckDBReleaseWriter(
     points: pointStoreFile(releaseFile(dataDir, releaseId)),
     index: indexFile(releaseFile(dataDir, releaseId)),
     fullCards: opts.fullCards === true,
+    patch: join(releasesDir(dataDir), `${releaseId}.patch.duckdb.tmp`),
+    deltaIndex: join(releasesDir(dataDir), `${releaseId}.delta.index.tmp`),
+    rebuild: opts.rebuild === true,
   };
   try {
     return await DuckDBReleaseWriter.create(releaseId, stagingDir, files);
@@ -110,6 +119,11 @@ interface ReleaseFiles {
   index: string;
   /** Write full cards into the point store too. */
   fullCards: boolean;
+  /** A delta's copy of the serving release while it is patched, and the index of its written rows. */
+  patch: string;
+  deltaIndex: string;
+  /** Build a delta's release from all rows instead of patching its base. */
+  rebuild: boolean;
 }
 
 class DuckDBReleaseWriter implements ReleaseWriter {
@@ -173,13 +187,32 @@ class DuckDBReleaseWriter implements ReleaseWriter {
   }
 
   /**
-   * Drops the staged people a suppression list matches: its values are appended to a TEMP table and joined with each
-   * identifier column (SHA-256 entries with DuckDB's `sha256` of each email and phone value, computed only when the
-   * list holds some), each person counted under the first type that matched.
+   * Drops the staged people a suppression list matches (suppressionMatches), each counted under the first type that
+   * matched.
    */
   async suppress(list: Suppression): Promise<SuppressedPeople> {
+    const found = await this.suppressionMatches(list, PEOPLE, 'seq', 'stage_suppressed');
+    if (found.people > 0) await this.conn.run(`DELETE FROM ${PEOPLE} WHERE seq IN (SELECT k FROM stage_suppressed)`);
+    await this.conn.run('DROP TABLE IF EXISTS stage_suppressed');
+    return found;
+  }
+
+  /**
+   * The rows of `from` (people rows, aliased p; `where` narrows them) a suppression list matches, into the TEMP table
+   * `into` (k: the row's `key` column, r: the rank of the first type that matched), counted per type: its values are
+   * appended to a TEMP table and joined with each identifier column (SHA-256 entries with DuckDB's `sha256` of each
+   * email and phone value, computed only when the list holds some).
+   */
+  private async suppressionMatches(
+    list: Suppression,
+    from: string,
+    key: string,
+    into: string,
+    where = 'true',
+  ): Promise<SuppressedPeople> {
     const byType = Object.fromEntries(SUPPRESSION_TYPES.map((t) => [t, 0])) as Record<OptOutType, number>;
     const types = SUPPRESSION_TYPES.filter((t) => list[SUPPRESSION_FIELD[t]].length > 0);
+    await this.conn.run(`CREATE OR REPLACE TEMP TABLE ${into} (k ${key === 'seq' ? 'BIGINT' : 'VARCHAR'}, r INTEGER)`);
     if (types.length === 0) return { people: 0, byType };
     await this.conn.run(`SET threads = ${this.threads}`);
     await replaceTempTable(this.conn, 'stage_suppress_values', [
@@ -195,26 +228,23 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       SUPPRESSION_COLUMNS[t].map((c) => {
         const value = t === 'sha256' ? `sha256(p.${ident(c)})` : `p.${ident(c)}`;
         return (
-          `SELECT p.seq, ${SUPPRESSION_TYPES.indexOf(t)} AS r FROM ${PEOPLE} p JOIN stage_suppress_values s ON s.v = ` +
-          `${value} WHERE s.t = '${t}'`
+          `SELECT p.${ident(key)} AS k, ${SUPPRESSION_TYPES.indexOf(t)} AS r FROM ${from} p JOIN stage_suppress_values ` +
+          `s ON s.v = ${value} WHERE s.t = '${t}' AND (${where})`
         );
       }),
     );
     await this.conn.run(
-      `CREATE OR REPLACE TEMP TABLE stage_suppressed AS SELECT seq, min(r) AS r FROM (${branches.join(' UNION ALL ')}) ` +
-        'GROUP BY seq',
+      `INSERT INTO ${into} SELECT k, min(r) AS r FROM (${branches.join(' UNION ALL ')}) GROUP BY k`,
     );
     const [rank, n] = await readColumns(
       this.conn,
-      'SELECT r::INTEGER AS r, count(*)::INTEGER AS n FROM stage_suppressed GROUP BY r',
+      `SELECT r::INTEGER AS r, count(*)::INTEGER AS n FROM ${into} GROUP BY r`,
     );
     let people = 0;
     for (let i = 0; i < (rank?.length ?? 0); i++) {
       byType[SUPPRESSION_TYPES[rank![i] as number]!] = n![i] as number;
       people += n![i] as number;
     }
-    await this.conn.run(`DELETE FROM ${PEOPLE} WHERE seq IN (SELECT seq FROM stage_suppressed)`);
-    await this.conn.run('DROP TABLE stage_suppressed');
     await this.conn.run('DROP TABLE stage_suppress_values');
     await this.conn.run('SET threads = 1');
     return { people, byType };
@@ -287,6 +317,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     this.parent = base.id;
     return {
       ...base,
+      patch: (deletes, suppression) => this.patch(base.id, deletes, suppression),
       // Copying the base rows is one bulk step: every core, then back to one for what follows.
       stageRest: async (deletes) => {
         await this.conn.run(`SET threads = ${this.threads}`);
@@ -297,6 +328,125 @@ class DuckDBReleaseWriter implements ReleaseWriter {
         }
       },
     };
+  }
+
+  /** What the patch of a delta wrote (patch-release.ts), for publish; null when the release is built in full. */
+  private patched: (PatchedRows & { parentId: string; mainDb: string }) | null = null;
+
+  /**
+   * A delta written by patching a copy of the base (DeltaBase.patch), or null when the base cannot be patched: its
+   * point store is missing or of another layout, it lacks the role references table of current releases, or the
+   * load asked for a rebuild. The copy is attached as PATCHED and made the connection's default database, so
+   * publish writes the meta, point store and index from it as it does for a built release.
+   */
+  private async patch(
+    parentId: string,
+    deletes: readonly string[],
+    suppression: Suppression | undefined,
+  ): Promise<PatchedDelta | null> {
+    const { dataDir } = this.files;
+    const parentFile = releaseFile(dataDir, parentId);
+    if (this.files.rebuild || !(await hasRoleRefs(this.conn)) || !this.pointStoreMatches(parentFile)) return null;
+    await this.conn.run(`SET threads = ${this.threads}`);
+    const delta = await prepareDelta(this.conn, { people: PEOPLE, companies: COMPANIES }, deletes);
+    await this.conn.run(`CREATE TEMP TABLE delta_restated AS SELECT id FROM ${PEOPLE}`);
+    const ofBase = suppression
+      ? await this.suppressionMatches(
+          suppression,
+          `${BASE}.${ident(TABLE.contact)}`,
+          'id',
+          'delta_suppressed',
+          'p.id NOT IN (SELECT id FROM delta_restated) AND p.id NOT IN (SELECT id FROM delta_deletes)',
+        )
+      : await this.suppressionMatches(EMPTY_SUPPRESSION, PEOPLE, 'id', 'delta_suppressed');
+    const ofDelta = suppression ? await this.suppress(suppression) : { people: 0, byType: ofBase.byType };
+    const suppressed: SuppressedPeople = {
+      people: ofBase.people + ofDelta.people,
+      byType: Object.fromEntries(
+        SUPPRESSION_TYPES.map((t) => [t, ofBase.byType[t] + ofDelta.byType[t]]),
+      ) as SuppressedPeople['byType'],
+    };
+    await this.conn.run(`SET threads = ${this.threads}`);
+    await copyFile(parentFile, this.files.patch);
+    const mainDb = String((await this.conn.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
+    await this.conn.run(`ATTACH '${this.files.patch.replace(/'/g, "''")}' AS ${PATCHED}`);
+    await this.conn.run(`USE ${PATCHED}`);
+    const rows = await patchRelease(this.conn, { people: PEOPLE, companies: COMPANIES }, ROLE_REFS);
+    this.patched = { ...rows, parentId, mainDb };
+    this.counts = { contacts: rows.contacts, companies: rows.companies };
+    return { delta, suppressed, contacts: rows.contacts, companies: rows.companies };
+  }
+
+  /** Whether the parent's point store can be patched: present, of this build's card layout and full-card choice. */
+  private pointStoreMatches(parentFile: string): boolean {
+    let db: Database.Database | null = null;
+    try {
+      db = new Database(pointStoreFile(parentFile), { readonly: true, fileMustExist: true });
+      const meta = new Map(db.prepare(`SELECT key, value FROM ${POINT_META_TABLE}`).raw().all() as [string, string][]);
+      return (
+        meta.get(POINT_META.cardColumns) === JSON.stringify(CONTACT_CARD_COLUMNS) &&
+        meta.has(POINT_META.fullCardColumns) === this.files.fullCards &&
+        (!this.files.fullCards || meta.get(POINT_META.fullCardColumns) === JSON.stringify(FULL_CARD_COLUMNS))
+      );
+    } catch {
+      return false;
+    } finally {
+      db?.close();
+    }
+  }
+
+  /**
+   * Publishing a patched delta: the meta, then the point store and the index patched from the parent's (the index
+   * built in full when the parent has none this build reads), then the copy checkpointed and detached.
+   */
+  private async publishPatched(
+    patched: PatchedRows & { parentId: string; mainDb: string },
+    onStep: StepFn,
+  ): Promise<void> {
+    const parentFile = releaseFile(this.files.dataDir, patched.parentId);
+    const gone = 'SELECT sort_key FROM patch_gone';
+    const points = await patchPointStore(this.conn, `${this.files.points}.tmp`, this.releaseId, {
+      parentFile: pointStoreFile(parentFile),
+      gone: patched.removed.contact,
+      goneKeysSql: (c) =>
+        `SELECT ${ident(c)}, sort_key FROM ${BASE}.${ident(TABLE.contact)} WHERE sort_key IN (${gone}) AND ${ident(c)} ` +
+        'IS NOT NULL',
+      writtenTable: PATCH_CONTACTS,
+      fullCards: this.files.fullCards,
+    }, onStep);
+    if (points.cards !== patched.written.contact.length)
+      throw new Error(`point store patch wrote ${points.cards} cards for ${patched.written.contact.length} contacts`);
+    const parentIndex = indexFile(parentFile);
+    const readable = await access(parentIndex).then(
+      () => true,
+      () => false,
+    );
+    const step = (d: number, t: number) => onStep(d, t, 'index');
+    if (readable) {
+      await buildBitmapIndex(this.conn, this.files.deltaIndex, this.releaseId, step, {
+        contact: { table: PATCH_CONTACTS, rows: patched.positions.contact, ranges: false },
+        company: { table: PATCH_COMPANIES, rows: patched.positions.company, ranges: false },
+      });
+      patchBitmapIndex({
+        parentFile: parentIndex,
+        deltaFile: this.files.deltaIndex,
+        outFile: `${this.files.index}.tmp`,
+        releaseId: this.releaseId,
+        entities: {
+          contact: { removed: patched.removed.contact, written: patched.written.contact },
+          company: { removed: patched.removed.company, written: patched.written.company },
+        },
+      });
+      await rm(this.files.deltaIndex, { force: true });
+    } else await buildBitmapIndex(this.conn, `${this.files.index}.tmp`, this.releaseId, step);
+    await this.conn.run(`CHECKPOINT ${PATCHED}`);
+    await this.conn.run(`USE ${ident(patched.mainDb)}`);
+    await this.conn.run(`DETACH ${PATCHED}`);
+    await this.conn.run(`DETACH ${BASE}`);
+    this.close();
+    // The writer's own file held only the staging: the patched copy is the release.
+    await rm(`${this.files.final}.tmp`, { force: true });
+    await rename(this.files.patch, `${this.files.final}.tmp`);
   }
 
   async publish(source: ReleaseSource, onStep: StepFn = () => undefined): Promise<{ createdAt: string }> {
@@ -312,11 +462,14 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       companies: String(counts.companies),
       source: JSON.stringify(source),
     });
-    const points = await this.writePointReadIndexes(`${this.files.points}.tmp`, this.releaseId, onStep);
-    if (points.cards !== counts.contacts)
-      throw new Error(`point store holds ${points.cards} cards for ${counts.contacts} contacts`);
-    await buildBitmapIndex(this.conn, `${this.files.index}.tmp`, this.releaseId, (d, t) => onStep(d, t, 'index'));
-    await this.finish();
+    if (this.patched) await this.publishPatched(this.patched, onStep);
+    else {
+      const points = await this.writePointReadIndexes(`${this.files.points}.tmp`, this.releaseId, onStep);
+      if (points.cards !== counts.contacts)
+        throw new Error(`point store holds ${points.cards} cards for ${counts.contacts} contacts`);
+      await buildBitmapIndex(this.conn, `${this.files.index}.tmp`, this.releaseId, (d, t) => onStep(d, t, 'index'));
+      await this.finish();
+    }
     // A delta applies to its parent only: if another release serves now (a load or a rollback meanwhile), publishing
     // would drop that release's changes. Checked just before the swap.
     const serving = this.parent === null ? null : ((await readCurrent(this.files.dataDir))?.id ?? null);
@@ -344,8 +497,18 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     } catch {
       /* already failing; the caller's error matters */
     }
-    const { final, points, index } = this.files;
-    const leftovers = [`${final}.tmp`, `${final}.tmp.wal`, `${points}.tmp`, points, `${index}.tmp`, index];
+    const { final, points, index, patch, deltaIndex } = this.files;
+    const leftovers = [
+      `${final}.tmp`,
+      `${final}.tmp.wal`,
+      `${points}.tmp`,
+      points,
+      `${index}.tmp`,
+      index,
+      patch,
+      `${patch}.wal`,
+      deltaIndex,
+    ];
     await Promise.all(leftovers.map((f) => rm(f, { force: true })));
     await rm(this.stagingDir, { recursive: true, force: true });
     await rm(loadingMarker(this.files.dataDir, this.releaseId), { force: true });

@@ -54,18 +54,23 @@ export async function readColumns(
   return out;
 }
 
-/** The one INTEGER column of a query's `rows` rows, in order, into a typed array (no JS array of a million values). */
-export async function readInts(conn: DuckDBConnection, sql: string, rows: number): Promise<Int32Array> {
+/**
+ * The values of a `SELECT sort_key, value` query placed by sort key: out[sort_key - 1] = value, for `positions`
+ * positions (the largest sort_key). Positions without a row (a release patched by a delta) stay 0, as a null value.
+ */
+export async function readIntsByKey(conn: DuckDBConnection, sql: string, positions: number): Promise<Int32Array> {
   const result = await conn.stream(sql);
-  const out = new Int32Array(rows);
-  let n = 0;
+  const out = new Int32Array(positions);
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
-    if (n + chunk.rowCount > rows) throw new Error(`${sql.slice(0, 60)}…: more than ${rows} rows`);
-    const v = chunk.getColumnVector(0);
-    for (let i = 0; i < chunk.rowCount; i++, n++) out[n] = (v.getItem(i) as number | null) ?? 0;
+    const keys = chunk.getColumnVector(0);
+    const v = chunk.getColumnVector(1);
+    for (let i = 0; i < chunk.rowCount; i++) {
+      const k = Number(keys.getItem(i));
+      if (!(k >= 1 && k <= positions)) throw new Error(`${sql.slice(0, 60)}…: sort_key ${k} outside 1..${positions}`);
+      out[k - 1] = (v.getItem(i) as number | null) ?? 0;
+    }
   }
-  if (n !== rows) throw new Error(`${sql.slice(0, 60)}…: ${n} rows, not ${rows}`);
   return out;
 }

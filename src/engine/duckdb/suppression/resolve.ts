@@ -9,7 +9,7 @@ import {
 import { countBits, emptyBitset } from '../bitmap-index/bitset.js';
 import { Params } from '../compile/params.js';
 import { ident, TABLE } from '../schema.js';
-import { readColumns, readInts, replaceTempTable } from './duck-io.js';
+import { readColumns, readIntsByKey, replaceTempTable } from './duck-io.js';
 import { HashPrefixIndex } from './hash-index.js';
 import { bitsetOf, bitValueOf, type CompanyCuts, type Suppressed } from './suppressed.js';
 
@@ -66,6 +66,7 @@ export class SuppressionResolver {
 
   constructor(
     private readonly conn: DuckDBConnection,
+    /** Row positions of each entity (the largest sort_key): bitsets and arrays are this long. */
     private readonly rows: { contacts: number; companies: number },
   ) {}
 
@@ -236,15 +237,15 @@ export class SuppressionResolver {
   private employersOf(): Promise<Employers> {
     if (!this.employers) {
       this.employers = (async () => {
-        const company = await readInts(
+        const company = await readIntsByKey(
           this.conn,
-          `SELECT coalesce(co.sort_key, 0)::INTEGER FROM ${ident(TABLE.contact)} c LEFT JOIN ${ident(TABLE.company)} ` +
-            'co ON co.id = c.company_id ORDER BY c.sort_key',
+          `SELECT c.sort_key, coalesce(co.sort_key, 0)::INTEGER FROM ${ident(TABLE.contact)} c LEFT JOIN ` +
+            `${ident(TABLE.company)} co ON co.id = c.company_id`,
           this.rows.contacts,
         );
-        const stored = await readInts(
+        const stored = await readIntsByKey(
           this.conn,
-          `SELECT contact_count::INTEGER FROM ${ident(TABLE.company)} ORDER BY sort_key`,
+          `SELECT sort_key, contact_count::INTEGER FROM ${ident(TABLE.company)}`,
           this.rows.companies,
         );
         return { company, stored };

@@ -1,0 +1,342 @@
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import type { Entity } from '../../../domain/catalog/index.js';
+import { andNotInto, type Bitset, countBits, emptyBitset, setRows, setRowsFrom, wordsFor } from './bitset.js';
+import { PostingWriter } from './build.js';
+import {
+  type ArrayRef,
+  type ColumnHeader,
+  compareTerms,
+  DICTIONARIES,
+  type EntityHeader,
+  encodingOf,
+  INDEX_VERSION,
+  INDEX_VERSION_LIVE,
+  type IndexHeader,
+  type PostingRef,
+  type RangesHeader,
+  type StoredTerms,
+  type Term,
+  type TermsHeader,
+} from './format.js';
+import { lowerBound, readHeader } from './reader.js';
+
+/**
+ * The index of a release a delta load patched (release-writer/patch-release.ts) from its parent's index, without
+ * reading the release's columns again: every posting of the parent, less the rows the delta removed or rewrote, plus
+ * the postings of the rows it wrote (a small index built from those rows alone, `delta`). The parent's postings are
+ * read in file order, in large sequential reads, and each is written once in the encoding its new row count asks
+ * for; values no row holds any more leave the dictionaries; range blocks keep their boundary values.
+ * Answers are those of an index built from the patched release (test/engine/index-patch.test.ts compares them).
+ */
+
+export interface EntityPatch {
+  /** Positions (sort_key - 1) of the parent's rows that are gone or rewritten: deleted, replaced, re-derived. */
+  removed: Int32Array;
+  /** Positions of the rows the delta wrote (the rows of the delta's index). */
+  written: Int32Array;
+}
+
+export interface IndexPatch {
+  parentFile: string;
+  /** The index of the written rows, built with the new release's positions (build.ts EntitySource.rows). */
+  deltaFile: string;
+  outFile: string;
+  releaseId: string;
+  entities: Record<Entity, EntityPatch>;
+}
+
+/** A posting of the new index: the parent's rows (less the removed) and rows to add, and where its ref goes. */
+interface Job {
+  merge: EntityMerge;
+  parent: PostingRef | null;
+  add: Uint32Array;
+  done: (ref: PostingRef) => void;
+}
+
+const WINDOW_BYTES = 64 * 2 ** 20;
+
+/** Sequential reads of the parent file: one large read serves the postings that follow each other. */
+class Window {
+  private buf = Buffer.alloc(0);
+  private start = 0;
+  constructor(private readonly fd: number) {}
+
+  words(off: number, count: number): Int32Array {
+    const len = count * 4;
+    if (off < this.start || off + len > this.start + this.buf.length) {
+      const n = Math.max(WINDOW_BYTES, len);
+      const b = Buffer.allocUnsafeSlow(n);
+      let got = 0;
+      while (got < n) {
+        const r = readSync(this.fd, b, got, n - got, off + got);
+        if (r === 0) break;
+        got += r;
+      }
+      if (got < len) throw new Error('the parent index file is truncated');
+      this.buf = b.subarray(0, got);
+      this.start = off;
+    }
+    const at = this.buf.byteOffset + (off - this.start);
+    return new Int32Array(this.buf.buffer, at, count);
+  }
+}
+
+/** One entity's postings: decoding the parent's and the delta's, and merging them. */
+class EntityMerge {
+  readonly rows: number;
+  private readonly removed: Bitset;
+  private readonly parentAll: Bitset;
+
+  constructor(
+    private readonly parent: EntityHeader,
+    private readonly delta: EntityHeader,
+    private readonly deltaBytes: Buffer,
+    patch: EntityPatch,
+    window: Window,
+  ) {
+    this.rows = delta.rows;
+    this.removed = emptyBitset(this.rows);
+    for (const r of patch.removed) if (r < this.rows) this.removed[r >>> 5]! |= 1 << (r & 31);
+    // Every row of the parent (its live rows), as positions of the new release.
+    this.parentAll = emptyBitset(this.rows);
+    if (parent.live) this.orParent(this.parentAll, parent.live, window);
+    else for (let r = 0; r < Math.min(parent.rows, this.rows); r++) this.parentAll[r >>> 5]! |= 1 << (r & 31);
+  }
+
+  /** ORs a parent posting into a bitset of the new positions (rows past them are gone: they are all removed). */
+  private orParent(target: Bitset, ref: PostingRef, window: Window): void {
+    const prows = this.parent.rows;
+    switch (encodingOf(ref[1], prows)) {
+      case 'none':
+        return;
+      case 'all':
+        for (let i = 0; i < target.length; i++) target[i]! |= this.parentAll[i]!;
+        return;
+      case 'dense': {
+        const words = window.words(ref[0], wordsFor(prows));
+        const n = Math.min(words.length, target.length);
+        for (let i = 0; i < n; i++) target[i]! |= words[i]!;
+        const rem = this.rows % 32;
+        if (words.length >= target.length && rem !== 0) target[target.length - 1]! &= 2 ** rem - 1;
+        return;
+      }
+      case 'sparse': {
+        const list = window.words(ref[0], ref[1]);
+        for (let i = 0; i < list.length; i++) {
+          const r = list[i]!;
+          if (r < this.rows) target[r >>> 5]! |= 1 << (r & 31);
+        }
+      }
+    }
+  }
+
+  /** The rows of one of the delta index's postings, ascending. */
+  deltaRows(ref: PostingRef | undefined): Uint32Array {
+    if (!ref) return new Uint32Array(0);
+    switch (encodingOf(ref[1], this.rows)) {
+      case 'none':
+        return new Uint32Array(0);
+      case 'all':
+        return Uint32Array.from({ length: this.rows }, (_, i) => i);
+      case 'dense': {
+        const bits = this.deltaWords(ref[0], wordsFor(this.rows));
+        return Uint32Array.from(setRowsFrom(bits, 0, 0, ref[1]));
+      }
+      case 'sparse':
+        return new Uint32Array(this.deltaWords(ref[0], ref[1]));
+    }
+  }
+
+  private deltaWords(off: number, count: number): Int32Array {
+    const out = new Int32Array(count);
+    Buffer.from(out.buffer).set(this.deltaBytes.subarray(off, off + count * 4));
+    return out;
+  }
+
+  /** Writes a posting: the parent's rows less the removed ones, plus `add` (ascending, disjoint from them). */
+  write(out: PostingWriter, window: Window, parent: PostingRef | null, add: Uint32Array): PostingRef {
+    const prows = this.parent.rows;
+    const enc = parent ? encodingOf(parent[1], prows) : 'none';
+    if (enc === 'sparse') {
+      const list = window.words(parent![0], parent![1]);
+      const kept = new Uint32Array(list.length + add.length);
+      let n = 0;
+      let j = 0;
+      for (let i = 0; i < list.length; i++) {
+        const r = list[i]!;
+        if (r >= this.rows || (this.removed[r >>> 5]! & (1 << (r & 31))) !== 0) continue;
+        while (j < add.length && add[j]! < r) kept[n++] = add[j++]!;
+        kept[n++] = r;
+      }
+      while (j < add.length) kept[n++] = add[j++]!;
+      return out.write(kept.subarray(0, n), this.rows);
+    }
+    const bits = emptyBitset(this.rows);
+    if (parent && enc !== 'none') {
+      this.orParent(bits, parent, window);
+      andNotInto(bits, this.removed);
+    }
+    if (enc === 'none' && add.length * 32 <= this.rows) return out.write(add.slice(), this.rows);
+    setRows(bits, add);
+    return out.writeBits(bits, countBits(bits), this.rows);
+  }
+
+  /** The rows of the new release: the parent's less the removed, plus the written. */
+  live(written: Int32Array): { bits: Bitset; count: number } {
+    const bits = this.parentAll.slice();
+    andNotInto(bits, this.removed);
+    setRows(bits, written);
+    return { bits, count: countBits(bits) };
+  }
+}
+
+/** Merges two ascending dictionaries: each value once, with its position in the parent and in the delta (or -1). */
+function mergeValues(p: readonly Term[], d: readonly Term[]): Array<[Term, number, number]> {
+  const out: Array<[Term, number, number]> = [];
+  let i = 0;
+  let j = 0;
+  while (i < p.length || j < d.length) {
+    const c = i >= p.length ? 1 : j >= d.length ? -1 : compareTerms(p[i]!, d[j]!);
+    if (c < 0) out.push([p[i]!, i++, -1]);
+    else if (c > 0) out.push([d[j]!, -1, j++]);
+    else out.push([p[i]!, i++, j++]);
+  }
+  return out;
+}
+
+/** Ascending union of some postings' rows. */
+function unionRows(parts: Uint32Array[]): Uint32Array {
+  const n = parts.reduce((sum, p) => sum + p.length, 0);
+  const all = new Uint32Array(n);
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all.sort();
+}
+
+const sameRef = (a: PostingRef, b: PostingRef): boolean => a[0] === b[0] && a[1] === b[1];
+
+type AddJob = (parent: PostingRef | null, add: Uint32Array, done: (ref: PostingRef) => void) => void;
+
+/**
+ * Queues the postings of one merged dictionary (and of the range blocks on it); answers what writes the dictionary
+ * once they are written: values no row holds any more are left out, and each range boundary moves to the first value
+ * at or after its old boundary value (blocks whose boundary falls off either end are dropped).
+ */
+function mergeDictionary(
+  m: EntityMerge,
+  pt: TermsHeader,
+  dt: TermsHeader,
+  add: AddJob,
+  ranges: RangesHeader | undefined,
+): (out: PostingWriter) => { terms: StoredTerms; ranges?: RangesHeader } {
+  const merged = mergeValues(pt.values, dt.values);
+  const off = new Float64Array(merged.length);
+  const cnt = new Int32Array(merged.length);
+  merged.forEach(([, pi, di], i) => {
+    const parentRef: PostingRef | null = pi >= 0 ? [pt.off[pi]!, pt.cnt[pi]!] : null;
+    const rows = di >= 0 ? m.deltaRows([dt.off[di]!, dt.cnt[di]!]) : new Uint32Array(0);
+    add(parentRef, rows, (ref) => {
+      off[i] = ref[0];
+      cnt[i] = ref[1];
+    });
+  });
+  const bounds = ranges ? ranges.at.map((a) => pt.values[a]!) : [];
+  const prefix: PostingRef[] = [];
+  if (ranges) {
+    // Rows of the delta whose value sorts before each boundary.
+    let j = 0;
+    const below: Uint32Array[] = [];
+    ranges.at.forEach((_, b) => {
+      while (j < dt.values.length && compareTerms(dt.values[j]!, bounds[b]!) < 0)
+        below.push(m.deltaRows([dt.off[j]!, dt.cnt[j++]!]));
+      add(ranges.prefix[b]!, unionRows(below), (ref) => (prefix[b] = ref));
+    });
+  }
+  return (out) => {
+    const keep = [...cnt.keys()].filter((i) => cnt[i]! > 0);
+    const values = keep.map((i) => merged[i]![0]);
+    const terms: StoredTerms = {
+      values,
+      off: out.writeArray(Float64Array.from(keep, (i) => off[i]!)) as ArrayRef,
+      cnt: out.writeArray(Int32Array.from(keep, (i) => cnt[i]!)) as ArrayRef,
+    };
+    if (!ranges) return { terms };
+    const at: number[] = [];
+    const refs: PostingRef[] = [];
+    bounds.forEach((v, b) => {
+      const a = lowerBound(values, v);
+      if (a <= 0 || a >= values.length || (at.length > 0 && a <= at[at.length - 1]!)) return;
+      at.push(a);
+      refs.push(prefix[b]!);
+    });
+    return at.length ? { terms, ranges: { at, prefix: refs } } : { terms };
+  };
+}
+
+export function patchBitmapIndex(patch: IndexPatch): void {
+  const pfd = openSync(patch.parentFile, 'r');
+  const ofd = openSync(patch.outFile, 'w');
+  try {
+    const parent = readHeader(pfd);
+    const dfd = openSync(patch.deltaFile, 'r');
+    let delta: IndexHeader;
+    try {
+      delta = readHeader(dfd);
+    } finally {
+      closeSync(dfd);
+    }
+    const deltaBytes = readFileSync(patch.deltaFile);
+    const window = new Window(pfd);
+    const out = new PostingWriter(ofd);
+    const jobs: Job[] = [];
+    const entities = {} as Record<Entity, EntityHeader<StoredTerms>>;
+    const dictionaries: Array<(out: PostingWriter) => void> = [];
+    for (const entity of ['contact', 'company'] as const) {
+      const m = new EntityMerge(parent.entities[entity], delta.entities[entity], deltaBytes, patch.entities[entity], window);
+      const add: AddJob = (parentRef, rows, done) => jobs.push({ merge: m, parent: parentRef, add: rows, done });
+      const head: EntityHeader<StoredTerms> = { rows: m.rows, columns: {} };
+      entities[entity] = head;
+      const live = m.live(patch.entities[entity].written);
+      if (live.count !== m.rows) head.live = out.writeBits(live.bits, live.count, m.rows);
+      const dcols = delta.entities[entity].columns;
+      for (const [name, pcol] of Object.entries(parent.entities[entity].columns)) {
+        const dcol = dcols[name];
+        if (!dcol) continue;
+        const col = { present: [0, 0], notnull: [0, 0] } as ColumnHeader<StoredTerms>;
+        head.columns[name] = col;
+        // present and notnull are often one posting: merged once.
+        const shared = sameRef(pcol.notnull, pcol.present) && sameRef(dcol.notnull, dcol.present);
+        add(pcol.present, m.deltaRows(dcol.present), (ref) => {
+          col.present = ref;
+          if (shared) col.notnull = ref;
+        });
+        if (!shared) add(pcol.notnull, m.deltaRows(dcol.notnull), (ref) => (col.notnull = ref));
+        for (const k of DICTIONARIES) {
+          const pt = pcol[k];
+          const dt = dcol[k];
+          // A dictionary either index left out (values JSON cannot carry) leaves the column to the scan.
+          if (!pt || !dt) continue;
+          const finish = mergeDictionary(m, pt, dt, add, k === 'terms' ? pcol.ranges : undefined);
+          dictionaries.push((o) => {
+            const done = finish(o);
+            col[k] = done.terms;
+            if (done.ranges) col.ranges = done.ranges;
+          });
+        }
+      }
+    }
+    // The parent's postings in file order (sequential reads), then those only the delta has.
+    const end = Number.MAX_SAFE_INTEGER;
+    jobs.sort((a, b) => (a.parent?.[0] ?? end) - (b.parent?.[0] ?? end));
+    for (const j of jobs) j.done(j.merge.write(out, window, j.parent, j.add));
+    for (const d of dictionaries) d(out);
+    const hasLive = entities.contact.live !== undefined || entities.company.live !== undefined;
+    out.finish({ version: hasLive ? INDEX_VERSION_LIVE : INDEX_VERSION, releaseId: patch.releaseId, entities });
+  } finally {
+    closeSync(pfd);
+    closeSync(ofd);
+  }
+}
