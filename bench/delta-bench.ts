@@ -9,10 +9,15 @@ import { machine } from './lib/machine.js';
 
 /**
  * Delta load benchmark: seeded dumps, a full load (`cds load`), then a delta of `--share` of the people (changed
- * titles, deletions and as many new people) and of the companies (changed sizes) applied with `cds load --delta`.
+ * titles, deletions and as many new people) and of the companies (changed sizes) applied with `cds load --delta`
+ * (patching the serving release; `--rebuild` times the rebuild from every row instead).
  * Each load runs as its own process; its wall time and peak RSS (VmHWM of /proc, all threads) are recorded.
- *   node dist/bench/delta-bench.js --contacts 100000 [--share 0.01] [--seed S] [--keep]
- * Writes bench/results/delta-<contacts>.json.
+ *   node dist/bench/delta-bench.js --contacts 100000 [--share 0.01] [--seed S] [--keep] [--rebuild] [--tag T]
+ *   node dist/bench/delta-bench.js --dumps DIR --data DATA [--share 0.01] [--rebuild] [--tag T]
+ * The second form reuses dumps (people.jsonl, companies.jsonl in DIR) and a data dir whose serving release was
+ * loaded from them (a 10 M run without generating and loading again): only the delta is timed, and the release it
+ * wrote is rolled back afterwards, so the run can be repeated.
+ * Writes bench/results/delta-<contacts>.json (delta-<contacts>-<T>.json with --tag).
  */
 const { values } = parseArgs({
   options: {
@@ -20,8 +25,13 @@ const { values } = parseArgs({
     share: { type: 'string', default: '0.01' },
     seed: { type: 'string', default: '42' },
     keep: { type: 'boolean', default: false },
+    rebuild: { type: 'boolean', default: false },
+    dumps: { type: 'string' },
+    data: { type: 'string' },
+    tag: { type: 'string' },
   },
 });
+if ((values.dumps === undefined) !== (values.data === undefined)) throw new Error('--dumps and --data go together');
 const contacts = Number(values.contacts);
 const share = Number(values.share);
 
@@ -75,15 +85,19 @@ function timedCds(args: string[]): Promise<Timed> {
 const dir = mkdtempSync(join(tmpdir(), 'cds-delta-bench-'));
 const loadAtStart = loadavg()[0]!;
 try {
-  const data = join(dir, 'data');
-  const g = await generateDumps({
-    contacts,
-    companies: Math.max(1, Math.round(contacts / 10)),
-    seed: Number(values.seed),
-    outDir: join(dir, 'dumps'),
-    asOf: new Date('2026-11-01T00:00:00Z'),
-  });
-  const full = await timedCds(['load', '--data', data, '--people', g.peopleFile, '--companies', g.companiesFile]);
+  const data = values.data ?? join(dir, 'data');
+  const g = values.dumps
+    ? { peopleFile: join(values.dumps, 'people.jsonl'), companiesFile: join(values.dumps, 'companies.jsonl') }
+    : await generateDumps({
+        contacts,
+        companies: Math.max(1, Math.round(contacts / 10)),
+        seed: Number(values.seed),
+        outDir: join(dir, 'dumps'),
+        asOf: new Date('2026-11-01T00:00:00Z'),
+      });
+  const full = values.data
+    ? null
+    : await timedCds(['load', '--data', data, '--people', g.peopleFile, '--companies', g.companiesFile]);
   const delta = await cutDelta({ people: g.peopleFile, companies: g.companiesFile }, dir, share);
   const run = await timedCds([
     'load',
@@ -96,12 +110,15 @@ try {
     delta.companies,
     '--deletes',
     delta.deletes,
+    ...(values.rebuild ? ['--rebuild'] : []),
   ]);
+  // A reused data dir serves its full load again, for the next run.
+  if (values.data) await timedCds(['releases', 'rollback', '--data', data]);
   const result = {
-    contacts,
+    contacts: run.report.contacts,
     share,
     delta_rows: delta.counts,
-    full_load: {
+    full_load: full && {
       ms: full.ms,
       peak_rss_mb: full.peak_rss_mb,
       phase_start_ms: full.phase_start_ms,
@@ -115,7 +132,7 @@ try {
       companies: run.report.companies,
       delta: run.report.delta,
     },
-    delta_vs_full: Math.round((run.ms / full.ms) * 100) / 100,
+    delta_vs_full: full && Math.round((run.ms / full.ms) * 100) / 100,
     machine: machine(),
     load_average: { start: loadAtStart, end: loadavg()[0]! },
     at: new Date().toISOString(),
@@ -123,7 +140,8 @@ try {
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   const out = join(process.cwd(), 'bench', 'results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, `delta-${contacts}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  const name = `delta-${run.report.contacts}${values.tag ? `-${values.tag}` : ''}.json`;
+  writeFileSync(join(out, name), `${JSON.stringify(result, null, 2)}\n`);
 } finally {
   if (!values.keep) rmSync(dir, { recursive: true, force: true });
   else process.stderr.write(`kept ${dir}\n`);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
@@ -19,21 +19,24 @@ export interface ConformanceRelease {
 }
 
 /**
- * `opts.delta`: then a delta load patches the seeded release (loaders/load/delta.ts) with that share of the people
- * retitled, deleted or added and of the companies resized (bench/lib/delta-files.ts), so the suite also runs on a
- * release with empty positions, rows rewritten in place and new rows after the last.
+ * `opts.deltas`: then delta loads patch the seeded release (loaders/load/delta.ts), one after the other, each with
+ * that share of the people retitled, deleted or added and of the companies resized (bench/lib/delta-files.ts), so the
+ * suite also runs on a release with empty positions, rows rewritten in place and new rows after the last (and, from
+ * the second, a patched parent).
  */
 export async function conformanceRelease(
   contacts: number,
   companies: number,
   seed: number,
-  opts: { delta?: number } = {},
+  opts: { deltas?: readonly number[] } = {},
 ): Promise<ConformanceRelease> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cds-conformance-'));
   const seeded = await seedRelease({ dataDir, contacts, companies, seed, asOf: new Date('2026-11-01T00:00:00Z') });
-  if (opts.delta !== undefined) {
+  for (const [i, share] of (opts.deltas ?? []).entries()) {
     const { peopleFile, companiesFile } = seeded.generate;
-    const d = await cutDelta({ people: peopleFile, companies: companiesFile }, dataDir, opts.delta);
+    const dir = join(dataDir, `delta-${i}`);
+    mkdirSync(dir);
+    const d = await cutDelta({ people: peopleFile, companies: companiesFile }, dir, share);
     const report = await loadDelta({ dataDir, peopleFile: d.people, companiesFile: d.companies, deletesFile: d.deletes });
     if (report.delta?.patched !== true) throw new Error('the delta was rebuilt, not patched');
   }
