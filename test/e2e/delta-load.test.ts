@@ -78,7 +78,7 @@ async function keptPositions(q: Q, table: string): Promise<void> {
   );
   const [top] = await q(`SELECT max(sort_key) AS m, count(DISTINCT sort_key) AS k, count(*) AS n FROM d.${table}`);
   const [last] = await q(`SELECT max(sort_key) AS m FROM p.${table}`);
-  added.forEach((r, i) => expect(Number(r.sort_key)).toBe(Number(last!.m) + i + 1));
+  expect(added.map((r) => Number(r.sort_key))).toEqual(added.map((_, i) => Number(last!.m) + i + 1));
   expect(added.map((r) => r.id)).toEqual(added.map((r) => r.id).sort());
   expect(Number(top!.k)).toBe(Number(top!.n));
 }
@@ -86,123 +86,127 @@ async function keptPositions(q: Q, table: string): Promise<void> {
 it.each([
   ['patched', []],
   ['rebuilt (--rebuild)', ['--rebuild']],
-])('a delta that changes a title, a company size and deletes a person, %s, holds exactly the full load of the merged dumps', async (_how, flags) => {
-  const rebuilt = flags.length > 0;
-  const baseDir = join(root, `base-${rebuilt ? 'rebuilt' : 'patched'}`);
-  const seeded = await seedRelease({ dataDir: baseDir, contacts: 1500, companies: 120, seed: 21, asOf: AS_OF });
-  const people = readJsonl(seeded.generate.peopleFile);
-  const companies = readJsonl(seeded.generate.companiesFile);
+])(
+  'a delta that changes a title, a company size and deletes a person, %s, holds exactly the full load of the merged dumps',
+  async (_how, flags) => {
+    const rebuilt = flags.length > 0;
+    const baseDir = join(root, `base-${rebuilt ? 'rebuilt' : 'patched'}`);
+    const seeded = await seedRelease({ dataDir: baseDir, contacts: 1500, companies: 120, seed: 21, asOf: AS_OF });
+    const people = readJsonl(seeded.generate.peopleFile);
+    const companies = readJsonl(seeded.generate.companiesFile);
 
-  // The company with the most contacts in the base release, independent of the loader's code paths.
-  const baseFile = await servingFile(baseDir);
-  const [big] = await withDb(async (q) => {
-    await q(`ATTACH '${baseFile}' AS b (READ_ONLY)`);
-    return q(
-      `SELECT company_id, count(*) AS n, any_value(company_size) AS size FROM b.contacts
+    // The company with the most contacts in the base release, independent of the loader's code paths.
+    const baseFile = await servingFile(baseDir);
+    const [big] = await withDb(async (q) => {
+      await q(`ATTACH '${baseFile}' AS b (READ_ONLY)`);
+      return q(
+        `SELECT company_id, count(*) AS n, any_value(company_size) AS size FROM b.contacts
        WHERE company_id IS NOT NULL GROUP BY company_id ORDER BY n DESC, company_id LIMIT 1`,
-    );
-  });
-  const bigId = String(big!.company_id);
-  expect(Number(big!.n)).toBeGreaterThan(1);
-  const oldCompany = companies.find((c) => c.company_id === bigId)!;
-  const newCount = Number(oldCompany.employee_count ?? 0) > 5000 ? 7 : 25_000;
-  const changedCompany = { ...oldCompany, employee_count: newCount };
+      );
+    });
+    const bigId = String(big!.company_id);
+    expect(Number(big!.n)).toBeGreaterThan(1);
+    const oldCompany = companies.find((c) => c.company_id === bigId)!;
+    const newCount = Number(oldCompany.employee_count ?? 0) > 5000 ? 7 : 25_000;
+    const changedCompany = { ...oldCompany, employee_count: newCount };
 
-  const retitled = people.find((p) => (p.roles as unknown[] | undefined)?.length === 1)!;
-  const roles = (retitled.roles as Rec[]).map((r) => ({ ...r, title: 'Chief Delta Officer' }));
-  const changedPerson = { ...retitled, roles };
-  const added: Rec = { ...people[3]!, person_id: 'per_deltaadded01', email: 'added.person@delta-example.com' };
-  const deleted = people.find((p) => p.person_id !== retitled.person_id && p.person_id !== people[3]!.person_id)!;
+    const retitled = people.find((p) => (p.roles as unknown[] | undefined)?.length === 1)!;
+    const roles = (retitled.roles as Rec[]).map((r) => ({ ...r, title: 'Chief Delta Officer' }));
+    const changedPerson = { ...retitled, roles };
+    const added: Rec = { ...people[3]!, person_id: 'per_deltaadded01', email: 'added.person@delta-example.com' };
+    const deleted = people.find((p) => p.person_id !== retitled.person_id && p.person_id !== people[3]!.person_id)!;
 
-  const deltaPeople = writeJsonl(join(root, 'delta-people.jsonl'), [changedPerson, added]);
-  const deltaCompanies = writeJsonl(join(root, 'delta-companies.jsonl'), [changedCompany]);
-  const deletes = join(root, 'deletes.txt');
-  writeFileSync(deletes, `${deleted.person_id}\n\n{"person_id":"per_notthere","reason":"gdpr"}\n`);
+    const deltaPeople = writeJsonl(join(root, 'delta-people.jsonl'), [changedPerson, added]);
+    const deltaCompanies = writeJsonl(join(root, 'delta-companies.jsonl'), [changedCompany]);
+    const deletes = join(root, 'deletes.txt');
+    writeFileSync(deletes, `${deleted.person_id}\n\n{"person_id":"per_notthere","reason":"gdpr"}\n`);
 
-  const reportFile = join(root, 'delta-report.json');
-  const res = await runCds([
-    'load',
-    '--data',
-    baseDir,
-    '--delta',
-    '--people',
-    deltaPeople,
-    '--companies',
-    deltaCompanies,
-    '--deletes',
-    deletes,
-    '--report',
-    reportFile,
-    ...flags,
-  ]);
-  expect(res.err).not.toMatch(/cds load:/);
-  expect(res.code).toBe(0);
-  const parentId = seeded.load.releaseId;
-  expect(JSON.parse(res.out)).toMatchObject({
-    contacts: seeded.load.contacts,
-    companies: seeded.load.companies,
-    delta: {
-      parent: parentId,
-      patched: !rebuilt,
-      people: { replaced: 1, added: 1 },
-      companies: { replaced: 1, added: 0 },
-      deleted: 1,
-      notFound: 1,
-    },
-  });
-  expect(JSON.parse(readFileSync(reportFile, 'utf8'))).toMatchObject({
-    delta: { parent: parentId, people: { replaced: 1, added: 1 }, deleted: 1, not_found: 1 },
-  });
+    const reportFile = join(root, 'delta-report.json');
+    const res = await runCds([
+      'load',
+      '--data',
+      baseDir,
+      '--delta',
+      '--people',
+      deltaPeople,
+      '--companies',
+      deltaCompanies,
+      '--deletes',
+      deletes,
+      '--report',
+      reportFile,
+      ...flags,
+    ]);
+    expect(res.err).not.toMatch(/cds load:/);
+    expect(res.code).toBe(0);
+    const parentId = seeded.load.releaseId;
+    expect(JSON.parse(res.out)).toMatchObject({
+      contacts: seeded.load.contacts,
+      companies: seeded.load.companies,
+      delta: {
+        parent: parentId,
+        patched: !rebuilt,
+        people: { replaced: 1, added: 1 },
+        companies: { replaced: 1, added: 0 },
+        deleted: 1,
+        notFound: 1,
+      },
+    });
+    expect(JSON.parse(readFileSync(reportFile, 'utf8'))).toMatchObject({
+      delta: { parent: parentId, people: { replaced: 1, added: 1 }, deleted: 1, not_found: 1 },
+    });
 
-  // The reference: a full load of the merged dumps, with the base's reference time.
-  const merged = people
-    .filter((p) => p.person_id !== deleted.person_id)
-    .map((p) => (p.person_id === retitled.person_id ? changedPerson : p));
-  merged.push(added);
-  const fullDir = join(root, `full-${rebuilt ? 'rebuilt' : 'patched'}`);
-  await loadRelease({
-    dataDir: fullDir,
-    peopleFile: writeJsonl(join(root, 'merged-people.jsonl'), merged),
-    companiesFile: writeJsonl(
-      join(root, 'merged-companies.jsonl'),
-      companies.map((c) => (c.company_id === bigId ? changedCompany : c)),
-    ),
-    asOf: AS_OF,
-  });
+    // The reference: a full load of the merged dumps, with the base's reference time.
+    const merged = people
+      .filter((p) => p.person_id !== deleted.person_id)
+      .map((p) => (p.person_id === retitled.person_id ? changedPerson : p));
+    merged.push(added);
+    const fullDir = join(root, `full-${rebuilt ? 'rebuilt' : 'patched'}`);
+    await loadRelease({
+      dataDir: fullDir,
+      peopleFile: writeJsonl(join(root, 'merged-people.jsonl'), merged),
+      companiesFile: writeJsonl(
+        join(root, 'merged-companies.jsonl'),
+        companies.map((c) => (c.company_id === bigId ? changedCompany : c)),
+      ),
+      asOf: AS_OF,
+    });
 
-  const deltaFile = await servingFile(baseDir);
-  await withDb(async (q) => {
-    await q(`ATTACH '${deltaFile}' AS d (READ_ONLY)`);
-    await q(`ATTACH '${await servingFile(fullDir)}' AS f (READ_ONLY)`);
-    for (const table of ['contacts', 'companies', 'role_refs']) {
-      expect(await differing(q, table, rebuilt)).toEqual({ table, a: 0, b: 0 });
-      const [n] = await q(`SELECT (SELECT count(*) FROM d.${table}) AS d, (SELECT count(*) FROM f.${table}) AS f`);
-      expect(Number(n!.d)).toBe(Number(n!.f));
-    }
-    if (!rebuilt) {
-      await q(`ATTACH '${baseFile}' AS p (READ_ONLY)`);
-      for (const table of ['contacts', 'companies']) await keptPositions(q, table);
-    }
-    // What changed, read back: the title, the company's size on every one of its contacts, the deletion.
-    const [t] = await q(`SELECT title FROM d.contacts WHERE id = '${retitled.person_id}'`);
-    expect(t!.title).toBe('Chief Delta Officer');
-    const sizes = await q(`SELECT DISTINCT company_size FROM d.contacts WHERE company_id = '${bigId}'`);
-    expect(sizes).toHaveLength(1);
-    expect(sizes[0]!.company_size).not.toBe(big!.size);
-    const [c] = await q(`SELECT headcount_band, employee_count FROM d.companies WHERE id = '${bigId}'`);
-    expect(Number(c!.employee_count)).toBe(newCount);
-    expect(sizes[0]!.company_size).toBe(c!.headcount_band);
-    expect(await q(`SELECT id FROM d.contacts WHERE id = '${deleted.person_id}'`)).toHaveLength(0);
-  });
+    const deltaFile = await servingFile(baseDir);
+    await withDb(async (q) => {
+      await q(`ATTACH '${deltaFile}' AS d (READ_ONLY)`);
+      await q(`ATTACH '${await servingFile(fullDir)}' AS f (READ_ONLY)`);
+      for (const table of ['contacts', 'companies', 'role_refs']) {
+        expect(await differing(q, table, rebuilt)).toEqual({ table, a: 0, b: 0 });
+        const [n] = await q(`SELECT (SELECT count(*) FROM d.${table}) AS d, (SELECT count(*) FROM f.${table}) AS f`);
+        expect(Number(n!.d)).toBe(Number(n!.f));
+      }
+      if (!rebuilt) {
+        await q(`ATTACH '${baseFile}' AS p (READ_ONLY)`);
+        for (const table of ['contacts', 'companies']) await keptPositions(q, table);
+      }
+      // What changed, read back: the title, the company's size on every one of its contacts, the deletion.
+      const [t] = await q(`SELECT title FROM d.contacts WHERE id = '${retitled.person_id}'`);
+      expect(t!.title).toBe('Chief Delta Officer');
+      const sizes = await q(`SELECT DISTINCT company_size FROM d.contacts WHERE company_id = '${bigId}'`);
+      expect(sizes).toHaveLength(1);
+      expect(sizes[0]!.company_size).not.toBe(big!.size);
+      const [c] = await q(`SELECT headcount_band, employee_count FROM d.companies WHERE id = '${bigId}'`);
+      expect(Number(c!.employee_count)).toBe(newCount);
+      expect(sizes[0]!.company_size).toBe(c!.headcount_band);
+      expect(await q(`SELECT id FROM d.contacts WHERE id = '${deleted.person_id}'`)).toHaveLength(0);
+    });
 
-  const listed = await describeReleases(baseDir);
-  expect(listed.map((r) => [r.kind, r.parent, r.serving])).toEqual([
-    ['full', null, false],
-    ['delta', parentId, true],
-  ]);
-  const list = await runCds(['releases', 'list', '--data', baseDir]);
-  expect(list.out).toMatch(/"kind":"delta","parent":"r/);
-}, 240_000);
+    const listed = await describeReleases(baseDir);
+    expect(listed.map((r) => [r.kind, r.parent, r.serving])).toEqual([
+      ['full', null, false],
+      ['delta', parentId, true],
+    ]);
+    const list = await runCds(['releases', 'list', '--data', baseDir]);
+    expect(list.out).toMatch(/"kind":"delta","parent":"r/);
+  },
+  240_000,
+);
 
 it.each([
   ['while it copies the serving rows', 'base'],

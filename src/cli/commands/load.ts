@@ -23,7 +23,7 @@ export const loadSpec: CommandSpec = {
     'release from the serving one plus changed people and companies (upserts by source id) and deleted people, ' +
     're-deriving every denormalized field, with the same indexes, point store and swap (embedded engine only): it ' +
     'patches a copy of the serving release, writing only the rows it touches (new people are paged after the ' +
-    'serving release\'s rows until a full load or --rebuild numbers every row in id order again). Exit 0 ' +
+    "serving release's rows until a full load or --rebuild numbers every row in id order again). Exit 0 " +
     'ok, 1 failed (a missing dump file, a failed build), 2 bad input (arguments, no serving release for a delta, a bad ' +
     'line in the deletes file, a delta the engine cannot take).',
   options: {

@@ -258,8 +258,14 @@ export const CONTACT_COLUMNS: readonly ColumnDef[] = [
   c('secondary_seniorities', 'list', 'Secondary Seniorities', 'Seniorities of other current roles.', {
     internal: true,
   }),
-  c('sort_key', 'int', 'Sort Key', 'Stable total order of contacts (dense rank of id).', {
-    internal: true,
-    nullable: false,
-  }),
+  c(
+    'sort_key',
+    'int',
+    'Sort Key',
+    'Stable total order of contacts (rank of id after a full load; a delta load keeps rows in place, new ones last).',
+    {
+      internal: true,
+      nullable: false,
+    },
+  ),
 ];

@@ -169,7 +169,10 @@ describe.each([
   });
 
   it('answers as the IR semantics and the scan under a suppression list, cut company contact counts included', async () => {
-    const list: Suppression = { ...EMPTY_SUPPRESSION, ids: rel.contacts.filter((_, i) => i % 17 === 3).map((r) => r.id) };
+    const list: Suppression = {
+      ...EMPTY_SUPPRESSION,
+      ids: rel.contacts.filter((_, i) => i % 17 === 3).map((r) => r.id),
+    };
     const gone = new Set(list.ids);
     const cut = new Map<string, number>();
     for (const r of rel.contacts)

@@ -37,7 +37,12 @@ export async function conformanceRelease(
     const dir = join(dataDir, `delta-${i}`);
     mkdirSync(dir);
     const d = await cutDelta({ people: peopleFile, companies: companiesFile }, dir, share);
-    const report = await loadDelta({ dataDir, peopleFile: d.people, companiesFile: d.companies, deletesFile: d.deletes });
+    const report = await loadDelta({
+      dataDir,
+      peopleFile: d.people,
+      companiesFile: d.companies,
+      deletesFile: d.deletes,
+    });
     if (report.delta?.patched !== true) throw new Error('the delta was rebuilt, not patched');
   }
   const rowGroups = await splitIntoRowGroups(dataDir, 2048);

@@ -1,6 +1,7 @@
 /**
- * Dense bitsets over a release's rows: bit r is the row whose sort_key is r + 1 (sort_key is the dense rank
- * 1..rows, so the stable order is the bit order and a first page is the first set bits). Every query the index
+ * Dense bitsets over a release's rows: bit r is the row whose sort_key is r + 1 (sort_key numbers the rows 1..n in
+ * id order after a full load; a delta's patch leaves some positions empty, format.ts `live`), so the stable order is
+ * the bit order and a first page is the first set bits. Every query the index
  * answers is evaluated into one of these; at 10 M rows a bitset is 1.25 MB and one pass over it well under a
  * millisecond, so a filter of a dozen leaves costs a few passes, whatever its selectivity. Words are Int32 so V8
  * keeps them as small integers (a Uint32Array read above 2^31 is a heap double: passes ran 2-3x slower).

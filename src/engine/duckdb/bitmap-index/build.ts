@@ -210,9 +210,9 @@ async function buildEntity(
   source: EntitySource = { table: TABLE[entity] },
 ): Promise<EntityHeader<StoredTerms>> {
   const table = ident(source.table);
-  const [n, top] = (
-    await conn.runAndReadAll(`SELECT count(*), coalesce(max(sort_key), 0) FROM ${table}`)
-  ).getRows()[0]!.map(Number) as [number, number];
+  const [n, top] = (await conn.runAndReadAll(`SELECT count(*), coalesce(max(sort_key), 0) FROM ${table}`))
+    .getRows()[0]!
+    .map(Number) as [number, number];
   // Positions run to the largest sort_key; a delta's patched release leaves some empty (format.ts `live`).
   const total = source.rows ?? top;
   const single = async (where: string): Promise<PostingRef> => {
@@ -270,7 +270,13 @@ async function buildEntity(
           : `SELECT ${v} AS v, ${ROW_IDS} FROM ${table} WHERE ${c} IS NOT NULL GROUP BY 1`;
       const t = await terms(sql);
       if (t) head.terms = stored(t);
-      if (t && source.ranges !== false && isOrdered(col) && col.storage !== 'VARCHAR[]' && t.values.length > RANGE_TERMS_MIN) {
+      if (
+        t &&
+        source.ranges !== false &&
+        isOrdered(col) &&
+        col.storage !== 'VARCHAR[]' &&
+        t.values.length > RANGE_TERMS_MIN
+      ) {
         head.ranges = await rangeBlocks(conn, table, c, t, total, out);
       }
     }

@@ -89,7 +89,7 @@ class EntityMerge {
 
   constructor(
     private readonly parent: EntityHeader,
-    private readonly delta: EntityHeader,
+    delta: EntityHeader,
     private readonly deltaBytes: Buffer,
     patch: EntityPatch,
     window: Window,
@@ -295,7 +295,13 @@ export function patchBitmapIndex(patch: IndexPatch): void {
     const entities = {} as Record<Entity, EntityHeader<StoredTerms>>;
     const dictionaries: Array<(out: PostingWriter) => void> = [];
     for (const entity of ['contact', 'company'] as const) {
-      const m = new EntityMerge(parent.entities[entity], delta.entities[entity], deltaBytes, patch.entities[entity], window);
+      const m = new EntityMerge(
+        parent.entities[entity],
+        delta.entities[entity],
+        deltaBytes,
+        patch.entities[entity],
+        window,
+      );
       const add: AddJob = (parentRef, rows, done) => jobs.push({ merge: m, parent: parentRef, add: rows, done });
       const head: EntityHeader<StoredTerms> = { rows: m.rows, columns: {} };
       entities[entity] = head;

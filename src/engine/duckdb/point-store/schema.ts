@@ -55,7 +55,10 @@ export function pointStoreDdl(fullCards: boolean): string[] {
 }
 
 /** DuckDB SQL reading the cards (of a layout) of the release's contacts (or another table of contact rows). */
-export function cardsSourceSql(layout: readonly string[] = CONTACT_CARD_COLUMNS, table: string = TABLE.contact): string {
+export function cardsSourceSql(
+  layout: readonly string[] = CONTACT_CARD_COLUMNS,
+  table: string = TABLE.contact,
+): string {
   return `SELECT sort_key, json_array(${layout.map(ident).join(', ')})::VARCHAR AS card FROM ${ident(table)}`;
 }
 

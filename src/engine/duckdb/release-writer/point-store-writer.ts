@@ -131,7 +131,10 @@ export async function patchPointStore(
       const result = await conn.stream(patch.goneKeysSql(column));
       for await (const rows of result.yieldRows())
         for (const [value, key] of rows) drop.run(String(value), Number(key));
-      keys += await copyRows(conn, keysSourceSql(column, patch.writtenTable), db, keyTable(column), ['value', 'sort_key']);
+      keys += await copyRows(conn, keysSourceSql(column, patch.writtenTable), db, keyTable(column), [
+        'value',
+        'sort_key',
+      ]);
       onTable(++done, tables);
     }
     db.prepare(`UPDATE ${POINT_META_TABLE} SET value = ? WHERE key = ?`).run(releaseId, POINT_META.releaseId);

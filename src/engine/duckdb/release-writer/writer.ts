@@ -2,14 +2,15 @@ import { access, copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises
 import { availableParallelism, hostname, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, VARCHAR } from '@duckdb/node-api';
+import Database from 'better-sqlite3';
 import { COMPANY_ROW_COLUMNS, EMPLOYER_COLUMNS, PERSON_COLUMNS } from '../../../domain/catalog/employer-columns.js';
-import { COMPANY_COLUMNS, CONTACT_COLUMNS } from '../../../domain/catalog/index.js';
+import { COMPANY_COLUMNS, CONTACT_CARD_COLUMNS, CONTACT_COLUMNS } from '../../../domain/catalog/index.js';
 import type { OptOutType } from '../../../domain/optouts.js';
 import {
+  EMPTY_SUPPRESSION,
   SUPPRESSION_COLUMNS,
   SUPPRESSION_FIELD,
   SUPPRESSION_TYPES,
-  EMPTY_SUPPRESSION,
   type Suppression,
 } from '../../../domain/suppression.js';
 import {
@@ -23,8 +24,6 @@ import {
   type StepFn,
   type SuppressedPeople,
 } from '../../release-writer.js';
-import Database from 'better-sqlite3';
-import { CONTACT_CARD_COLUMNS } from '../../../domain/catalog/index.js';
 import { buildBitmapIndex } from '../bitmap-index/build.js';
 import { indexFile } from '../bitmap-index/format.js';
 import { patchBitmapIndex } from '../bitmap-index/patch.js';
@@ -233,9 +232,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
         );
       }),
     );
-    await this.conn.run(
-      `INSERT INTO ${into} SELECT k, min(r) AS r FROM (${branches.join(' UNION ALL ')}) GROUP BY k`,
-    );
+    await this.conn.run(`INSERT INTO ${into} SELECT k, min(r) AS r FROM (${branches.join(' UNION ALL ')}) GROUP BY k`);
     const [rank, n] = await readColumns(
       this.conn,
       `SELECT r::INTEGER AS r, count(*)::INTEGER AS n FROM ${into} GROUP BY r`,
@@ -405,15 +402,21 @@ class DuckDBReleaseWriter implements ReleaseWriter {
   ): Promise<void> {
     const parentFile = releaseFile(this.files.dataDir, patched.parentId);
     const gone = 'SELECT sort_key FROM patch_gone';
-    const points = await patchPointStore(this.conn, `${this.files.points}.tmp`, this.releaseId, {
-      parentFile: pointStoreFile(parentFile),
-      gone: patched.removed.contact,
-      goneKeysSql: (c) =>
-        `SELECT ${ident(c)}, sort_key FROM ${BASE}.${ident(TABLE.contact)} WHERE sort_key IN (${gone}) AND ${ident(c)} ` +
-        'IS NOT NULL',
-      writtenTable: PATCH_CONTACTS,
-      fullCards: this.files.fullCards,
-    }, onStep);
+    const points = await patchPointStore(
+      this.conn,
+      `${this.files.points}.tmp`,
+      this.releaseId,
+      {
+        parentFile: pointStoreFile(parentFile),
+        gone: patched.removed.contact,
+        goneKeysSql: (c) =>
+          `SELECT ${ident(c)}, sort_key FROM ${BASE}.${ident(TABLE.contact)} WHERE sort_key IN (${gone}) AND ${ident(c)} ` +
+          'IS NOT NULL',
+        writtenTable: PATCH_CONTACTS,
+        fullCards: this.files.fullCards,
+      },
+      onStep,
+    );
     if (points.cards !== patched.written.contact.length)
       throw new Error(`point store patch wrote ${points.cards} cards for ${patched.written.contact.length} contacts`);
     const parentIndex = indexFile(parentFile);
