@@ -45,12 +45,34 @@ export interface IndexPatch {
   entities: Record<Entity, EntityPatch>;
 }
 
-/** A posting of the new index: the parent's rows (less the removed) and rows to add, and where its ref goes. */
+/**
+ * A posting of the new index: the parent's rows (less the removed) and rows to add. Where its ref goes: slot `at` of a
+ * dictionary's arrays, or a callback. Millions of these exist at 10 M contacts, so they hold numbers, not closures.
+ */
 interface Job {
   merge: EntityMerge;
-  parent: PostingRef | null;
+  /** The parent's posting (offset -1: none). */
+  poff: number;
+  pcnt: number;
   add: Uint32Array;
-  done: (ref: PostingRef) => void;
+  at: number;
+  off: Float64Array | null;
+  cnt: Int32Array | null;
+  done: ((ref: PostingRef) => void) | null;
+}
+
+const NO_ROWS = new Uint32Array(0);
+
+/** Jobs in the order of their parent postings in the file (sequential reads); those without one last. */
+function fileOrder(jobs: Job[]): Job[] {
+  const last = 2 ** 30 - 1;
+  const key = (j: Job): number => (j.poff < 0 ? last : j.poff / 4);
+  const shift = 2 ** 23;
+  if (jobs.length >= shift || jobs.some((j) => key(j) > last)) return jobs.sort((a, b) => key(a) - key(b));
+  // key * 2^23 + index stays below 2^53: one native sort of doubles instead of a comparator over millions of jobs.
+  const packed = Float64Array.from(jobs, (j, i) => key(j) * shift + i);
+  packed.sort();
+  return Array.from(packed, (k) => jobs[k % shift]!);
 }
 
 const WINDOW_BYTES = 64 * 2 ** 20;
@@ -191,17 +213,23 @@ class EntityMerge {
 }
 
 /** Merges two ascending dictionaries: each value once, with its position in the parent and in the delta (or -1). */
-function mergeValues(p: readonly Term[], d: readonly Term[]): Array<[Term, number, number]> {
-  const out: Array<[Term, number, number]> = [];
+function mergeValues(
+  p: readonly Term[],
+  d: readonly Term[],
+): { values: Term[]; parent: Int32Array; delta: Int32Array } {
+  const values: Term[] = [];
+  const parent = new Int32Array(p.length + d.length);
+  const delta = new Int32Array(p.length + d.length);
   let i = 0;
   let j = 0;
   while (i < p.length || j < d.length) {
     const c = i >= p.length ? 1 : j >= d.length ? -1 : compareTerms(p[i]!, d[j]!);
-    if (c < 0) out.push([p[i]!, i++, -1]);
-    else if (c > 0) out.push([d[j]!, -1, j++]);
-    else out.push([p[i]!, i++, j++]);
+    const at = values.length;
+    values.push(c > 0 ? d[j]! : p[i]!);
+    parent[at] = c <= 0 ? i++ : -1;
+    delta[at] = c >= 0 ? j++ : -1;
   }
-  return out;
+  return { values, parent: parent.subarray(0, values.length), delta: delta.subarray(0, values.length) };
 }
 
 /** Ascending union of some postings' rows. */
@@ -218,7 +246,12 @@ function unionRows(parts: Uint32Array[]): Uint32Array {
 
 const sameRef = (a: PostingRef, b: PostingRef): boolean => a[0] === b[0] && a[1] === b[1];
 
-type AddJob = (parent: PostingRef | null, add: Uint32Array, done: (ref: PostingRef) => void) => void;
+/** Queues a job: its parent posting (or null), the rows to add, and where its ref goes. */
+type AddJob = (
+  parent: PostingRef | null,
+  add: Uint32Array,
+  to: { off: Float64Array; cnt: Int32Array; at: number } | ((ref: PostingRef) => void),
+) => void;
 
 /**
  * Queues the postings of one merged dictionary (and of the range blocks on it); answers what writes the dictionary
@@ -233,16 +266,14 @@ function mergeDictionary(
   ranges: RangesHeader | undefined,
 ): (out: PostingWriter) => { terms: StoredTerms; ranges?: RangesHeader } {
   const merged = mergeValues(pt.values, dt.values);
-  const off = new Float64Array(merged.length);
-  const cnt = new Int32Array(merged.length);
-  merged.forEach(([, pi, di], i) => {
+  const off = new Float64Array(merged.values.length);
+  const cnt = new Int32Array(merged.values.length);
+  for (let i = 0; i < merged.values.length; i++) {
+    const pi = merged.parent[i]!;
+    const di = merged.delta[i]!;
     const parentRef: PostingRef | null = pi >= 0 ? [pt.off[pi]!, pt.cnt[pi]!] : null;
-    const rows = di >= 0 ? m.deltaRows([dt.off[di]!, dt.cnt[di]!]) : new Uint32Array(0);
-    add(parentRef, rows, (ref) => {
-      off[i] = ref[0];
-      cnt[i] = ref[1];
-    });
-  });
+    add(parentRef, di >= 0 ? m.deltaRows([dt.off[di]!, dt.cnt[di]!]) : NO_ROWS, { off, cnt, at: i });
+  }
   const bounds = ranges ? ranges.at.map((a) => pt.values[a]!) : [];
   const prefix: PostingRef[] = [];
   if (ranges) {
@@ -256,8 +287,9 @@ function mergeDictionary(
     });
   }
   return (out) => {
-    const keep = [...cnt.keys()].filter((i) => cnt[i]! > 0);
-    const values = keep.map((i) => merged[i]![0]);
+    const keep: number[] = [];
+    for (let i = 0; i < cnt.length; i++) if (cnt[i]! > 0) keep.push(i);
+    const values = keep.map((i) => merged.values[i]!);
     const terms: StoredTerms = {
       values,
       off: out.writeArray(Float64Array.from(keep, (i) => off[i]!)) as ArrayRef,
@@ -302,7 +334,14 @@ export function patchBitmapIndex(patch: IndexPatch): void {
         patch.entities[entity],
         window,
       );
-      const add: AddJob = (parentRef, rows, done) => jobs.push({ merge: m, parent: parentRef, add: rows, done });
+      const add: AddJob = (parentRef, rows, to) =>
+        jobs.push({
+          merge: m,
+          poff: parentRef ? parentRef[0] : -1,
+          pcnt: parentRef ? parentRef[1] : 0,
+          add: rows,
+          ...(typeof to === 'function' ? { at: 0, off: null, cnt: null, done: to } : { ...to, done: null }),
+        });
       const head: EntityHeader<StoredTerms> = { rows: m.rows, columns: {} };
       entities[entity] = head;
       const live = m.live(patch.entities[entity].written);
@@ -335,9 +374,14 @@ export function patchBitmapIndex(patch: IndexPatch): void {
       }
     }
     // The parent's postings in file order (sequential reads), then those only the delta has.
-    const end = Number.MAX_SAFE_INTEGER;
-    jobs.sort((a, b) => (a.parent?.[0] ?? end) - (b.parent?.[0] ?? end));
-    for (const j of jobs) j.done(j.merge.write(out, window, j.parent, j.add));
+    for (const j of fileOrder(jobs)) {
+      const ref = j.merge.write(out, window, j.poff < 0 ? null : [j.poff, j.pcnt], j.add);
+      if (j.done) j.done(ref);
+      else {
+        j.off![j.at] = ref[0];
+        j.cnt![j.at] = ref[1];
+      }
+    }
     for (const d of dictionaries) d(out);
     const hasLive = entities.contact.live !== undefined || entities.company.live !== undefined;
     out.finish({ version: hasLive ? INDEX_VERSION_LIVE : INDEX_VERSION, releaseId: patch.releaseId, entities });
