@@ -1,12 +1,19 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
-import { releaseFile, releasesDir } from '../../src/engine/duckdb/release-store.js';
+import { publishCurrent, readCurrent, releaseFile, releasesDir } from '../../src/engine/duckdb/release-store.js';
 import { openDuckDBReleaseWriter } from '../../src/engine/duckdb/release-writer/writer.js';
 import { pruneReleaseIndices, ReleaseIndexer } from '../../src/engine/elasticsearch/release-writer/indexer.js';
-import { listReleaseIds } from '../../src/engine/elasticsearch/releases.js';
+import { listReleaseIds, readServing } from '../../src/engine/elasticsearch/releases.js';
 import type { ReleaseInfo } from '../../src/engine/port.js';
-import type { OpenReleaseWriter, ReleaseSource, ReleaseWriter, StepFn } from '../../src/engine/release-writer.js';
+import {
+  type DeltaBase,
+  DeltaRefused,
+  type OpenReleaseWriter,
+  type ReleaseSource,
+  type ReleaseWriter,
+  type StepFn,
+} from '../../src/engine/release-writer.js';
 import { releaseRows, tableRows } from './release-rows.js';
 
 export interface ElasticsearchWriterOptions {
@@ -29,9 +36,9 @@ export const buildDir = (dataDir: string) => join(dataDir, 'elasticsearch-build'
  * the build files (the rejects file stays). Any failure deletes the new indices: the aliases stay where they were.
  */
 export function elasticsearchReleaseWriter(o: ElasticsearchWriterOptions): OpenReleaseWriter {
-  return async (dataDir) => {
+  return async (dataDir, opts) => {
     await mkdir(buildDir(dataDir), { recursive: true });
-    const duck = await openDuckDBReleaseWriter(buildDir(dataDir));
+    const duck = await openDuckDBReleaseWriter(buildDir(dataDir), opts);
     return new EsReleaseWriter(duck, new ReleaseIndexer(o, duck.releaseId), o, buildDir(dataDir));
   };
 }
@@ -72,8 +79,28 @@ class EsReleaseWriter implements ReleaseWriter {
     return this.duck.build(onStep);
   }
 
+  /**
+   * A delta on Elasticsearch: its base is the release the build folder kept from the last load, which must be the one
+   * the aliases name (otherwise the delta would drop what the cluster serves: refused, run a full load). The embedded
+   * writer patches that release (DeltaBase.patch) and publish indexes the result into new versioned indices, as a full
+   * load does.
+   */
+  async deltaBase(): Promise<DeltaBase | null> {
+    if (!this.duck.deltaBase) return null;
+    const serving = await readServing(this.o.client, this.o.prefix);
+    if (!serving) return null;
+    const built = await readCurrent(this.dir);
+    if (built?.id !== serving.info.id)
+      throw new DeltaRefused(
+        `the cluster serves release ${serving.info.id} but the build folder holds ${built?.id ?? 'none'} (a delta ` +
+          'builds on the release the last load on this data dir built); run a full load',
+      );
+    return this.duck.deltaBase();
+  }
+
   async publish(source: ReleaseSource, onStep: StepFn = () => undefined): Promise<{ createdAt: string }> {
     // The build folder's own release (its point store and bitmap index are not used by Elasticsearch).
+    const before = await readCurrent(this.dir);
     await this.duck.publish(source, (d, t, part) => onStep(d, t, `build ${part ?? 'point store'}`));
     const file = releaseFile(this.dir, this.releaseId);
     let info: { createdAt: string };
@@ -81,12 +108,15 @@ class EsReleaseWriter implements ReleaseWriter {
       info = await indexRelease(this.indexer, file, this.releaseId, source, onStep);
       await this.indexer.publish();
     } catch (e) {
-      // Not serving (the alias swap is one call): its indices go, the aliases stay where they were.
+      // Not serving (the alias swap is one call): its indices go, the aliases stay where they were, and the build
+      // folder goes back to the release the cluster serves (the base of the next delta).
       await this.indexer.remove();
-      throw e;
-    } finally {
+      if (before) await publishCurrent(this.dir, before);
       await removeBuiltRelease(this.dir, this.releaseId);
+      throw e;
     }
+    // The built release stays as the base of the next delta; the ones before it go.
+    await removeOtherBuiltReleases(this.dir, this.releaseId);
     // Serving from here on: a failed prune leaves old indices behind, never removes the new ones.
     try {
       const ids = await listReleaseIds(this.o.client, this.o.prefix);
@@ -143,6 +173,16 @@ export async function indexRelease(
   };
   await indexer.finish(info);
   return info;
+}
+
+/** Removes the build folder's releases other than `keep` (their files, rejects files kept). */
+async function removeOtherBuiltReleases(dir: string, keep: string): Promise<void> {
+  const ids = new Set(
+    (await readdir(releasesDir(dir)).catch(() => [] as string[]))
+      .map((n) => n.split('.')[0]!)
+      .filter((id) => id !== keep),
+  );
+  for (const id of ids) if (/^r\d{8}T\d{6}-/.test(id)) await removeBuiltRelease(dir, id);
 }
 
 /** Removes a built release's files from the build folder, keeping its rejects file. */

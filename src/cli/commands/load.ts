@@ -21,11 +21,12 @@ export const loadSpec: CommandSpec = {
     'leaves the previous release serving. With CDS_ENGINE=elasticsearch (or --engine elasticsearch) the release is ' +
     'bulk-indexed into new versioned indices and the aliases are swapped in one call. --delta builds the new ' +
     'release from the serving one plus changed people and companies (upserts by source id) and deleted people, ' +
-    're-deriving every denormalized field, with the same indexes, point store and swap (embedded engine only): it ' +
-    'patches a copy of the serving release, writing only the rows it touches (new people are paged after the ' +
-    "serving release's rows until a full load or --rebuild numbers every row in id order again). Exit 0 " +
+    're-deriving every denormalized field, with the same indexes, point store and swap: it patches a copy of the ' +
+    "serving release, writing only the rows it touches (new people are paged after the serving release's rows " +
+    'until a full load or --rebuild numbers every row in id order again); on Elasticsearch the result is indexed ' +
+    'into new versioned indices and the aliases swap, as for a full load. Exit 0 ' +
     'ok, 1 failed (a missing dump file, a failed build), 2 bad input (arguments, no serving release for a delta, a bad ' +
-    'line in the deletes file, a delta the engine cannot take).',
+    'line in the deletes file, a delta the release cannot take).',
   options: {
     data: { type: 'string' },
     people: { type: 'string' },
@@ -89,9 +90,6 @@ async function delta(argv: string[], values: Record<string, unknown>): Promise<v
   if (values.engine !== undefined && values.engine !== 'duckdb' && values.engine !== 'elasticsearch')
     throw new UsageError('--engine takes duckdb or elasticsearch');
   const engine = (values.engine as 'duckdb' | 'elasticsearch' | undefined) ?? config.engine;
-  // Refused before the cluster is reached: its writer (loaders/load/elasticsearch-writer.ts) builds full releases only.
-  if (engine === 'elasticsearch')
-    throw new UsageError('--delta builds on the embedded engine only; Elasticsearch releases take full loads');
   const writer = releaseWriterFor({ ...config, engine });
   const companies = typeof values.companies === 'string' ? values.companies : undefined;
   const report = await loadDelta({
