@@ -50,6 +50,8 @@ interface Timed {
   peak_rss_mb: number;
   /** When each phase of the progress lines first showed, ms from the start. */
   phase_start_ms: Record<string, number>;
+  /** When each progress line (phase and percentage) first showed. */
+  progress_ms: Record<string, number>;
   report: Record<string, unknown>;
 }
 
@@ -62,10 +64,14 @@ function timedCds(args: string[]): Promise<Timed> {
   let out = '';
   let peak = 0;
   const phases: Record<string, number> = {};
+  const steps: Record<string, number> = {};
   child.stdout.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr.on('data', (b: Buffer) => {
     process.stderr.write(b);
-    for (const m of b.toString().matchAll(/^([a-z ]+?) \d+%/gm)) phases[m[1]!] ??= Date.now() - t0;
+    for (const m of b.toString().matchAll(/^(([a-z ]+?) \d+%)/gm)) {
+      phases[m[2]!] ??= Date.now() - t0;
+      steps[m[1]!] ??= Date.now() - t0;
+    }
   });
   const sampler = setInterval(() => (peak = Math.max(peak, hwmMb(child.pid!))), 100);
   return new Promise((resolve, reject) => {
@@ -76,6 +82,7 @@ function timedCds(args: string[]): Promise<Timed> {
         ms: Date.now() - t0,
         peak_rss_mb: peak,
         phase_start_ms: phases,
+        progress_ms: steps,
         report: JSON.parse(out.trim().split('\n').pop()!),
       });
     });
@@ -128,6 +135,7 @@ try {
       ms: run.ms,
       peak_rss_mb: run.peak_rss_mb,
       phase_start_ms: run.phase_start_ms,
+      progress_ms: run.progress_ms,
       contacts: run.report.contacts,
       companies: run.report.companies,
       delta: run.report.delta,

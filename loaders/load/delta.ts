@@ -64,7 +64,9 @@ export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
     await dropDuplicatePeople(writer, rejects, opts.peopleFile);
     // "base": the serving release's rows, patched in a copy of its file or staged again to be built with the delta's.
     progress({ phase: 'base', done: 0, total: 1 });
-    const patched = base.patch ? await base.patch(deletes, opts.suppression) : null;
+    const patched = base.patch
+      ? await base.patch(deletes, opts.suppression, (done, total) => progress({ phase: 'base', done, total }))
+      : null;
     const deleted = patched ? patched.delta : await base.stageRest(deletes);
     progress({ phase: 'base', done: 1, total: 1 });
     const facts = {

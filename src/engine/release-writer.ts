@@ -122,7 +122,11 @@ export interface DeltaBase {
    * list applies to every row). Null when this base cannot be patched (then stageRest and build run). Engines without
    * it always rebuild.
    */
-  patch?(deletes: readonly string[], suppression: Suppression | undefined): Promise<PatchedDelta | null>;
+  patch?(
+    deletes: readonly string[],
+    suppression: Suppression | undefined,
+    onStep?: (done: number, total: number) => void,
+  ): Promise<PatchedDelta | null>;
 }
 
 /** A delta written by DeltaBase.patch: what stageRest and build would have answered, and the people suppressed. */

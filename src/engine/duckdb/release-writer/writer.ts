@@ -314,7 +314,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     this.parent = base.id;
     return {
       ...base,
-      patch: (deletes, suppression) => this.patch(base.id, deletes, suppression),
+      patch: (deletes, suppression, onStep) => this.patch(base.id, deletes, suppression, onStep),
       // Copying the base rows is one bulk step: every core, then back to one for what follows.
       stageRest: async (deletes) => {
         await this.conn.run(`SET threads = ${this.threads}`);
@@ -340,6 +340,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     parentId: string,
     deletes: readonly string[],
     suppression: Suppression | undefined,
+    onStep: (done: number, total: number) => void = () => undefined,
   ): Promise<PatchedDelta | null> {
     const { dataDir } = this.files;
     const parentFile = releaseFile(dataDir, parentId);
@@ -364,7 +365,9 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       ) as SuppressedPeople['byType'],
     };
     await this.conn.run(`SET threads = ${this.threads}`);
+    onStep(1, 3);
     await copyFile(parentFile, this.files.patch);
+    onStep(2, 3);
     const mainDb = String((await this.conn.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
     await this.conn.run(`ATTACH '${this.files.patch.replace(/'/g, "''")}' AS ${PATCHED}`);
     await this.conn.run(`USE ${PATCHED}`);
@@ -442,6 +445,8 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       });
       await rm(this.files.deltaIndex, { force: true });
     } else await buildBitmapIndex(this.conn, `${this.files.index}.tmp`, this.releaseId, step);
+    // The copy's changed row groups and lookup indexes are written back to its file.
+    onStep(0, 1, 'checkpoint');
     await this.conn.run(`CHECKPOINT ${PATCHED}`);
     await this.conn.run(`USE ${ident(patched.mainDb)}`);
     await this.conn.run(`DETACH ${PATCHED}`);
@@ -450,6 +455,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     // The writer's own file held only the staging: the patched copy is the release.
     await rm(`${this.files.final}.tmp`, { force: true });
     await rename(this.files.patch, `${this.files.final}.tmp`);
+    onStep(1, 1, 'checkpoint');
   }
 
   async publish(source: ReleaseSource, onStep: StepFn = () => undefined): Promise<{ createdAt: string }> {
