@@ -120,7 +120,8 @@ try {
     ...(values.rebuild ? ['--rebuild'] : []),
   ]);
   // A reused data dir serves its full load again, for the next run.
-  if (values.data) await timedCds(['releases', 'rollback', '--data', data]);
+  const parent = (run.report.delta as { parent: string }).parent;
+  if (values.data) await timedCds(['releases', 'rollback', '--data', data, parent]);
   const result = {
     contacts: run.report.contacts,
     share,

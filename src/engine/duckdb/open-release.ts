@@ -71,6 +71,20 @@ async function rowPositions(conn: DuckDBConnection): Promise<{ contacts: number;
   return { contacts, companies };
 }
 
+/** Contact columns a DuckDB index covers (schema.ts lookupColumnIndexDdl names them `contacts_<column>_idx`). */
+async function indexedContactColumns(conn: DuckDBConnection): Promise<Set<string>> {
+  const r = await conn.runAndReadAll(
+    `SELECT index_name FROM duckdb_indexes() WHERE database_name = current_database() AND table_name = '${TABLE.contact}'`,
+  );
+  const prefix = `${TABLE.contact}_`;
+  return new Set(
+    r.getRows().flatMap(([name]) => {
+      const n = String(name);
+      return n.startsWith(prefix) && n.endsWith('_idx') ? [n.slice(prefix.length, -'_idx'.length)] : [];
+    }),
+  );
+}
+
 interface IndexCaches {
   postingsMb: number;
   resultsMb: number;
@@ -104,6 +118,12 @@ export interface ReleaseSession {
     limit: number,
     suppressed: Suppressed | null,
   ): Promise<Record<string, unknown>[] | null>;
+  /**
+   * The sort keys of the contacts a point read names (ascending, at most `limit`, suppressed ones left out), from the
+   * point store's key tables, when the release has no DuckDB index on one of the leaves' columns (a release a delta
+   * patched: its rows are then read by key); null when the store cannot answer or the indexes can.
+   */
+  pointKeys(leaves: readonly Leaf[], limit: number, suppressed: Suppressed | null): Promise<number[] | null>;
   /** The release's bitmap index of an entity, or null when the release is served without one. */
   index(entity: Entity): EntityIndex | null;
   /** The rows of queries the index answered before (per release; keys name the entity), or null without an index. */
@@ -141,6 +161,8 @@ export class OpenRelease {
     readonly info: ReleaseInfo,
     /** Row positions of each entity (the largest sort_key; more than the rows in a release patched by a delta). */
     readonly positions: { contacts: number; companies: number },
+    /** Contact columns with a DuckDB (ART) index: a full load builds them on the lookup columns; a patch drops them. */
+    private readonly lookupIndexed: ReadonlySet<string>,
     readonly file: string,
     private readonly instance: DuckDBInstance,
     private readonly pool: ConnectionPool,
@@ -172,11 +194,13 @@ export class OpenRelease {
     });
     const conns: DuckDBConnection[] = [];
     let positions = { contacts: info.contacts, companies: info.companies };
+    let lookupIndexed = new Set<string>();
     try {
       for (let i = 0; i < opts.poolSize; i++) conns.push(await instance.connect());
       // Fail here, not on the first user query, when the file is not a release.
       await conns[0]!.runAndReadAll('SELECT count(*) FROM meta');
       positions = await rowPositions(conns[0]!);
+      lookupIndexed = await indexedContactColumns(conns[0]!);
     } catch (e) {
       for (const c of conns) c.closeSync();
       instance.closeSync();
@@ -196,6 +220,7 @@ export class OpenRelease {
     return new OpenRelease(
       info,
       positions,
+      lookupIndexed,
       file,
       instance,
       new ConnectionPool(conns),
@@ -255,6 +280,11 @@ export class OpenRelease {
         info: this.info,
         run: (sql, params, opts) => this.run(sql, params ?? [], opts ?? {}),
         pointRead: (leaves, columns, limit, suppressed) => this.pointRead(leaves, columns, limit, suppressed),
+        pointKeys: async (leaves, limit, suppressed) => {
+          if (leaves.every((l) => this.lookupIndexed.has(l.field))) return null;
+          const rows = await this.pointRead(leaves, ['sort_key'], limit, suppressed);
+          return rows ? rows.map((r) => Number(r.sort_key)) : null;
+        },
         index: (entity) => this.index?.[entity] ?? null,
         results: () => this.index?.results ?? null,
         indexFailed: (error) => this.indexFailed(error),

@@ -6,7 +6,7 @@ import type { QueryRequest, QueryResult } from '../port.js';
 import { andNotInto, type Bitset, orInto } from './bitmap-index/bitset.js';
 import { IndexCannotAnswer, type PlanContext, planBitset } from './bitmap-index/plan.js';
 import { pointReadLeaves } from './compile/point-read-leaves.js';
-import { countQuery, pageQuery } from './compile/select.js';
+import { countQuery, pageQuery, rowsByKeyQuery } from './compile/select.js';
 import { indexedQuery, verifier } from './indexed-query.js';
 import type { ReleaseSession } from './open-release.js';
 import { cutCompanyRows, cutRowsMatching, cutsLeaf, type Suppressed } from './suppression/suppressed.js';
@@ -103,6 +103,13 @@ async function answer(
     const leaves = entity === 'contact' ? pointReadLeaves(entity, where, afterSortKey, offset ?? 0) : null;
     const points = leaves ? await session.pointRead(leaves, columns, limit, sup) : null;
     if (points) return points;
+    // Columns beyond the cards of a release without DuckDB lookup indexes: the store's key tables name the rows.
+    const keys = leaves ? await session.pointKeys(leaves, limit, sup) : null;
+    if (keys) {
+      if (keys.length === 0) return [];
+      const byKey = rowsByKeyQuery(entity, keys, columns);
+      return session.run(byKey.sql, byKey.params, { budgetMs, ...(req.tenant ? { tenant: req.tenant } : {}) });
+    }
     const q = pageQuery(entity, where, columns, afterSortKey, limit, offset ?? 0, sup);
     return session.run(q.sql, q.params, { budgetMs, ...(req.tenant ? { tenant: req.tenant } : {}) });
   };

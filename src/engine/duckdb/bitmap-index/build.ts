@@ -40,20 +40,41 @@ const BUFFER_BYTES = 8 * 2 ** 20;
 export class PostingWriter {
   private pos = PREAMBLE;
   private readonly buf = Buffer.alloc(BUFFER_BYTES);
+  private readonly buf32 = new Int32Array(this.buf.buffer, this.buf.byteOffset, BUFFER_BYTES / 4);
   private used = 0;
   constructor(private readonly fd: number) {}
 
   /** Writes the posting of these row ids, given in any order (a sparse posting is sorted here, in place). */
-  write(rows: Uint32Array, total: number): PostingRef {
+  write(rows: Uint32Array, total: number, sorted = false): PostingRef {
     const at = this.pos;
     const enc = encodingOf(rows.length, total);
-    if (enc === 'sparse') this.append(rows.sort());
+    if (enc === 'sparse') this.append(sorted ? rows : rows.sort());
     else if (enc === 'dense') {
       const bits = emptyBitset(total);
       setRows(bits, rows);
       this.append(bits);
     }
     return [at, rows.length];
+  }
+
+  /**
+   * Writes a posting of `count` rows as stored words copied from `src` (a delta's patch copies its parent's postings
+   * the delta left alone), then `zeros` zero words (a dense posting grown to more positions).
+   */
+  copyWords(src: Int32Array, start: number, words: number, count: number, zeros = 0): PostingRef {
+    const at = this.pos;
+    if ((words + zeros) * 4 > this.buf.length - this.used) this.flush();
+    if ((words + zeros) * 4 > this.buf.length) {
+      this.append(src.subarray(start, start + words));
+      if (zeros > 0) this.append(new Int32Array(zeros));
+      return [at, count];
+    }
+    const base = this.used >>> 2;
+    for (let i = 0; i < words; i++) this.buf32[base + i] = src[start + i]!;
+    this.buf32.fill(0, base + words, base + words + zeros);
+    this.used += (words + zeros) * 4;
+    this.pos += (words + zeros) * 4;
+    return [at, count];
   }
 
   private append(words: Uint32Array | Int32Array | Float64Array): void {

@@ -77,15 +77,18 @@ function fileOrder(jobs: Job[]): Job[] {
 
 const WINDOW_BYTES = 64 * 2 ** 20;
 
-/** Sequential reads of the parent file: one large read serves the postings that follow each other. */
+/**
+ * Sequential reads of the parent file: one large read serves the postings that follow each other. `at` answers where
+ * a posting's words start in `words` (no view is made per posting: there are millions at 10 M contacts).
+ */
 class Window {
-  private buf = Buffer.alloc(0);
+  words = new Int32Array(0);
   private start = 0;
   constructor(private readonly fd: number) {}
 
-  words(off: number, count: number): Int32Array {
+  at(off: number, count: number): number {
     const len = count * 4;
-    if (off < this.start || off + len > this.start + this.buf.length) {
+    if (off < this.start || off + len > this.start + this.words.length * 4) {
       const n = Math.max(WINDOW_BYTES, len);
       const b = Buffer.allocUnsafeSlow(n);
       let got = 0;
@@ -95,11 +98,10 @@ class Window {
         got += r;
       }
       if (got < len) throw new Error('the parent index file is truncated');
-      this.buf = b.subarray(0, got);
+      this.words = new Int32Array(b.buffer, b.byteOffset, Math.floor(got / 4));
       this.start = off;
     }
-    const at = this.buf.byteOffset + (off - this.start);
-    return new Int32Array(this.buf.buffer, at, count);
+    return (off - this.start) / 4;
   }
 }
 
@@ -107,6 +109,9 @@ class Window {
 class EntityMerge {
   readonly rows: number;
   private readonly removed: Bitset;
+  /** Scratch space reused by write(): a sparse posting's kept rows, a dense posting's bits. */
+  private kept = new Uint32Array(1024);
+  private readonly bits: Bitset;
   private readonly parentAll: Bitset;
 
   constructor(
@@ -118,6 +123,7 @@ class EntityMerge {
   ) {
     this.rows = delta.rows;
     this.removed = emptyBitset(this.rows);
+    this.bits = emptyBitset(this.rows);
     for (const r of patch.removed) if (r < this.rows) this.removed[r >>> 5]! |= 1 << (r & 31);
     // Every row of the parent (its live rows), as positions of the new release.
     this.parentAll = emptyBitset(this.rows);
@@ -135,17 +141,20 @@ class EntityMerge {
         for (let i = 0; i < target.length; i++) target[i]! |= this.parentAll[i]!;
         return;
       case 'dense': {
-        const words = window.words(ref[0], wordsFor(prows));
-        const n = Math.min(words.length, target.length);
-        for (let i = 0; i < n; i++) target[i]! |= words[i]!;
+        const count = wordsFor(prows);
+        const a = window.at(ref[0], count);
+        const w = window.words;
+        const n = Math.min(count, target.length);
+        for (let i = 0; i < n; i++) target[i]! |= w[a + i]!;
         const rem = this.rows % 32;
-        if (words.length >= target.length && rem !== 0) target[target.length - 1]! &= 2 ** rem - 1;
+        if (count >= target.length && rem !== 0) target[target.length - 1]! &= 2 ** rem - 1;
         return;
       }
       case 'sparse': {
-        const list = window.words(ref[0], ref[1]);
-        for (let i = 0; i < list.length; i++) {
-          const r = list[i]!;
+        const a = window.at(ref[0], ref[1]);
+        const w = window.words;
+        for (let i = a; i < a + ref[1]; i++) {
+          const r = w[i]!;
           if (r < this.rows) target[r >>> 5]! |= 1 << (r & 31);
         }
       }
@@ -154,10 +163,10 @@ class EntityMerge {
 
   /** The rows of one of the delta index's postings, ascending. */
   deltaRows(ref: PostingRef | undefined): Uint32Array {
-    if (!ref) return new Uint32Array(0);
+    if (!ref) return NO_ROWS;
     switch (encodingOf(ref[1], this.rows)) {
       case 'none':
-        return new Uint32Array(0);
+        return NO_ROWS;
       case 'all':
         return Uint32Array.from({ length: this.rows }, (_, i) => i);
       case 'dense': {
@@ -179,26 +188,52 @@ class EntityMerge {
   write(out: PostingWriter, window: Window, parent: PostingRef | null, add: Uint32Array): PostingRef {
     const prows = this.parent.rows;
     const enc = parent ? encodingOf(parent[1], prows) : 'none';
+    const removed = this.removed;
     if (enc === 'sparse') {
-      const list = window.words(parent![0], parent![1]);
-      const kept = new Uint32Array(list.length + add.length);
+      const cnt = parent![1];
+      const a = window.at(parent![0], cnt);
+      const w = window.words;
+      // Most postings hold none of the delta's rows: their words are copied as they are.
+      if (add.length === 0 && encodingOf(cnt, this.rows) === 'sparse') {
+        let touched = false;
+        for (let i = a; i < a + cnt && !touched; i++) {
+          const r = w[i]!;
+          touched = r >= this.rows || (removed[r >>> 5]! & (1 << (r & 31))) !== 0;
+        }
+        if (!touched) return out.copyWords(w, a, cnt, cnt);
+      }
+      if (this.kept.length < cnt + add.length)
+        this.kept = new Uint32Array(Math.max(cnt + add.length, 2 * this.kept.length));
+      const kept = this.kept;
       let n = 0;
       let j = 0;
-      for (let i = 0; i < list.length; i++) {
-        const r = list[i]!;
-        if (r >= this.rows || (this.removed[r >>> 5]! & (1 << (r & 31))) !== 0) continue;
+      for (let i = a; i < a + cnt; i++) {
+        const r = w[i]!;
+        if (r >= this.rows || (removed[r >>> 5]! & (1 << (r & 31))) !== 0) continue;
         while (j < add.length && add[j]! < r) kept[n++] = add[j++]!;
         kept[n++] = r;
       }
       while (j < add.length) kept[n++] = add[j++]!;
-      return out.write(kept.subarray(0, n), this.rows);
+      return out.write(kept.subarray(0, n), this.rows, true);
     }
-    const bits = emptyBitset(this.rows);
+    if (enc === 'dense' && add.length === 0 && encodingOf(parent![1], this.rows) === 'dense') {
+      // A dense posting none of whose rows went: its words, with zeros for the positions the delta added.
+      const count = wordsFor(prows);
+      const a = window.at(parent![0], count);
+      const w = window.words;
+      const keep = wordsFor(this.rows);
+      let touched = count > keep;
+      for (let i = 0; i < count && !touched; i++) touched = (w[a + i]! & removed[i]!) !== 0;
+      if (!touched) return out.copyWords(w, a, count, parent![1], keep - count);
+    }
+    if (enc === 'none' && add.length * 32 <= this.rows) return out.write(add, this.rows, true);
+    // One bitset reused for every dense posting (1.25 MB each at 10 M contacts; the writer copies it).
+    const bits = this.bits;
+    bits.fill(0);
     if (parent && enc !== 'none') {
       this.orParent(bits, parent, window);
-      andNotInto(bits, this.removed);
+      andNotInto(bits, removed);
     }
-    if (enc === 'none' && add.length * 32 <= this.rows) return out.write(add.slice(), this.rows);
     setRows(bits, add);
     return out.writeBits(bits, countBits(bits), this.rows);
   }
@@ -246,12 +281,13 @@ function unionRows(parts: Uint32Array[]): Uint32Array {
 
 const sameRef = (a: PostingRef, b: PostingRef): boolean => a[0] === b[0] && a[1] === b[1];
 
-/** Queues a job: its parent posting (or null), the rows to add, and where its ref goes. */
-type AddJob = (
-  parent: PostingRef | null,
-  add: Uint32Array,
-  to: { off: Float64Array; cnt: Int32Array; at: number } | ((ref: PostingRef) => void),
-) => void;
+/** Queues jobs: their parent posting (offset -1: none), the rows to add, and where the ref goes. */
+interface Queue {
+  /** Into slot `at` of a dictionary's arrays (no allocation per value: millions of them at 10 M contacts). */
+  slot(poff: number, pcnt: number, add: Uint32Array, off: Float64Array, cnt: Int32Array, at: number): void;
+  /** To a callback. */
+  then(parent: PostingRef | null, add: Uint32Array, done: (ref: PostingRef) => void): void;
+}
 
 /**
  * Queues the postings of one merged dictionary (and of the range blocks on it); answers what writes the dictionary
@@ -262,7 +298,7 @@ function mergeDictionary(
   m: EntityMerge,
   pt: TermsHeader,
   dt: TermsHeader,
-  add: AddJob,
+  q: Queue,
   ranges: RangesHeader | undefined,
 ): (out: PostingWriter) => { terms: StoredTerms; ranges?: RangesHeader } {
   const merged = mergeValues(pt.values, dt.values);
@@ -271,8 +307,8 @@ function mergeDictionary(
   for (let i = 0; i < merged.values.length; i++) {
     const pi = merged.parent[i]!;
     const di = merged.delta[i]!;
-    const parentRef: PostingRef | null = pi >= 0 ? [pt.off[pi]!, pt.cnt[pi]!] : null;
-    add(parentRef, di >= 0 ? m.deltaRows([dt.off[di]!, dt.cnt[di]!]) : NO_ROWS, { off, cnt, at: i });
+    const rows = di >= 0 ? m.deltaRows([dt.off[di]!, dt.cnt[di]!]) : NO_ROWS;
+    q.slot(pi >= 0 ? pt.off[pi]! : -1, pi >= 0 ? pt.cnt[pi]! : 0, rows, off, cnt, i);
   }
   const bounds = ranges ? ranges.at.map((a) => pt.values[a]!) : [];
   const prefix: PostingRef[] = [];
@@ -283,7 +319,7 @@ function mergeDictionary(
     ranges.at.forEach((_, b) => {
       while (j < dt.values.length && compareTerms(dt.values[j]!, bounds[b]!) < 0)
         below.push(m.deltaRows([dt.off[j]!, dt.cnt[j++]!]));
-      add(ranges.prefix[b]!, unionRows(below), (ref) => (prefix[b] = ref));
+      q.then(ranges.prefix[b]!, unionRows(below), (ref) => (prefix[b] = ref));
     });
   }
   return (out) => {
@@ -334,14 +370,21 @@ export function patchBitmapIndex(patch: IndexPatch): void {
         patch.entities[entity],
         window,
       );
-      const add: AddJob = (parentRef, rows, to) =>
-        jobs.push({
-          merge: m,
-          poff: parentRef ? parentRef[0] : -1,
-          pcnt: parentRef ? parentRef[1] : 0,
-          add: rows,
-          ...(typeof to === 'function' ? { at: 0, off: null, cnt: null, done: to } : { ...to, done: null }),
-        });
+      const q: Queue = {
+        slot: (poff, pcnt, rows, off, cnt, at) =>
+          jobs.push({ merge: m, poff, pcnt, add: rows, at, off, cnt, done: null }),
+        then: (parentRef, rows, done) =>
+          jobs.push({
+            merge: m,
+            poff: parentRef ? parentRef[0] : -1,
+            pcnt: parentRef ? parentRef[1] : 0,
+            add: rows,
+            at: 0,
+            off: null,
+            cnt: null,
+            done,
+          }),
+      };
       const head: EntityHeader<StoredTerms> = { rows: m.rows, columns: {} };
       entities[entity] = head;
       const live = m.live(patch.entities[entity].written);
@@ -354,17 +397,17 @@ export function patchBitmapIndex(patch: IndexPatch): void {
         head.columns[name] = col;
         // present and notnull are often one posting: merged once.
         const shared = sameRef(pcol.notnull, pcol.present) && sameRef(dcol.notnull, dcol.present);
-        add(pcol.present, m.deltaRows(dcol.present), (ref) => {
+        q.then(pcol.present, m.deltaRows(dcol.present), (ref) => {
           col.present = ref;
           if (shared) col.notnull = ref;
         });
-        if (!shared) add(pcol.notnull, m.deltaRows(dcol.notnull), (ref) => (col.notnull = ref));
+        if (!shared) q.then(pcol.notnull, m.deltaRows(dcol.notnull), (ref) => (col.notnull = ref));
         for (const k of DICTIONARIES) {
           const pt = pcol[k];
           const dt = dcol[k];
           // A dictionary either index left out (values JSON cannot carry) leaves the column to the scan.
           if (!pt || !dt) continue;
-          const finish = mergeDictionary(m, pt, dt, add, k === 'terms' ? pcol.ranges : undefined);
+          const finish = mergeDictionary(m, pt, dt, q, k === 'terms' ? pcol.ranges : undefined);
           dictionaries.push((o) => {
             const done = finish(o);
             col[k] = done.terms;

@@ -66,8 +66,9 @@ export function loadSettings(): { threads: number; memoryLimit: string } {
   return { threads: availableParallelism(), memoryLimit: `${mb}MB` };
 }
 
-/** DuckDB's memory limit while a delta patches its copy of the serving release. */
+/** DuckDB's memory limit while a delta patches its copy of the serving release, and while its index is merged. */
 const PATCH_MEMORY_LIMIT = '2GB';
+const MERGE_MEMORY_LIMIT = '512MB';
 
 const PEOPLE = 'stage_people';
 const COMPANIES = 'stage_companies';
@@ -439,6 +440,11 @@ class DuckDBReleaseWriter implements ReleaseWriter {
         contact: { table: PATCH_CONTACTS, rows: patched.positions.contact, ranges: false },
         company: { table: PATCH_COMPANIES, rows: patched.positions.company, ranges: false },
       });
+      // The merge runs in this process's memory: the written rows (in the point store and the delta's index now) and
+      // DuckDB's cached blocks of the copy go first; if DuckDB cannot let go of enough, it keeps them.
+      for (const table of [PATCH_CONTACTS, PATCH_COMPANIES, PEOPLE, COMPANIES])
+        await this.conn.run(`DROP TABLE IF EXISTS temp.${table}`);
+      await this.conn.run(`SET memory_limit = '${MERGE_MEMORY_LIMIT}'`).catch(() => undefined);
       patchBitmapIndex({
         parentFile: parentIndex,
         deltaFile: this.files.deltaIndex,
