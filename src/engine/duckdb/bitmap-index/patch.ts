@@ -286,7 +286,7 @@ interface Queue {
   /** Into slot `at` of a dictionary's arrays (no allocation per value: millions of them at 10 M contacts). */
   slot(poff: number, pcnt: number, add: Uint32Array, off: Float64Array, cnt: Int32Array, at: number): void;
   /** To a callback. */
-  then(parent: PostingRef | null, add: Uint32Array, done: (ref: PostingRef) => void): void;
+  call(parent: PostingRef | null, add: Uint32Array, done: (ref: PostingRef) => void): void;
 }
 
 /**
@@ -319,7 +319,7 @@ function mergeDictionary(
     ranges.at.forEach((_, b) => {
       while (j < dt.values.length && compareTerms(dt.values[j]!, bounds[b]!) < 0)
         below.push(m.deltaRows([dt.off[j]!, dt.cnt[j++]!]));
-      q.then(ranges.prefix[b]!, unionRows(below), (ref) => (prefix[b] = ref));
+      q.call(ranges.prefix[b]!, unionRows(below), (ref) => (prefix[b] = ref));
     });
   }
   return (out) => {
@@ -373,7 +373,7 @@ export function patchBitmapIndex(patch: IndexPatch): void {
       const q: Queue = {
         slot: (poff, pcnt, rows, off, cnt, at) =>
           jobs.push({ merge: m, poff, pcnt, add: rows, at, off, cnt, done: null }),
-        then: (parentRef, rows, done) =>
+        call: (parentRef, rows, done) =>
           jobs.push({
             merge: m,
             poff: parentRef ? parentRef[0] : -1,
@@ -397,11 +397,11 @@ export function patchBitmapIndex(patch: IndexPatch): void {
         head.columns[name] = col;
         // present and notnull are often one posting: merged once.
         const shared = sameRef(pcol.notnull, pcol.present) && sameRef(dcol.notnull, dcol.present);
-        q.then(pcol.present, m.deltaRows(dcol.present), (ref) => {
+        q.call(pcol.present, m.deltaRows(dcol.present), (ref) => {
           col.present = ref;
           if (shared) col.notnull = ref;
         });
-        if (!shared) q.then(pcol.notnull, m.deltaRows(dcol.notnull), (ref) => (col.notnull = ref));
+        if (!shared) q.call(pcol.notnull, m.deltaRows(dcol.notnull), (ref) => (col.notnull = ref));
         for (const k of DICTIONARIES) {
           const pt = pcol[k];
           const dt = dcol[k];
