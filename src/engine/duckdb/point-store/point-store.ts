@@ -49,7 +49,10 @@ export class PointStore {
       // Cards are written for every contact, in sort_key order: the last card tells whether the store is whole.
       const lastKey = release.positions ?? release.contacts;
       const last = db.prepare(`SELECT max(sort_key) FROM ${CARDS_TABLE}`).pluck().get() as number | null;
-      if ((last ?? 0) !== lastKey) throw new Error(`it holds cards up to ${last ?? 0} of ${lastKey}`);
+      if ((last ?? 0) !== lastKey) {
+        const of = lastKey === release.contacts ? 'contacts' : 'positions';
+        throw new Error(`it holds cards up to ${last ?? 0} of ${lastKey} ${of}`);
+      }
       const layout = parseCardLayout(meta.get(POINT_META.cardColumns));
       if (!layout) throw new Error('its card layout is unreadable');
       const keyReads = new Map(

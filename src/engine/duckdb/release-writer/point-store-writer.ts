@@ -34,20 +34,13 @@ export async function writePointStore(
 ): Promise<{ cards: number; keys: number }> {
   const fullCards = opts.fullCards === true;
   rmSync(file, { force: true });
-  const db = new Database(file);
-  let cards = 0;
-  let keys = 0;
-  try {
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.pragma('cache_size = -262144');
+  return inStoreFile(file, async (db) => {
+    let keys = 0;
     for (const sql of pointStoreDdl(fullCards)) db.exec(sql);
     const tables = 1 + (fullCards ? 1 : 0) + POINT_KEY_COLUMNS.length;
     let done = 0;
     onTable(done, tables);
-    db.exec('BEGIN');
-    cards = await copyRows(conn, cardsSourceSql(), db, CARDS_TABLE, ['sort_key', 'card']);
+    const cards = await copyRows(conn, cardsSourceSql(), db, CARDS_TABLE, ['sort_key', 'card']);
     onTable(++done, tables);
     if (fullCards) {
       await copyRows(conn, cardsSourceSql(FULL_CARD_COLUMNS), db, FULL_CARDS_TABLE, ['sort_key', 'card']);
@@ -62,6 +55,24 @@ export async function writePointStore(
     meta.run(POINT_META.releaseId, releaseId);
     meta.run(POINT_META.cardColumns, JSON.stringify(CONTACT_CARD_COLUMNS));
     if (fullCards) meta.run(POINT_META.fullCardColumns, JSON.stringify(FULL_CARD_COLUMNS));
+    return { cards, keys };
+  });
+}
+
+/**
+ * Runs `body` on a point store file opened for writing (no journal, no syncs, exclusive, a 256 MB cache) in one
+ * transaction; the file is removed when it fails, and fsynced once it is closed, before the caller renames it.
+ */
+async function inStoreFile<T>(file: string, body: (db: Database.Database) => Promise<T>): Promise<T> {
+  const db = new Database(file);
+  let out: T;
+  try {
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('cache_size = -262144');
+    db.exec('BEGIN');
+    out = await body(db);
     db.exec('COMMIT');
     db.close();
   } catch (e) {
@@ -75,7 +86,7 @@ export async function writePointStore(
   } finally {
     closeSync(fd);
   }
-  return { cards, keys };
+  return out;
 }
 
 /** What a delta's patch changes in its parent's point store (release-writer/patch-release.ts). */
@@ -105,18 +116,12 @@ export async function patchPointStore(
 ): Promise<{ cards: number; keys: number }> {
   rmSync(file, { force: true });
   copyFileSync(patch.parentFile, file);
-  const db = new Database(file);
-  let cards = 0;
-  let keys = 0;
-  try {
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.pragma('cache_size = -262144');
+  return inStoreFile(file, async (db) => {
+    let cards = 0;
+    let keys = 0;
     const tables = 1 + (patch.fullCards ? 1 : 0) + POINT_KEY_COLUMNS.length;
     let done = 0;
     onTable(done, tables);
-    db.exec('BEGIN');
     const cardTables = patch.fullCards ? [CARDS_TABLE, FULL_CARDS_TABLE] : [CARDS_TABLE];
     for (const table of cardTables) {
       const drop = db.prepare(`DELETE FROM ${ident(table)} WHERE sort_key = ?`);
@@ -138,20 +143,8 @@ export async function patchPointStore(
       onTable(++done, tables);
     }
     db.prepare(`UPDATE ${POINT_META_TABLE} SET value = ? WHERE key = ?`).run(releaseId, POINT_META.releaseId);
-    db.exec('COMMIT');
-    db.close();
-  } catch (e) {
-    if (db.open) db.close();
-    rmSync(file, { force: true });
-    throw e;
-  }
-  const fd = openSync(file, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  return { cards, keys };
+    return { cards, keys };
+  });
 }
 
 /** Streams a DuckDB query into a SQLite table of two columns; BIGINT values become numbers. */
