@@ -7,6 +7,9 @@ import { seedRelease } from '../../loaders/seed.js';
 import { ensureSecret, loadConfig } from '../../src/config.js';
 import { publicColumns } from '../../src/domain/catalog/index.js';
 import type { IRNode } from '../../src/domain/query/ir.js';
+import { countBits } from '../../src/engine/duckdb/bitmap-index/bitset.js';
+import { indexFile } from '../../src/engine/duckdb/bitmap-index/format.js';
+import { BitmapIndex } from '../../src/engine/duckdb/bitmap-index/reader.js';
 import { openDuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
 import { readCurrent, releaseFile } from '../../src/engine/duckdb/release-store.js';
 import { describeReleases, rollbackRelease } from '../../src/engine/duckdb/releases.js';
@@ -291,6 +294,34 @@ it.each([
   },
   240_000,
 );
+
+it('a delta over a release whose index is missing or another release builds its index in full', async () => {
+  const dir = join(root, 'no-index');
+  const seeded = await seedRelease({ dataDir: dir, contacts: 600, companies: 60, seed: 31, asOf: AS_OF });
+  const people = readJsonl(seeded.generate.peopleFile);
+  // The seeded release's index, kept to stand in for the next release's as another release's index.
+  const foreign = readFileSync(indexFile(releaseFile(dir, seeded.load.releaseId)));
+  for (const damage of ['missing', 'foreign'] as const) {
+    const index = indexFile(releaseFile(dir, (await readCurrent(dir))!.id));
+    if (damage === 'missing') rmSync(index);
+    else writeFileSync(index, foreign);
+    const delta = writeJsonl(join(root, `no-index-${damage}.jsonl`), [
+      { ...people[1]!, person_id: `per_noindex${damage}` },
+    ]);
+    const res = await runCds(['load', '--data', dir, '--delta', '--people', delta]);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.out)).toMatchObject({
+      delta: { patched: true },
+      contacts: 600 + (damage === 'missing' ? 1 : 2),
+    });
+    expect(res.err).toMatch(/index cannot be patched .*building it in full/);
+    const cur = (await readCurrent(dir))!;
+    const opened = BitmapIndex.open(indexFile(releaseFile(dir, cur.id)), cur);
+    expect(opened.reason).toBeUndefined();
+    expect(countBits(opened.index!.entity('contact').all())).toBe(cur.contacts);
+    opened.index!.close();
+  }
+}, 240_000);
 
 it('bad delta input answers the documented exit codes', async () => {
   const dir = join(root, 'bad');

@@ -38,6 +38,8 @@ export interface EntityPatch {
 
 export interface IndexPatch {
   parentFile: string;
+  /** The release the parent index must belong to. */
+  parentId: string;
   /** The index of the written rows, built with the new release's positions (build.ts EntitySource.rows). */
   deltaFile: string;
   outFile: string;
@@ -344,11 +346,26 @@ function mergeDictionary(
   };
 }
 
+/** The parent's index is missing, of a format this build does not read, or another release's: build in full. */
+export class ParentIndexUnreadable extends Error {}
+
 export function patchBitmapIndex(patch: IndexPatch): void {
-  const pfd = openSync(patch.parentFile, 'r');
+  let pfd: number;
+  let parent: IndexHeader;
+  try {
+    pfd = openSync(patch.parentFile, 'r');
+  } catch (e) {
+    throw new ParentIndexUnreadable((e as Error).message);
+  }
+  try {
+    parent = readHeader(pfd);
+    if (parent.releaseId !== patch.parentId) throw new Error(`it belongs to release ${parent.releaseId}`);
+  } catch (e) {
+    closeSync(pfd);
+    throw new ParentIndexUnreadable((e as Error).message);
+  }
   const ofd = openSync(patch.outFile, 'w');
   try {
-    const parent = readHeader(pfd);
     const dfd = openSync(patch.deltaFile, 'r');
     let delta: IndexHeader;
     try {

@@ -1,4 +1,4 @@
-import { access, copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, hostname, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, VARCHAR } from '@duckdb/node-api';
@@ -26,7 +26,7 @@ import {
 } from '../../release-writer.js';
 import { buildBitmapIndex } from '../bitmap-index/build.js';
 import { indexFile } from '../bitmap-index/format.js';
-import { patchBitmapIndex } from '../bitmap-index/patch.js';
+import { ParentIndexUnreadable, patchBitmapIndex } from '../bitmap-index/patch.js';
 import { FULL_CARD_COLUMNS, POINT_META, POINT_META_TABLE, pointStoreFile } from '../point-store/schema.js';
 import {
   loadingMarker,
@@ -429,24 +429,20 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     );
     if (points.cards !== patched.written.contact.length)
       throw new Error(`point store patch wrote ${points.cards} cards for ${patched.written.contact.length} contacts`);
-    const parentIndex = indexFile(parentFile);
-    const readable = await access(parentIndex).then(
-      () => true,
-      () => false,
-    );
     const step = (d: number, t: number) => onStep(d, t, 'index');
-    if (readable) {
-      await buildBitmapIndex(this.conn, this.files.deltaIndex, this.releaseId, step, {
-        contact: { table: PATCH_CONTACTS, rows: patched.positions.contact, ranges: false },
-        company: { table: PATCH_COMPANIES, rows: patched.positions.company, ranges: false },
-      });
-      // The merge runs in this process's memory: the written rows (in the point store and the delta's index now) and
-      // DuckDB's cached blocks of the copy go first; if DuckDB cannot let go of enough, it keeps them.
-      for (const table of [PATCH_CONTACTS, PATCH_COMPANIES, PEOPLE, COMPANIES])
-        await this.conn.run(`DROP TABLE IF EXISTS temp.${table}`);
-      await this.conn.run(`SET memory_limit = '${MERGE_MEMORY_LIMIT}'`).catch(() => undefined);
+    await buildBitmapIndex(this.conn, this.files.deltaIndex, this.releaseId, step, {
+      contact: { table: PATCH_CONTACTS, rows: patched.positions.contact, ranges: false },
+      company: { table: PATCH_COMPANIES, rows: patched.positions.company, ranges: false },
+    });
+    // The merge runs in this process's memory: the written rows (in the point store and the delta's index now) and
+    // DuckDB's cached blocks of the copy go first; if DuckDB cannot let go of enough, it keeps them.
+    for (const table of [PATCH_CONTACTS, PATCH_COMPANIES, PEOPLE, COMPANIES])
+      await this.conn.run(`DROP TABLE IF EXISTS temp.${table}`);
+    await this.conn.run(`SET memory_limit = '${MERGE_MEMORY_LIMIT}'`).catch(() => undefined);
+    try {
       patchBitmapIndex({
-        parentFile: parentIndex,
+        parentFile: indexFile(parentFile),
+        parentId: patched.parentId,
         deltaFile: this.files.deltaIndex,
         outFile: `${this.files.index}.tmp`,
         releaseId: this.releaseId,
@@ -455,8 +451,14 @@ class DuckDBReleaseWriter implements ReleaseWriter {
           company: { removed: patched.removed.company, written: patched.written.company },
         },
       });
-      await rm(this.files.deltaIndex, { force: true });
-    } else await buildBitmapIndex(this.conn, `${this.files.index}.tmp`, this.releaseId, step);
+    } catch (e) {
+      if (!(e instanceof ParentIndexUnreadable)) throw e;
+      // A parent without an index this build reads: the new release's index is built from its rows.
+      process.stderr.write(`the serving release's index cannot be patched (${e.message}): building it in full\n`);
+      await this.conn.run(`SET memory_limit = '${PATCH_MEMORY_LIMIT}'`);
+      await buildBitmapIndex(this.conn, `${this.files.index}.tmp`, this.releaseId, step);
+    }
+    await rm(this.files.deltaIndex, { force: true });
     // The copy's changed row groups and lookup indexes are written back to its file.
     onStep(0, 1, 'checkpoint');
     await this.conn.run(`CHECKPOINT ${PATCHED}`);
