@@ -26,7 +26,8 @@ import { lowerBound, readHeader } from './reader.js';
  * the postings of the rows it wrote (a small index built from those rows alone, `delta`). The parent's postings are
  * read in file order, in large sequential reads, and each is written once in the encoding its new row count asks
  * for; values no row holds any more leave the dictionaries; range blocks keep their boundary values.
- * Answers are those of an index built from the patched release (test/engine/index-patch.test.ts compares them).
+ * Answers are those of an index built from the patched release (test/e2e/delta-load.test.ts and
+ * test/engine/conformance/index-trees.test.ts compare them).
  */
 
 export interface EntityPatch {
@@ -47,35 +48,79 @@ export interface IndexPatch {
   entities: Record<Entity, EntityPatch>;
 }
 
+/** Where a written posting's ref goes: slot `at` of a dictionary's arrays, or a callback. */
+type Sink = { off: Float64Array; cnt: Int32Array } | ((ref: PostingRef) => void);
+
 /**
- * A posting of the new index: the parent's rows (less the removed) and rows to add. Where its ref goes: slot `at` of a
- * dictionary's arrays, or a callback. Millions of these exist at 10 M contacts, so they hold numbers, not closures.
+ * The postings of the new index, to be written: each one's parent posting (offset -1: none), rows to add, the entity
+ * merging it and where its ref goes. Millions of them at 10 M contacts, so they are kept in parallel typed arrays
+ * (one object each kept the collector busy with a large heap for most of the merge).
  */
-interface Job {
-  merge: EntityMerge;
-  /** The parent's posting (offset -1: none). */
-  poff: number;
-  pcnt: number;
-  add: Uint32Array;
-  at: number;
-  off: Float64Array | null;
-  cnt: Int32Array | null;
-  done: ((ref: PostingRef) => void) | null;
+class Jobs {
+  n = 0;
+  poff = new Float64Array(1 << 16);
+  pcnt = new Int32Array(1 << 16);
+  /** Index into `adds`, or -1: no rows to add. */
+  add = new Int32Array(1 << 16);
+  merge = new Uint8Array(1 << 16);
+  sink = new Int32Array(1 << 16);
+  at = new Int32Array(1 << 16);
+  readonly adds: Uint32Array[] = [];
+  readonly sinks: Sink[] = [];
+
+  sinkOf(sink: Sink): number {
+    return this.sinks.push(sink) - 1;
+  }
+
+  push(merge: number, poff: number, pcnt: number, add: Uint32Array, sink: number, at: number): void {
+    if (this.n === this.poff.length) this.grow();
+    const i = this.n++;
+    this.merge[i] = merge;
+    this.poff[i] = poff;
+    this.pcnt[i] = pcnt;
+    this.add[i] = add.length > 0 ? this.adds.push(add) - 1 : -1;
+    this.sink[i] = sink;
+    this.at[i] = at;
+  }
+
+  private grow(): void {
+    const twice = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.poff = twice(this.poff);
+    this.pcnt = twice(this.pcnt);
+    this.add = twice(this.add);
+    this.merge = twice(this.merge);
+    this.sink = twice(this.sink);
+    this.at = twice(this.at);
+  }
+
+  /** Job numbers in the order of their parent postings in the file (sequential reads); those without one last. */
+  fileOrder(): Uint32Array {
+    const n = this.n;
+    const poff = this.poff;
+    const last = 2 ** 30 - 1;
+    const key = (i: number): number => (poff[i]! < 0 ? last : poff[i]! / 4);
+    const order = new Uint32Array(n);
+    const shift = 2 ** 23;
+    let fits = n < shift;
+    for (let i = 0; i < n && fits; i++) fits = key(i) <= last;
+    if (!fits) {
+      for (let i = 0; i < n; i++) order[i] = i;
+      return order.sort((a, b) => key(a) - key(b) || a - b);
+    }
+    // key * 2^23 + job stays below 2^53: one native sort of doubles instead of a comparator over millions of jobs.
+    const packed = new Float64Array(n);
+    for (let i = 0; i < n; i++) packed[i] = key(i) * shift + i;
+    packed.sort();
+    for (let i = 0; i < n; i++) order[i] = packed[i]! % shift;
+    return order;
+  }
 }
 
 const NO_ROWS = new Uint32Array(0);
-
-/** Jobs in the order of their parent postings in the file (sequential reads); those without one last. */
-function fileOrder(jobs: Job[]): Job[] {
-  const last = 2 ** 30 - 1;
-  const key = (j: Job): number => (j.poff < 0 ? last : j.poff / 4);
-  const shift = 2 ** 23;
-  if (jobs.length >= shift || jobs.some((j) => key(j) > last)) return jobs.sort((a, b) => key(a) - key(b));
-  // key * 2^23 + index stays below 2^53: one native sort of doubles instead of a comparator over millions of jobs.
-  const packed = Float64Array.from(jobs, (j, i) => key(j) * shift + i);
-  packed.sort();
-  return Array.from(packed, (k) => jobs[k % shift]!);
-}
 
 const WINDOW_BYTES = 64 * 2 ** 20;
 
@@ -186,14 +231,17 @@ class EntityMerge {
     return out;
   }
 
-  /** Writes a posting: the parent's rows less the removed ones, plus `add` (ascending, disjoint from them). */
-  write(out: PostingWriter, window: Window, parent: PostingRef | null, add: Uint32Array): PostingRef {
+  /**
+   * Writes a posting: the parent's rows (its posting at byte `poff`, of `pcnt` rows; `poff` -1: none) less the removed
+   * ones, plus `add` (ascending, disjoint from them).
+   */
+  write(out: PostingWriter, window: Window, poff: number, pcnt: number, add: Uint32Array): PostingRef {
     const prows = this.parent.rows;
-    const enc = parent ? encodingOf(parent[1], prows) : 'none';
+    const enc = poff >= 0 ? encodingOf(pcnt, prows) : 'none';
     const removed = this.removed;
     if (enc === 'sparse') {
-      const cnt = parent![1];
-      const a = window.at(parent![0], cnt);
+      const cnt = pcnt;
+      const a = window.at(poff, cnt);
       const w = window.words;
       // Most postings hold none of the delta's rows: their words are copied as they are.
       if (add.length === 0 && encodingOf(cnt, this.rows) === 'sparse') {
@@ -218,22 +266,22 @@ class EntityMerge {
       while (j < add.length) kept[n++] = add[j++]!;
       return out.write(kept.subarray(0, n), this.rows, true);
     }
-    if (enc === 'dense' && add.length === 0 && encodingOf(parent![1], this.rows) === 'dense') {
+    if (enc === 'dense' && add.length === 0 && encodingOf(pcnt, this.rows) === 'dense') {
       // A dense posting none of whose rows went: its words, with zeros for the positions the delta added.
       const count = wordsFor(prows);
-      const a = window.at(parent![0], count);
+      const a = window.at(poff, count);
       const w = window.words;
       const keep = wordsFor(this.rows);
       let touched = count > keep;
       for (let i = 0; i < count && !touched; i++) touched = (w[a + i]! & removed[i]!) !== 0;
-      if (!touched) return out.copyWords(w, a, count, parent![1], keep - count);
+      if (!touched) return out.copyWords(w, a, count, pcnt, keep - count);
     }
     if (enc === 'none' && add.length * 32 <= this.rows) return out.write(add, this.rows, true);
     // One bitset reused for every dense posting (1.25 MB each at 10 M contacts; the writer copies it).
     const bits = this.bits;
     bits.fill(0);
-    if (parent && enc !== 'none') {
-      this.orParent(bits, parent, window);
+    if (enc !== 'none') {
+      this.orParent(bits, [poff, pcnt], window);
       andNotInto(bits, removed);
     }
     setRows(bits, add);
@@ -285,8 +333,10 @@ const sameRef = (a: PostingRef, b: PostingRef): boolean => a[0] === b[0] && a[1]
 
 /** Queues jobs: their parent posting (offset -1: none), the rows to add, and where the ref goes. */
 interface Queue {
+  /** A dictionary's arrays, as the sink of its postings' jobs. */
+  slots(off: Float64Array, cnt: Int32Array): number;
   /** Into slot `at` of a dictionary's arrays (no allocation per value: millions of them at 10 M contacts). */
-  slot(poff: number, pcnt: number, add: Uint32Array, off: Float64Array, cnt: Int32Array, at: number): void;
+  slot(poff: number, pcnt: number, add: Uint32Array, sink: number, at: number): void;
   /** To a callback. */
   call(parent: PostingRef | null, add: Uint32Array, done: (ref: PostingRef) => void): void;
 }
@@ -306,11 +356,12 @@ function mergeDictionary(
   const merged = mergeValues(pt.values, dt.values);
   const off = new Float64Array(merged.values.length);
   const cnt = new Int32Array(merged.values.length);
+  const sink = q.slots(off, cnt);
   for (let i = 0; i < merged.values.length; i++) {
     const pi = merged.parent[i]!;
     const di = merged.delta[i]!;
     const rows = di >= 0 ? m.deltaRows([dt.off[di]!, dt.cnt[di]!]) : NO_ROWS;
-    q.slot(pi >= 0 ? pt.off[pi]! : -1, pi >= 0 ? pt.cnt[pi]! : 0, rows, off, cnt, i);
+    q.slot(pi >= 0 ? pt.off[pi]! : -1, pi >= 0 ? pt.cnt[pi]! : 0, rows, sink, i);
   }
   const bounds = ranges ? ranges.at.map((a) => pt.values[a]!) : [];
   const prefix: PostingRef[] = [];
@@ -376,7 +427,8 @@ export function patchBitmapIndex(patch: IndexPatch): void {
     const deltaBytes = readFileSync(patch.deltaFile);
     const window = new Window(pfd);
     const out = new PostingWriter(ofd);
-    const jobs: Job[] = [];
+    const jobs = new Jobs();
+    const merges: EntityMerge[] = [];
     const entities = {} as Record<Entity, EntityHeader<StoredTerms>>;
     const dictionaries: Array<(out: PostingWriter) => void> = [];
     for (const entity of ['contact', 'company'] as const) {
@@ -387,20 +439,12 @@ export function patchBitmapIndex(patch: IndexPatch): void {
         patch.entities[entity],
         window,
       );
+      const mi = merges.push(m) - 1;
       const q: Queue = {
-        slot: (poff, pcnt, rows, off, cnt, at) =>
-          jobs.push({ merge: m, poff, pcnt, add: rows, at, off, cnt, done: null }),
+        slots: (off, cnt) => jobs.sinkOf({ off, cnt }),
+        slot: (poff, pcnt, rows, sink, at) => jobs.push(mi, poff, pcnt, rows, sink, at),
         call: (parentRef, rows, done) =>
-          jobs.push({
-            merge: m,
-            poff: parentRef ? parentRef[0] : -1,
-            pcnt: parentRef ? parentRef[1] : 0,
-            add: rows,
-            at: 0,
-            off: null,
-            cnt: null,
-            done,
-          }),
+          jobs.push(mi, parentRef ? parentRef[0] : -1, parentRef ? parentRef[1] : 0, rows, jobs.sinkOf(done), 0),
       };
       const head: EntityHeader<StoredTerms> = { rows: m.rows, columns: {} };
       entities[entity] = head;
@@ -434,12 +478,20 @@ export function patchBitmapIndex(patch: IndexPatch): void {
       }
     }
     // The parent's postings in file order (sequential reads), then those only the delta has.
-    for (const j of fileOrder(jobs)) {
-      const ref = j.merge.write(out, window, j.poff < 0 ? null : [j.poff, j.pcnt], j.add);
-      if (j.done) j.done(ref);
+    for (const j of jobs.fileOrder()) {
+      const a = jobs.add[j]!;
+      const ref = merges[jobs.merge[j]!]!.write(
+        out,
+        window,
+        jobs.poff[j]!,
+        jobs.pcnt[j]!,
+        a < 0 ? NO_ROWS : jobs.adds[a]!,
+      );
+      const sink = jobs.sinks[jobs.sink[j]!]!;
+      if (typeof sink === 'function') sink(ref);
       else {
-        j.off![j.at] = ref[0];
-        j.cnt![j.at] = ref[1];
+        sink.off[jobs.at[j]!] = ref[0];
+        sink.cnt[jobs.at[j]!] = ref[1];
       }
     }
     for (const d of dictionaries) d(out);
