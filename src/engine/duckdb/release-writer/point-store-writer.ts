@@ -1,4 +1,4 @@
-import { closeSync, copyFileSync, fsyncSync, openSync, rmSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, rmSync } from 'node:fs';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
 import { CONTACT_CARD_COLUMNS } from '../../../domain/catalog/index.js';
@@ -91,11 +91,9 @@ async function inStoreFile<T>(file: string, body: (db: Database.Database) => Pro
 
 /** What a delta's patch changes in its parent's point store (release-writer/patch-release.ts). */
 export interface PointStorePatch {
-  /** The parent's point store, copied and then changed. */
-  parentFile: string;
   /** Sort keys of the parent's contacts that are gone or rewritten. */
   gone: Int32Array;
-  /** DuckDB SQL answering (value, sort_key) of those contacts' key rows in the parent, for a lookup column. */
+  /** DuckDB SQL answering (value, sort_key) of those contacts' key rows in the parent, for a lookup column (no ORDER BY). */
   goneKeysSql: (column: string) => string;
   /** The TEMP table holding the rows written, as stored. */
   writtenTable: string;
@@ -103,9 +101,10 @@ export interface PointStorePatch {
 }
 
 /**
- * A delta's point store: a copy of its parent's with the cards and key rows of the gone and rewritten contacts
- * deleted and those of the written ones inserted (a few SQLite writes per changed contact, against rewriting every
- * card). Written and fsynced like a full store; the caller checks the result.
+ * A delta's point store: `file`, a copy of its parent's (made by the caller), with the cards and key rows of the gone
+ * and rewritten contacts deleted and those of the written ones inserted (a few SQLite writes per changed contact,
+ * against rewriting every card), each in key order. Written and fsynced like a full store; the caller checks the
+ * result.
  */
 export async function patchPointStore(
   conn: DuckDBConnection,
@@ -114,8 +113,6 @@ export async function patchPointStore(
   patch: PointStorePatch,
   onTable: (done: number, total: number) => void = () => undefined,
 ): Promise<{ cards: number; keys: number }> {
-  rmSync(file, { force: true });
-  copyFileSync(patch.parentFile, file);
   return inStoreFile(file, async (db) => {
     let cards = 0;
     let keys = 0;
@@ -125,15 +122,16 @@ export async function patchPointStore(
     const cardTables = patch.fullCards ? [CARDS_TABLE, FULL_CARDS_TABLE] : [CARDS_TABLE];
     for (const table of cardTables) {
       const drop = db.prepare(`DELETE FROM ${ident(table)} WHERE sort_key = ?`);
-      for (const k of patch.gone) drop.run(k + 1);
+      for (const k of Int32Array.from(patch.gone).sort()) drop.run(k + 1);
       const layout = table === CARDS_TABLE ? CONTACT_CARD_COLUMNS : FULL_CARD_COLUMNS;
-      const n = await copyRows(conn, cardsSourceSql(layout, patch.writtenTable), db, table, ['sort_key', 'card']);
+      const written = `${cardsSourceSql(layout, patch.writtenTable)} ORDER BY sort_key`;
+      const n = await copyRows(conn, written, db, table, ['sort_key', 'card']);
       if (table === CARDS_TABLE) cards = n;
       onTable(++done, tables);
     }
     for (const column of POINT_KEY_COLUMNS) {
       const drop = db.prepare(`DELETE FROM ${ident(keyTable(column))} WHERE value = ? AND sort_key = ?`);
-      const result = await conn.stream(patch.goneKeysSql(column));
+      const result = await conn.stream(`${patch.goneKeysSql(column)} ORDER BY 1, 2`);
       for await (const rows of result.yieldRows())
         for (const [value, key] of rows) drop.run(String(value), Number(key));
       keys += await copyRows(conn, keysSourceSql(column, patch.writtenTable), db, keyTable(column), [

@@ -60,10 +60,21 @@ import { StagingTable, stageColumns, stagingDdl } from './staging.js';
  * serving (and a crash between the renames leaves files that pruning removes with their release).
  */
 
-/** Load-time DuckDB settings: every core, and half the memory up to 8 GB (the rest is Node's). */
-export function loadSettings(): { threads: number; memoryLimit: string } {
-  const mb = Math.min(8192, Math.floor(totalmem() / 2 / 2 ** 20));
-  return { threads: availableParallelism(), memoryLimit: `${mb}MB` };
+/**
+ * Load-time DuckDB settings: every core; DuckDB's memory a quarter of the machine's up to 3 GB while staging (appends,
+ * written out to the release file as they fill; the workers normalizing beside it hold the rest) and half of it up
+ * to 6 GB for the build's joins and sorts (`memoryLimit`). At 8 GB for both, a 10 M load peaked at 11.5 GB while
+ * staging. `CDS_LOAD_MEMORY_MB` sets both.
+ */
+export function loadSettings(): { threads: number; stagingMemoryLimit: string; memoryLimit: string } {
+  const env = Number(process.env.CDS_LOAD_MEMORY_MB);
+  const fixed = Number.isInteger(env) && env > 0 ? env : undefined;
+  const share = (part: number, cap: number) => fixed ?? Math.min(cap, Math.floor((totalmem() * part) / 2 ** 20));
+  return {
+    threads: availableParallelism(),
+    stagingMemoryLimit: `${share(1 / 4, 3072)}MB`,
+    memoryLimit: `${share(1 / 2, 6144)}MB`,
+  };
 }
 
 /** DuckDB's memory limit while a delta patches its copy of the serving release, and while its index is merged. */
@@ -141,6 +152,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     private readonly files: ReleaseFiles,
     private readonly instance: DuckDBInstance,
     private readonly threads: number,
+    private readonly buildMemoryLimit: string,
     private readonly conn: DuckDBConnection,
   ) {
     this.companies = new StagingTable(conn, COMPANIES, COMPANY_STAGE);
@@ -149,19 +161,19 @@ class DuckDBReleaseWriter implements ReleaseWriter {
   }
 
   static async create(releaseId: string, stagingDir: string, files: ReleaseFiles): Promise<DuckDBReleaseWriter> {
-    const { threads, memoryLimit } = loadSettings();
+    const { threads, stagingMemoryLimit, memoryLimit } = loadSettings();
     // One thread while staging: the worker threads normalize on the cores meanwhile, and more DuckDB
     // threads there only slowed both sides (measured). The build then uses every core.
     const instance = await DuckDBInstance.create(`${files.final}.tmp`, {
       threads: '1',
-      memory_limit: memoryLimit,
+      memory_limit: stagingMemoryLimit,
       temp_directory: join(stagingDir, 'spill'),
     });
     const conn = await instance.connect();
     for (const sql of releaseDdl()) await conn.run(sql);
     await conn.run(stagingDdl(COMPANIES, COMPANY_STAGE));
     await conn.run(stagingDdl(PEOPLE, PEOPLE_STAGE));
-    return new DuckDBReleaseWriter(releaseId, stagingDir, files, instance, threads, conn);
+    return new DuckDBReleaseWriter(releaseId, stagingDir, files, instance, threads, memoryLimit, conn);
   }
 
   /**
@@ -258,6 +270,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
    */
   async build(onStep: StepFn = () => undefined): Promise<{ contacts: number; companies: number }> {
     await this.conn.run(`SET threads = ${this.threads}`);
+    await this.conn.run(`SET memory_limit = '${this.buildMemoryLimit}'`);
     onStep(0, 3);
     await this.conn.run(
       `CREATE TEMP TABLE stage_company_order AS SELECT id, row_number() OVER (ORDER BY id) AS sort_key FROM ` +
@@ -316,6 +329,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     const base = await openDeltaBase(this.conn, this.files.dataDir, { people: PEOPLE, companies: COMPANIES });
     if (!base) return null;
     this.parent = base.id;
+    await this.startCopies(base.id);
     return {
       ...base,
       patch: (deletes, suppression, onStep) => this.patch(base.id, deletes, suppression, onStep),
@@ -329,6 +343,27 @@ class DuckDBReleaseWriter implements ReleaseWriter {
         }
       },
     };
+  }
+
+  /**
+   * The copies of the serving release's file and point store a patch works on, started as soon as the delta's base is
+   * known: the files never change, and copying them (10 GB at 10 M contacts, bound by the disk) runs on libuv's
+   * threads while the delta's rows are read, normalized and staged on the cores. Null when the base cannot be patched
+   * (see patch()).
+   */
+  private copies: { release: Promise<void>; points: Promise<void> } | null = null;
+
+  private async startCopies(parentId: string): Promise<void> {
+    const parentFile = releaseFile(this.files.dataDir, parentId);
+    if (this.files.rebuild || !(await hasRoleRefs(this.conn)) || !this.pointStoreMatches(parentFile)) return;
+    const copies = {
+      release: copyFile(parentFile, this.files.patch),
+      points: copyFile(pointStoreFile(parentFile), `${this.files.points}.tmp`),
+    };
+    // Awaited where the copies are used, and by abort(); until then a failure must not count as unhandled.
+    copies.release.catch(() => undefined);
+    copies.points.catch(() => undefined);
+    this.copies = copies;
   }
 
   /** What the patch of a delta wrote (patch-release.ts), for publish; null when the release is built in full. */
@@ -346,9 +381,8 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     suppression: Suppression | undefined,
     onStep: (done: number, total: number) => void = () => undefined,
   ): Promise<PatchedDelta | null> {
-    const { dataDir } = this.files;
-    const parentFile = releaseFile(dataDir, parentId);
-    if (this.files.rebuild || !(await hasRoleRefs(this.conn)) || !this.pointStoreMatches(parentFile)) return null;
+    const copies = this.copies;
+    if (!copies) return null;
     await this.conn.run(`SET threads = ${this.threads}`);
     // A patch touches few rows: DuckDB's buffer pool need not cache the serving release's whole file (at 10 M
     // contacts the copy alone is 6 GB), so its memory stays far below a full load's.
@@ -373,7 +407,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     };
     await this.conn.run(`SET threads = ${this.threads}`);
     onStep(1, 3);
-    await copyFile(parentFile, this.files.patch);
+    await copies.release;
     onStep(2, 3);
     const mainDb = String((await this.conn.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
     await this.conn.run(`ATTACH '${this.files.patch.replace(/'/g, "''")}' AS ${PATCHED}`);
@@ -412,12 +446,12 @@ class DuckDBReleaseWriter implements ReleaseWriter {
   ): Promise<void> {
     const parentFile = releaseFile(this.files.dataDir, patched.parentId);
     const gone = 'SELECT sort_key FROM patch_gone';
+    await this.copies!.points;
     const points = await patchPointStore(
       this.conn,
       `${this.files.points}.tmp`,
       this.releaseId,
       {
-        parentFile: pointStoreFile(parentFile),
         gone: patched.removed.contact,
         goneKeysSql: (c) =>
           `SELECT ${ident(c)}, sort_key FROM ${BASE}.${ident(TABLE.contact)} WHERE sort_key IN (${gone}) AND ${ident(c)} ` +
@@ -520,6 +554,8 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     } catch {
       /* already failing; the caller's error matters */
     }
+    // A copy still running would write its file again after it is removed.
+    if (this.copies) await Promise.allSettled([this.copies.release, this.copies.points]);
     const { final, points, index, patch, deltaIndex } = this.files;
     const leftovers = [
       `${final}.tmp`,
