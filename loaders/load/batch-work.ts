@@ -54,8 +54,8 @@ export class BatchWork {
   }
 
   /** The employers of the release, known once every company was read. */
-  setEmployers(employers: readonly EmployerRef[]): void {
-    this.ctx = { ...this.ctx, companies: new Map(employers.map((e) => [e.id, e])) };
+  setEmployers(employers: ReadonlyMap<string, EmployerRef>): void {
+    this.ctx = { ...this.ctx, companies: employers };
   }
 
   companies(input: BatchInput): BatchResult {

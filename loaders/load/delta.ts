@@ -1,6 +1,7 @@
 import { rm, stat } from 'node:fs/promises';
 import { DeltaRefused, type ReleaseWriter } from '../../src/engine/release-writer.js';
 import { readDeletes } from './deletes-file.js';
+import { packEmployers } from './employers-message.js';
 import { LoadWorkers } from './load-workers.js';
 import { readCompanies, readPeople } from './read-dumps.js';
 import { RejectLog } from './rejects.js';
@@ -54,7 +55,7 @@ export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
       : { employers: new Map(), replaced: [], unknownIndustries: 0 };
     // People resolve their roles against every company of the new release: the base's, replaced by the delta's.
     const employers = (await base.employers()).filter((e) => !changed.employers.has(e.id));
-    await workers.all({ op: 'employers', employers: [...employers, ...changed.employers.values()] });
+    await workers.all({ op: 'employers', employers: packEmployers([...employers, ...changed.employers.values()]) });
     await readPeople(await readable(opts.peopleFile), writer.people, pass);
     await workers.close();
     workers = null;

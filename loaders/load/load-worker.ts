@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { type BatchResult, BatchWork, type WorkerInit } from './batch-work.js';
+import { unpackEmployers } from './employers-message.js';
 import type { WorkerRequest } from './load-workers.js';
 
 /** Worker thread entry: runs the batch operations the main thread sends, one at a time. */
@@ -14,7 +15,7 @@ parentPort!.on('message', ({ id, req }: { id: number; req: WorkerRequest }) => {
       result = work.people(req.input);
       break;
     case 'employers':
-      work.setEmployers(req.employers);
+      work.setEmployers(unpackEmployers(req.employers));
       result = { rejects: [], files: [], employers: [], unknownIndustries: 0 };
       break;
     case 'end':

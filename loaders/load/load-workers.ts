@@ -1,11 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { BatchInput, BatchResult, WorkerInit } from './batch-work.js';
-import type { EmployerRef } from './company-row.js';
+import type { EmployersMessage } from './employers-message.js';
 
 export type WorkerRequest =
   | { op: 'companies' | 'people'; input: BatchInput }
-  | { op: 'employers'; employers: EmployerRef[] }
+  | { op: 'employers'; employers: EmployersMessage }
   | { op: 'end'; kind: 'companies' | 'people' };
 
 interface Pending {

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { StagedRows } from '../../src/engine/release-writer.js';
 import type { BatchInput, BatchResult } from './batch-work.js';
 import type { EmployerRef } from './company-row.js';
+import { packEmployers } from './employers-message.js';
 import type { LoadWorkers } from './load-workers.js';
 import { type LineChunk, readDumpForWorkers, type UnparsedRow } from './readers/index.js';
 import type { RejectLog } from './rejects.js';
@@ -98,7 +99,7 @@ export async function readCompanies(file: string, staging: StagedRows, p: Pass):
     }
   });
   const byId = new Map([...employers].map(([id, e]) => [id, e.employer]));
-  await p.workers.all({ op: 'employers', employers: [...byId.values()] });
+  await p.workers.all({ op: 'employers', employers: packEmployers(byId.values()) });
   return { employers: byId, replaced, unknownIndustries };
 }
 
