@@ -54,8 +54,8 @@ export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
       ? await readCompanies(await readable(opts.companiesFile), writer.companies, pass)
       : { employers: new Map(), replaced: [], unknownIndustries: 0 };
     // People resolve their roles against every company of the new release: the base's, replaced by the delta's.
-    const employers = (await base.employers()).filter((e) => !changed.employers.has(e.id));
-    await workers.all({ op: 'employers', employers: packEmployers([...employers, ...changed.employers.values()]) });
+    const employers = packEmployers(changed.employers.values());
+    await workers.all({ op: 'employers', base: await base.employers(), employers });
     await readPeople(await readable(opts.peopleFile), writer.people, pass);
     await workers.close();
     workers = null;

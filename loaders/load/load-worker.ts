@@ -15,7 +15,7 @@ parentPort!.on('message', ({ id, req }: { id: number; req: WorkerRequest }) => {
       result = work.people(req.input);
       break;
     case 'employers':
-      work.setEmployers(unpackEmployers(req.employers));
+      work.setEmployers(unpackEmployers(req.employers, req.base));
       result = { rejects: [], files: [], employers: [], unknownIndustries: 0 };
       break;
     case 'end':

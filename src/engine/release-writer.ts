@@ -108,7 +108,11 @@ export interface DeltaBase {
   /** The base release's reference time and network host: the delta's rows are normalized with them. */
   asOf: string;
   networkHost: string;
-  employers(): Promise<BaseEmployer[]>;
+  /**
+   * The release's employers as one JSON array of BaseEmployer: a million of them cross to the load's worker threads as
+   * one string, made by the engine, rather than as a million objects read value by value.
+   */
+  employers(): Promise<string>;
   /**
    * Stages the base release's companies and people that are not staged already (upserts win), leaving out the
    * deleted person ids (also dropped from the staged delta); counts the deleted ids found and not found. Refuses

@@ -38,3 +38,14 @@ test('the message crosses to a worker thread intact', async () => {
     await worker.terminate();
   }
 });
+
+test('a base of JSON employers, replaced where the message holds the same id', () => {
+  const base: EmployerRef[] = [
+    { id: 'c1', name: 'Old Acme', domain: 'old-acme.com', nameNorm: 'old acme', isPublic: false },
+    { id: 'c9', name: 'Only in the base', domain: null, nameNorm: 'only in the base', isPublic: true },
+  ];
+  const merged = unpackEmployers(packEmployers(employers), JSON.stringify(base));
+  expect(merged.get('c1')).toEqual(employers[0]);
+  expect(merged.get('c9')).toEqual(base[1]);
+  expect(merged.size).toBe(employers.length + 1);
+});

@@ -3,7 +3,7 @@ import { COMPANY_ROW_COLUMNS, PERSON_COLUMNS } from '../../../domain/catalog/emp
 import { type BaseEmployer, type DeltaBase, type DeltaCounts, DeltaRefused } from '../../release-writer.js';
 import { currentRelease, releaseFile } from '../release-store.js';
 import { ident, TABLE } from '../schema.js';
-import { readColumns, replaceTempTable } from '../suppression/duck-io.js';
+import { replaceTempTable } from '../suppression/duck-io.js';
 
 /**
  * The serving release as the base of a delta load (ReleaseWriter.deltaBase): its file is attached read-only to the
@@ -46,18 +46,22 @@ export async function openDeltaBase(
   };
 }
 
-async function baseEmployers(conn: DuckDBConnection): Promise<BaseEmployer[]> {
-  const [id, name, domain, nameNorm, isPublic] = await readColumns(
-    conn,
-    `SELECT id, name, domain, name_norm, coalesce(is_public, false) FROM ${BASE}.${TABLE.company}`,
+/** The base's employers as a JSON array of BaseEmployer, written by DuckDB (1 M companies read value by value: 10 s). */
+async function baseEmployers(conn: DuckDBConnection): Promise<string> {
+  const fields: Record<keyof BaseEmployer, string> = {
+    id: 'id',
+    name: 'name',
+    domain: 'domain',
+    nameNorm: 'name_norm',
+    isPublic: 'coalesce(is_public, false)',
+  };
+  const struct = Object.entries(fields)
+    .map(([k, sql]) => `'${k}': ${sql}`)
+    .join(', ');
+  const r = await conn.runAndReadAll(
+    `SELECT coalesce(to_json(list({${struct}}))::VARCHAR, '[]') FROM ${BASE}.${TABLE.company}`,
   );
-  return (id ?? []).map((v, i) => ({
-    id: String(v),
-    name: String(name![i]),
-    domain: (domain![i] as string | null) ?? null,
-    nameNorm: (nameNorm![i] as string | null) ?? null,
-    isPublic: isPublic![i] === true,
-  }));
+  return String(r.getRows()[0]![0]);
 }
 
 export async function hasRoleRefs(conn: DuckDBConnection): Promise<boolean> {

@@ -91,9 +91,11 @@ async function inStoreFile<T>(file: string, body: (db: Database.Database) => Pro
 
 /** What a delta's patch changes in its parent's point store (release-writer/patch-release.ts). */
 export interface PointStorePatch {
-  /** Sort keys of the parent's contacts that are gone or rewritten. */
+  /** Positions (sort_key - 1) of the parent's contacts that are gone or rewritten. */
   gone: Int32Array;
-  /** DuckDB SQL answering (value, sort_key) of those contacts' key rows in the parent, for a lookup column (no ORDER BY). */
+  /** Positions of the contacts written: the rewritten keep theirs. */
+  written: Int32Array;
+  /** DuckDB SQL answering (value, sort_key) of those contacts' key rows in the parent, for a lookup column. */
   goneKeysSql: (column: string) => string;
   /** The TEMP table holding the rows written, as stored. */
   writtenTable: string;
@@ -101,10 +103,11 @@ export interface PointStorePatch {
 }
 
 /**
- * A delta's point store: `file`, a copy of its parent's (made by the caller), with the cards and key rows of the gone
- * and rewritten contacts deleted and those of the written ones inserted (a few SQLite writes per changed contact,
- * against rewriting every card), each in key order. Written and fsynced like a full store; the caller checks the
- * result.
+ * A delta's point store: `file`, a copy of its parent's (made by the caller), patched in key order: the cards of the
+ * written contacts replace those at their positions and the cards of the other gone ones are deleted; of the key rows,
+ * only those the patch changes are deleted and inserted (a retitled contact keeps its email's, phone's, ... rows).
+ * A few SQLite writes per changed contact, against rewriting every card. Written and fsynced like a full store; answers
+ * the cards written and the key rows inserted, which the caller checks.
  */
 export async function patchPointStore(
   conn: DuckDBConnection,
@@ -119,25 +122,29 @@ export async function patchPointStore(
     const tables = 1 + (patch.fullCards ? 1 : 0) + POINT_KEY_COLUMNS.length;
     let done = 0;
     onTable(done, tables);
+    const rewritten = new Set(patch.written);
+    const dropped = Int32Array.from(patch.gone.filter((k) => !rewritten.has(k))).sort();
     const cardTables = patch.fullCards ? [CARDS_TABLE, FULL_CARDS_TABLE] : [CARDS_TABLE];
     for (const table of cardTables) {
       const drop = db.prepare(`DELETE FROM ${ident(table)} WHERE sort_key = ?`);
-      for (const k of Int32Array.from(patch.gone).sort()) drop.run(k + 1);
+      for (const k of dropped) drop.run(k + 1);
       const layout = table === CARDS_TABLE ? CONTACT_CARD_COLUMNS : FULL_CARD_COLUMNS;
       const written = `${cardsSourceSql(layout, patch.writtenTable)} ORDER BY sort_key`;
-      const n = await copyRows(conn, written, db, table, ['sort_key', 'card']);
+      const n = await copyRows(conn, written, db, table, ['sort_key', 'card'], 'INSERT OR REPLACE');
       if (table === CARDS_TABLE) cards = n;
       onTable(++done, tables);
     }
     for (const column of POINT_KEY_COLUMNS) {
+      const gone = patch.goneKeysSql(column);
+      const written =
+        `SELECT ${ident(column)} AS value, sort_key FROM ${ident(patch.writtenTable)} WHERE ${ident(column)} IS NOT ` +
+        'NULL';
       const drop = db.prepare(`DELETE FROM ${ident(keyTable(column))} WHERE value = ? AND sort_key = ?`);
-      const result = await conn.stream(`${patch.goneKeysSql(column)} ORDER BY 1, 2`);
+      const result = await conn.stream(`SELECT * FROM (${gone}) EXCEPT SELECT * FROM (${written}) ORDER BY 1, 2`);
       for await (const rows of result.yieldRows())
         for (const [value, key] of rows) drop.run(String(value), Number(key));
-      keys += await copyRows(conn, keysSourceSql(column, patch.writtenTable), db, keyTable(column), [
-        'value',
-        'sort_key',
-      ]);
+      const added = `SELECT * FROM (${written}) EXCEPT SELECT * FROM (${gone}) ORDER BY 1, 2`;
+      keys += await copyRows(conn, added, db, keyTable(column), ['value', 'sort_key']);
       onTable(++done, tables);
     }
     db.prepare(`UPDATE ${POINT_META_TABLE} SET value = ? WHERE key = ?`).run(releaseId, POINT_META.releaseId);
@@ -152,8 +159,9 @@ async function copyRows(
   db: Database.Database,
   table: string,
   columns: readonly [string, string],
+  verb: 'INSERT' | 'INSERT OR REPLACE' = 'INSERT',
 ): Promise<number> {
-  const into = `INSERT INTO ${ident(table)} (${columns.map(ident).join(', ')}) VALUES `;
+  const into = `${verb} INTO ${ident(table)} (${columns.map(ident).join(', ')}) VALUES `;
   const many = db.prepare(into + Array(ROWS_PER_INSERT).fill('(?, ?)').join(', '));
   const one = db.prepare(`${into}(?, ?)`);
   const plain = (v: DuckDBValue): string | number => (typeof v === 'bigint' ? Number(v) : String(v));

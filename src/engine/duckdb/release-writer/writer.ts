@@ -61,20 +61,13 @@ import { StagingTable, stageColumns, stagingDdl } from './staging.js';
  */
 
 /**
- * Load-time DuckDB settings: every core; DuckDB's memory a quarter of the machine's up to 3 GB while staging (appends,
- * written out to the release file as they fill; the workers normalizing beside it hold the rest) and half of it up
- * to 6 GB for the build's joins and sorts (`memoryLimit`). At 8 GB for both, a 10 M load peaked at 11.5 GB while
- * staging. `CDS_LOAD_MEMORY_MB` sets both.
+ * Load-time DuckDB settings: every core; DuckDB's memory a quarter of the machine's up to 3 GB while staging (what does
+ * not fit is written to the staging folder; the workers normalizing beside it hold the rest) and half of it up to
+ * 6 GB for the build's joins and sorts (`memoryLimit`). At 8 GB for both, a 10 M load peaked at 11.5 GB while staging.
  */
 export function loadSettings(): { threads: number; stagingMemoryLimit: string; memoryLimit: string } {
-  const env = Number(process.env.CDS_LOAD_MEMORY_MB);
-  const fixed = Number.isInteger(env) && env > 0 ? env : undefined;
-  const share = (part: number, cap: number) => fixed ?? Math.min(cap, Math.floor((totalmem() * part) / 2 ** 20));
-  return {
-    threads: availableParallelism(),
-    stagingMemoryLimit: `${share(1 / 4, 3072)}MB`,
-    memoryLimit: `${share(1 / 2, 6144)}MB`,
-  };
+  const mb = (part: number, cap: number) => `${Math.min(cap, Math.floor((totalmem() * part) / 2 ** 20))}MB`;
+  return { threads: availableParallelism(), stagingMemoryLimit: mb(1 / 4, 3072), memoryLimit: mb(1 / 2, 6144) };
 }
 
 /** DuckDB's memory limit while a delta patches its copy of the serving release, and while its index is merged. */
@@ -453,6 +446,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       this.releaseId,
       {
         gone: patched.removed.contact,
+        written: patched.written.contact,
         goneKeysSql: (c) =>
           `SELECT ${ident(c)}, sort_key FROM ${BASE}.${ident(TABLE.contact)} WHERE sort_key IN (${gone}) AND ${ident(c)} ` +
           'IS NOT NULL',
