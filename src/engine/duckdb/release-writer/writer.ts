@@ -467,6 +467,10 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     for (const table of [PATCH_CONTACTS, PATCH_COMPANIES, PEOPLE, COMPANIES])
       await this.conn.run(`DROP TABLE IF EXISTS temp.${table}`);
     await this.conn.run(`SET memory_limit = '${MERGE_MEMORY_LIMIT}'`).catch(() => undefined);
+    // The copy's changed row groups are written back to its file by DuckDB's threads while the merge runs on this one
+    // (its JS blocks the event loop, not DuckDB); the checkpoint settles before anything else uses the connection.
+    const checkpoint = this.conn.run(`CHECKPOINT ${PATCHED}`);
+    checkpoint.catch(() => undefined);
     try {
       patchBitmapIndex({
         parentFile: indexFile(parentFile),
@@ -480,6 +484,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
         },
       });
     } catch (e) {
+      await checkpoint.catch(() => undefined);
       if (!(e instanceof ParentIndexUnreadable)) throw e;
       // A parent without an index this build reads: the new release's index is built from its rows.
       process.stderr.write(`the serving release's index cannot be patched (${e.message}): building it in full\n`);
@@ -487,9 +492,8 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       await buildBitmapIndex(this.conn, `${this.files.index}.tmp`, this.releaseId, step);
     }
     await rm(this.files.deltaIndex, { force: true });
-    // The copy's changed row groups and lookup indexes are written back to its file.
     onStep(0, 1, 'checkpoint');
-    await this.conn.run(`CHECKPOINT ${PATCHED}`);
+    await checkpoint;
     await this.conn.run(`USE ${ident(patched.mainDb)}`);
     await this.conn.run(`DETACH ${PATCHED}`);
     await this.conn.run(`DETACH ${BASE}`);
