@@ -40,10 +40,10 @@ export function packEmployers(employers: Iterable<EmployerRef>): EmployersMessag
   return { count: list.length, text, ends, flags };
 }
 
-/** The employers of a message by id, after those of `base` (a JSON array of employers) where given. */
-export function unpackEmployers(m: EmployersMessage, base?: string): Map<string, EmployerRef> {
+/** The employers of a message by id, after those of `base` (JSON arrays of employers) where given. */
+export function unpackEmployers(m: EmployersMessage, base: readonly string[] = []): Map<string, EmployerRef> {
   const out = new Map<string, EmployerRef>();
-  if (base !== undefined) for (const e of JSON.parse(base) as EmployerRef[]) out.set(e.id, e);
+  for (const text of base) for (const e of JSON.parse(text) as EmployerRef[]) out.set(e.id, e);
   const field = (f: TextField, i: number): string => m.text[f].slice(i === 0 ? 0 : m.ends[f][i - 1]!, m.ends[f][i]!);
   for (let i = 0; i < m.count; i++) {
     const flags = m.flags[i]!;

@@ -5,8 +5,8 @@ import type { EmployersMessage } from './employers-message.js';
 
 export type WorkerRequest =
   | { op: 'companies' | 'people'; input: BatchInput }
-  /** `base`: a JSON array of employers (a delta's serving release), replaced by `employers` where ids meet. */
-  | { op: 'employers'; base?: string; employers: EmployersMessage }
+  /** `base`: JSON arrays of employers (a delta's serving release), replaced by `employers` where ids meet. */
+  | { op: 'employers'; base?: string[]; employers: EmployersMessage }
   | { op: 'end'; kind: 'companies' | 'people' };
 
 interface Pending {

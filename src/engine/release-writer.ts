@@ -109,10 +109,11 @@ export interface DeltaBase {
   asOf: string;
   networkHost: string;
   /**
-   * The release's employers as one JSON array of BaseEmployer: a million of them cross to the load's worker threads as
-   * one string, made by the engine, rather than as a million objects read value by value.
+   * The release's employers as JSON arrays of BaseEmployer (each of a bounded size: a JS string holds at most 2^29
+   * characters): a million of them cross to the load's worker threads as a few strings made by the engine, rather than
+   * as a million objects read value by value.
    */
-  employers(): Promise<string>;
+  employers(): Promise<string[]>;
   /**
    * Stages the base release's companies and people that are not staged already (upserts win), leaving out the
    * deleted person ids (also dropped from the staged delta); counts the deleted ids found and not found. Refuses

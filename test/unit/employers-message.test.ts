@@ -44,7 +44,10 @@ test('a base of JSON employers, replaced where the message holds the same id', (
     { id: 'c1', name: 'Old Acme', domain: 'old-acme.com', nameNorm: 'old acme', isPublic: false },
     { id: 'c9', name: 'Only in the base', domain: null, nameNorm: 'only in the base', isPublic: true },
   ];
-  const merged = unpackEmployers(packEmployers(employers), JSON.stringify(base));
+  const merged = unpackEmployers(packEmployers(employers), [
+    JSON.stringify(base.slice(0, 1)),
+    JSON.stringify(base.slice(1)),
+  ]);
   expect(merged.get('c1')).toEqual(employers[0]);
   expect(merged.get('c9')).toEqual(base[1]);
   expect(merged.size).toBe(employers.length + 1);

@@ -46,8 +46,11 @@ export async function openDeltaBase(
   };
 }
 
-/** The base's employers as a JSON array of BaseEmployer, written by DuckDB (1 M companies read value by value: 10 s). */
-async function baseEmployers(conn: DuckDBConnection): Promise<string> {
+/** Employers per JSON text: about 150 bytes each, far below a JS string's 2^29 characters. */
+const EMPLOYERS_PER_TEXT = 250_000;
+
+/** The base's employers as JSON arrays of BaseEmployer, written by DuckDB (1 M companies read value by value: 10 s). */
+async function baseEmployers(conn: DuckDBConnection): Promise<string[]> {
   const fields: Record<keyof BaseEmployer, string> = {
     id: 'id',
     name: 'name',
@@ -59,9 +62,10 @@ async function baseEmployers(conn: DuckDBConnection): Promise<string> {
     .map(([k, sql]) => `'${k}': ${sql}`)
     .join(', ');
   const r = await conn.runAndReadAll(
-    `SELECT coalesce(to_json(list({${struct}}))::VARCHAR, '[]') FROM ${BASE}.${TABLE.company}`,
+    `SELECT to_json(list({${struct}}))::VARCHAR FROM (SELECT *, (row_number() OVER () - 1) // ${EMPLOYERS_PER_TEXT} ` +
+      `AS part FROM ${BASE}.${TABLE.company}) GROUP BY part ORDER BY part`,
   );
-  return String(r.getRows()[0]![0]);
+  return r.getRows().map((row) => String(row[0]));
 }
 
 export async function hasRoleRefs(conn: DuckDBConnection): Promise<boolean> {
