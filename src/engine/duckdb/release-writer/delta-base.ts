@@ -49,8 +49,11 @@ export async function openDeltaBase(
 /** Employers per JSON text: about 150 bytes each, far below a JS string's 2^29 characters. */
 const EMPLOYERS_PER_TEXT = 250_000;
 
-/** The base's employers as JSON arrays of BaseEmployer, written by DuckDB (1 M companies read value by value: 10 s). */
-async function baseEmployers(conn: DuckDBConnection): Promise<string[]> {
+/**
+ * The base's employers (the release attached as BASE) as JSON arrays of BaseEmployer of at most `perText` each, written
+ * by DuckDB (1 M companies read value by value took 10 s).
+ */
+export async function baseEmployers(conn: DuckDBConnection, perText = EMPLOYERS_PER_TEXT): Promise<string[]> {
   const fields: Record<keyof BaseEmployer, string> = {
     id: 'id',
     name: 'name',
@@ -62,7 +65,7 @@ async function baseEmployers(conn: DuckDBConnection): Promise<string[]> {
     .map(([k, sql]) => `'${k}': ${sql}`)
     .join(', ');
   const r = await conn.runAndReadAll(
-    `SELECT to_json(list({${struct}}))::VARCHAR FROM (SELECT *, (row_number() OVER () - 1) // ${EMPLOYERS_PER_TEXT} ` +
+    `SELECT to_json(list({${struct}}))::VARCHAR FROM (SELECT *, (row_number() OVER () - 1) // ${Math.trunc(perText)} ` +
       `AS part FROM ${BASE}.${TABLE.company}) GROUP BY part ORDER BY part`,
   );
   return r.getRows().map((row) => String(row[0]));
