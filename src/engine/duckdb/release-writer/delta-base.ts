@@ -46,7 +46,7 @@ export async function openDeltaBase(
   };
 }
 
-/** Employers per JSON text: about 150 bytes each, far below a JS string's 2^29 characters. */
+/** Employers per JSON text: at a few hundred characters an employer, far below a JS string's 2^29 characters. */
 const EMPLOYERS_PER_TEXT = 250_000;
 
 /**

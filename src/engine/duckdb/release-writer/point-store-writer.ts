@@ -136,9 +136,7 @@ export async function patchPointStore(
     }
     for (const column of POINT_KEY_COLUMNS) {
       const gone = patch.goneKeysSql(column);
-      const written =
-        `SELECT ${ident(column)} AS value, sort_key FROM ${ident(patch.writtenTable)} WHERE ${ident(column)} IS NOT ` +
-        'NULL';
+      const written = keysSourceSql(column, patch.writtenTable);
       const drop = db.prepare(`DELETE FROM ${ident(keyTable(column))} WHERE value = ? AND sort_key = ?`);
       const result = await conn.stream(`SELECT * FROM (${gone}) EXCEPT SELECT * FROM (${written}) ORDER BY 1, 2`);
       for await (const rows of result.yieldRows())
