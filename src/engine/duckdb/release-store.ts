@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomToken } from '../../domain/ids.js';
 import { indexFile } from './bitmap-index/format.js';
-import { pointStoreFile } from './point-store/schema.js';
+import { pointStoreBaseFile, pointStoreFile } from './point-store/schema.js';
 
 /**
  * Where releases live: `<dataDir>/releases/<releaseId>.duckdb` with its point store
@@ -172,6 +172,8 @@ export async function pruneReleases(dataDir: string, keep = KEEP_RELEASES): Prom
     await rm(`${releaseFile(dataDir, id)}.wal`, { force: true });
     await rm(pointStoreFile(releaseFile(dataDir, id)), { force: true });
     await rm(`${pointStoreFile(releaseFile(dataDir, id))}.tmp`, { force: true });
+    // An overlay's base: the blocks stay while a newer release links the same file.
+    await rm(pointStoreBaseFile(pointStoreFile(releaseFile(dataDir, id))), { force: true });
     await rm(indexFile(releaseFile(dataDir, id)), { force: true });
     await rm(`${indexFile(releaseFile(dataDir, id))}.tmp`, { force: true });
     await rm(rejectsFile(dataDir, id), { force: true });
@@ -202,6 +204,7 @@ const LEFTOVER_SUFFIXES = new Set([
   'patch.duckdb.tmp.wal',
   'delta.index.tmp',
   'points.sqlite.tmp',
+  'points.base.sqlite.tmp',
   'index.tmp',
   'staging',
   'loading',

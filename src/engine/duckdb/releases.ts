@@ -2,7 +2,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { buildBitmapIndex } from './bitmap-index/build.js';
 import { indexFile } from './bitmap-index/format.js';
-import { pointStoreFile } from './point-store/schema.js';
+import { pointStoreBaseFile, pointStoreFile } from './point-store/schema.js';
 import { type CurrentPointer, listReleases, publishCurrent, readCurrent, releaseFile } from './release-store.js';
 import { loadSettings } from './release-writer/writer.js';
 import { META_TABLE } from './schema.js';
@@ -17,8 +17,13 @@ export interface ReleaseListing {
   kind: 'full' | 'delta';
   parent: string | null;
   source: Record<string, unknown> | null;
-  /** Release file, its WAL and its point store, in bytes. */
+  /**
+   * Release file, its WAL, its point store and its index, in bytes: what pruning it frees. A full load's point store,
+   * which deltas read as their base through hard links, counts here only while no other release links it, and in
+   * `shared_bytes` while one does.
+   */
   bytes: number;
+  shared_bytes: number;
   point_store: boolean;
   /** Whether the release has its bitmap index (bitmap-index/). */
   index: boolean;
@@ -29,6 +34,13 @@ const sizeOf = (file: string): Promise<number> =>
   stat(file).then(
     (s) => s.size,
     () => 0,
+  );
+
+/** A file's size split into what only this name holds and what other hard links share. */
+const linkedSize = (file: string): Promise<{ own: number; shared: number }> =>
+  stat(file).then(
+    (s) => (s.nlink > 1 ? { own: 0, shared: s.size } : { own: s.size, shared: 0 }),
+    () => ({ own: 0, shared: 0 }),
   );
 
 /** The meta table of a release file, read through its own READ_ONLY instance. */
@@ -53,6 +65,7 @@ export async function describeReleases(dataDir: string): Promise<ReleaseListing[
     const meta = await readMeta(file).catch(() => ({}) as Record<string, string>);
     const num = (k: string) => (meta[k] === undefined ? null : Number(meta[k]));
     const points = pointStoreFile(file);
+    const [store, base] = await Promise.all([linkedSize(points), linkedSize(pointStoreBaseFile(points))]);
     const index = indexFile(file);
     const source = meta.source ? (JSON.parse(meta.source) as Record<string, unknown>) : null;
     out.push({
@@ -63,7 +76,8 @@ export async function describeReleases(dataDir: string): Promise<ReleaseListing[
       kind: source?.kind === 'delta' ? 'delta' : 'full',
       parent: typeof source?.parent === 'string' ? source.parent : null,
       source,
-      bytes: (await sizeOf(file)) + (await sizeOf(`${file}.wal`)) + (await sizeOf(points)) + (await sizeOf(index)),
+      bytes: (await sizeOf(file)) + (await sizeOf(`${file}.wal`)) + store.own + base.own + (await sizeOf(index)),
+      shared_bytes: store.shared + base.shared,
       point_store: (await sizeOf(points)) > 0,
       index: (await sizeOf(index)) > 0,
       serving: current?.id === id,

@@ -2,7 +2,16 @@ import Database from 'better-sqlite3';
 import { type Leaf, leafValues } from '../../../domain/query/ir.js';
 import { ident } from '../schema.js';
 import { decodeCards, parseCardLayout } from './layout.js';
-import { CARDS_TABLE, FULL_CARDS_TABLE, keyTable, POINT_KEY_COLUMNS, POINT_META, POINT_META_TABLE } from './schema.js';
+import {
+  CARDS_TABLE,
+  FULL_CARDS_TABLE,
+  GONE_TABLE,
+  keyTable,
+  POINT_KEY_COLUMNS,
+  POINT_META,
+  POINT_META_TABLE,
+  pointStoreBaseFile,
+} from './schema.js';
 
 /** One contact's card as the store holds it. */
 export interface CardRow {
@@ -30,8 +39,11 @@ export class PointStore {
     private readonly fullCardReads: Database.Statement<[string], CardRow> | null,
   ) {}
 
-  /** Opens the store of a release; null with the reason when it is missing, foreign, incomplete or unreadable. */
-  /** `release.positions`: its largest sort_key, when positions without a row exist (a release patched by a delta). */
+  /**
+   * Opens the store of a release (an overlay with its base); null with the reason when it is missing, foreign,
+   * incomplete or unreadable. `release.positions`: its largest sort_key, when positions without a row exist (a release
+   * patched by a delta).
+   */
   static open(file: string, release: { id: string; contacts: number; positions?: number }): PointStoreOpening {
     let db: Database.Database;
     try {
@@ -46,26 +58,48 @@ export class PointStore {
       const meta = new Map(db.prepare(`SELECT key, value FROM ${POINT_META_TABLE}`).raw().all() as [string, string][]);
       if (meta.get(POINT_META.releaseId) !== release.id)
         throw new Error(`it belongs to release ${meta.get(POINT_META.releaseId) ?? 'unknown'}`);
-      // Cards are written for every contact, in sort_key order: the last card tells whether the store is whole.
+      const overlay = meta.has(POINT_META.baseReleaseId);
+      if (overlay) attachBase(db, file, meta);
+      // Cards are written for every contact, in sort_key order: the last card tells whether the store is whole (in an
+      // overlay, the last of its own and of the base's cards not gone).
       const lastKey = release.positions ?? release.contacts;
-      const last = db.prepare(`SELECT max(sort_key) FROM ${CARDS_TABLE}`).pluck().get() as number | null;
-      if ((last ?? 0) !== lastKey) {
+      const lastOf = (sql: string) => (db.prepare(sql).pluck().get() as number | null) ?? 0;
+      let last = lastOf(`SELECT max(sort_key) FROM main.${CARDS_TABLE}`);
+      if (overlay)
+        last = Math.max(
+          last,
+          lastOf(
+            `SELECT sort_key FROM base.${CARDS_TABLE} WHERE sort_key NOT IN (SELECT sort_key FROM main.${GONE_TABLE}) ` +
+              'ORDER BY sort_key DESC LIMIT 1',
+          ),
+        );
+      if (last !== lastKey) {
         const of = lastKey === release.contacts ? 'contacts' : 'positions';
-        throw new Error(`it holds cards up to ${last ?? 0} of ${lastKey} ${of}`);
+        throw new Error(`it holds cards up to ${last} of ${lastKey} ${of}`);
       }
       const layout = parseCardLayout(meta.get(POINT_META.cardColumns));
       if (!layout) throw new Error('its card layout is unreadable');
+      // An overlay's rows, then the base's rows whose position is not gone.
+      const both = (select: string, where: string): string =>
+        overlay
+          ? `${select} FROM main.${where} UNION ALL ${select} FROM base.${where} AND sort_key NOT IN ` +
+            `(SELECT sort_key FROM main.${GONE_TABLE})`
+          : `${select} FROM ${where}`;
       const keyReads = new Map(
         POINT_KEY_COLUMNS.map((c) => [
           c,
           db
-            .prepare(`SELECT sort_key FROM ${ident(keyTable(c))} WHERE value IN (SELECT value FROM json_each(?))`)
+            .prepare(
+              `WITH v AS (SELECT value FROM json_each(?)) ` +
+                both('SELECT sort_key', `${ident(keyTable(c))} WHERE value IN (SELECT value FROM v)`),
+            )
             .pluck() as Database.Statement<[string], number>,
         ]),
       );
       const reads = (table: string) =>
         db.prepare(
-          `SELECT sort_key, card FROM ${table} WHERE sort_key IN (SELECT value FROM json_each(?))`,
+          'WITH k AS (SELECT value AS sort_key FROM json_each(?)) ' +
+            both('SELECT sort_key, card', `${table} WHERE sort_key IN (SELECT sort_key FROM k)`),
         ) as Database.Statement<[string], CardRow>;
       // Full cards are optional: a store without them (or whose layout this build cannot read) answers the rest.
       const fullLayout = parseCardLayout(meta.get(POINT_META.fullCardColumns));
@@ -119,6 +153,22 @@ export class PointStore {
   close(): void {
     this.db.close();
   }
+}
+
+/**
+ * Attaches an overlay's base (schema.ts) as `base`, read-only as the overlay: it must belong to the release the overlay
+ * names and hold cards of the same layouts.
+ */
+function attachBase(db: Database.Database, file: string, meta: ReadonlyMap<string, string>): void {
+  db.prepare('ATTACH DATABASE ? AS base').run(pointStoreBaseFile(file));
+  const baseMeta = new Map(
+    db.prepare(`SELECT key, value FROM base.${POINT_META_TABLE}`).raw().all() as [string, string][],
+  );
+  const baseId = meta.get(POINT_META.baseReleaseId);
+  if (baseMeta.get(POINT_META.releaseId) !== baseId)
+    throw new Error(`its base belongs to release ${baseMeta.get(POINT_META.releaseId) ?? 'unknown'}, not ${baseId}`);
+  for (const key of [POINT_META.cardColumns, POINT_META.fullCardColumns])
+    if (baseMeta.get(key) !== meta.get(key)) throw new Error('its base holds cards of another layout');
 }
 
 /**

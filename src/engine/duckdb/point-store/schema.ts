@@ -11,6 +11,12 @@ import { ident, TABLE } from '../schema.js';
  *   contact, for point reads of `columns: ["*"]` (about four times the size of `cards`);
  * - `meta`: the release id it belongs to and the card layouts.
  * Written once by the loader, then only read.
+ *
+ * A delta load (release-writer/) writes an overlay instead: the same tables holding only the contacts written since
+ * the last full load, plus `gone` (the positions whose card in the base is stale: deleted or rewritten), read over the
+ * full store of that load (the base), which the delta's release shares by a hard link (`<id>.points.base.sqlite`,
+ * named in `meta` by its release id). A read takes the overlay's rows and the base's rows not gone (point-store.ts).
+ * The base is never copied (4.7 GB at 10 M contacts); a delta writes only its own rows.
  */
 
 export const CARDS_TABLE = 'cards';
@@ -20,7 +26,12 @@ export const POINT_META = {
   releaseId: 'release_id',
   cardColumns: 'card_columns',
   fullCardColumns: 'full_card_columns',
+  /** In an overlay: the release whose full store is its base. */
+  baseReleaseId: 'base_release_id',
 } as const;
+
+/** In an overlay: the positions (sort_key) whose card and key rows in the base are stale. */
+export const GONE_TABLE = 'gone';
 
 /** The layout of a full card: the card's columns, then every other public contact column. */
 export const FULL_CARD_COLUMNS: readonly string[] = [
@@ -41,6 +52,11 @@ export function pointStoreFile(releaseFile: string): string {
   return `${releaseFile.replace(/\.duckdb$/, '')}.points.sqlite`;
 }
 
+/** `<dir>/<id>.points.sqlite` -> `<dir>/<id>.points.base.sqlite`: the base an overlay is read over. */
+export function pointStoreBaseFile(storeFile: string): string {
+  return `${storeFile.replace(/\.points\.sqlite$/, '')}.points.base.sqlite`;
+}
+
 export function pointStoreDdl(fullCards: boolean): string[] {
   return [
     `CREATE TABLE ${POINT_META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -52,6 +68,11 @@ export function pointStoreDdl(fullCards: boolean): string[] {
         `sort_key)) WITHOUT ROWID`,
     ),
   ];
+}
+
+/** An overlay's tables: a store's, and the positions gone from its base. */
+export function overlayDdl(fullCards: boolean): string[] {
+  return [...pointStoreDdl(fullCards), `CREATE TABLE ${GONE_TABLE} (sort_key INTEGER PRIMARY KEY)`];
 }
 
 /** DuckDB SQL reading the cards (of a layout) of the release's contacts (or another table of contact rows). */

@@ -7,8 +7,10 @@ import {
   cardsSourceSql,
   FULL_CARD_COLUMNS,
   FULL_CARDS_TABLE,
+  GONE_TABLE,
   keysSourceSql,
   keyTable,
+  overlayDdl,
   POINT_KEY_COLUMNS,
   POINT_META,
   POINT_META_TABLE,
@@ -89,62 +91,69 @@ async function inStoreFile<T>(file: string, body: (db: Database.Database) => Pro
   return out;
 }
 
-/** What a delta's patch changes in its parent's point store (release-writer/patch-release.ts). */
-export interface PointStorePatch {
+/** What a delta's patch writes into its point store overlay (point-store/schema.ts). */
+export interface PointOverlayPatch {
   /** Positions (sort_key - 1) of the parent's contacts that are gone or rewritten. */
   gone: Int32Array;
-  /** Positions of the contacts written: the rewritten keep theirs. */
-  written: Int32Array;
-  /** DuckDB SQL answering (value, sort_key) of those contacts' key rows in the parent, for a lookup column. */
-  goneKeysSql: (column: string) => string;
   /** The TEMP table holding the rows written, as stored. */
   writtenTable: string;
   fullCards: boolean;
+  /** The release whose full store the overlay is read over. */
+  baseReleaseId: string;
+  /** `file` is a copy of the parent's overlay, to be patched; otherwise (the parent's store is full) a new one. */
+  fromParent: boolean;
 }
 
 /**
- * A delta's point store: `file`, a copy of its parent's (made by the caller), patched in key order: the cards of the
- * written contacts replace those at their positions and the cards of the other gone ones are deleted; of the key rows,
- * only those the patch changes are deleted and inserted (a retitled contact keeps its email's, phone's, ... rows).
- * A few SQLite writes per changed contact, against rewriting every card. Written and fsynced like a full store; answers
- * the cards written and the key rows inserted, which the caller checks.
+ * A delta's point store overlay: the positions gone join those gone before, the overlay's cards and key rows of the
+ * gone positions are deleted, and the written contacts' cards and key rows inserted. A few SQLite writes per changed
+ * contact; the base is not touched. Written and fsynced like a full store; answers the cards written and the key rows
+ * inserted, which the caller checks.
  */
-export async function patchPointStore(
+export async function writePointOverlay(
   conn: DuckDBConnection,
   file: string,
   releaseId: string,
-  patch: PointStorePatch,
+  patch: PointOverlayPatch,
   onTable: (done: number, total: number) => void = () => undefined,
 ): Promise<{ cards: number; keys: number }> {
+  if (!patch.fromParent) rmSync(file, { force: true });
   return inStoreFile(file, async (db) => {
+    if (!patch.fromParent) {
+      for (const sql of overlayDdl(patch.fullCards)) db.exec(sql);
+      const meta = db.prepare(`INSERT INTO ${POINT_META_TABLE} (key, value) VALUES (?, ?)`);
+      meta.run(POINT_META.releaseId, releaseId);
+      meta.run(POINT_META.baseReleaseId, patch.baseReleaseId);
+      meta.run(POINT_META.cardColumns, JSON.stringify(CONTACT_CARD_COLUMNS));
+      if (patch.fullCards) meta.run(POINT_META.fullCardColumns, JSON.stringify(FULL_CARD_COLUMNS));
+    }
     let cards = 0;
     let keys = 0;
     const tables = 1 + (patch.fullCards ? 1 : 0) + POINT_KEY_COLUMNS.length;
     let done = 0;
     onTable(done, tables);
-    const rewritten = new Set(patch.written);
-    const dropped = Int32Array.from(patch.gone.filter((k) => !rewritten.has(k))).sort();
+    db.exec('CREATE TEMP TABLE patch_gone (sort_key INTEGER PRIMARY KEY)');
+    const addGone = db.prepare('INSERT INTO temp.patch_gone (sort_key) VALUES (?)');
+    for (const k of Int32Array.from(patch.gone).sort()) addGone.run(k + 1);
+    db.exec(`INSERT OR IGNORE INTO main.${GONE_TABLE} (sort_key) SELECT sort_key FROM temp.patch_gone`);
     const cardTables = patch.fullCards ? [CARDS_TABLE, FULL_CARDS_TABLE] : [CARDS_TABLE];
     for (const table of cardTables) {
-      const drop = db.prepare(`DELETE FROM ${ident(table)} WHERE sort_key = ?`);
-      for (const k of dropped) drop.run(k + 1);
+      db.exec(`DELETE FROM main.${ident(table)} WHERE sort_key IN (SELECT sort_key FROM temp.patch_gone)`);
       const layout = table === CARDS_TABLE ? CONTACT_CARD_COLUMNS : FULL_CARD_COLUMNS;
       const written = `${cardsSourceSql(layout, patch.writtenTable)} ORDER BY sort_key`;
-      const n = await copyRows(conn, written, db, table, ['sort_key', 'card'], 'INSERT OR REPLACE');
+      const n = await copyRows(conn, written, db, table, ['sort_key', 'card']);
       if (table === CARDS_TABLE) cards = n;
       onTable(++done, tables);
     }
     for (const column of POINT_KEY_COLUMNS) {
-      const gone = patch.goneKeysSql(column);
-      const written = keysSourceSql(column, patch.writtenTable);
-      const drop = db.prepare(`DELETE FROM ${ident(keyTable(column))} WHERE value = ? AND sort_key = ?`);
-      const result = await conn.stream(`SELECT * FROM (${gone}) EXCEPT SELECT * FROM (${written}) ORDER BY 1, 2`);
-      for await (const rows of result.yieldRows())
-        for (const [value, key] of rows) drop.run(String(value), Number(key));
-      const added = `SELECT * FROM (${written}) EXCEPT SELECT * FROM (${gone}) ORDER BY 1, 2`;
-      keys += await copyRows(conn, added, db, keyTable(column), ['value', 'sort_key']);
+      db.exec(`DELETE FROM main.${ident(keyTable(column))} WHERE sort_key IN (SELECT sort_key FROM temp.patch_gone)`);
+      keys += await copyRows(conn, keysSourceSql(column, patch.writtenTable), db, keyTable(column), [
+        'value',
+        'sort_key',
+      ]);
       onTable(++done, tables);
     }
+    db.exec('DROP TABLE temp.patch_gone');
     db.prepare(`UPDATE ${POINT_META_TABLE} SET value = ? WHERE key = ?`).run(releaseId, POINT_META.releaseId);
     return { cards, keys };
   });
@@ -157,9 +166,8 @@ async function copyRows(
   db: Database.Database,
   table: string,
   columns: readonly [string, string],
-  verb: 'INSERT' | 'INSERT OR REPLACE' = 'INSERT',
 ): Promise<number> {
-  const into = `${verb} INTO ${ident(table)} (${columns.map(ident).join(', ')}) VALUES `;
+  const into = `INSERT INTO ${ident(table)} (${columns.map(ident).join(', ')}) VALUES `;
   const many = db.prepare(into + Array(ROWS_PER_INSERT).fill('(?, ?)').join(', '));
   const one = db.prepare(`${into}(?, ?)`);
   const plain = (v: DuckDBValue): string | number => (typeof v === 'bigint' ? Number(v) : String(v));

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, hostname, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, VARCHAR } from '@duckdb/node-api';
@@ -27,7 +27,13 @@ import {
 import { buildBitmapIndex } from '../bitmap-index/build.js';
 import { indexFile } from '../bitmap-index/format.js';
 import { ParentIndexUnreadable, patchBitmapIndex } from '../bitmap-index/patch.js';
-import { FULL_CARD_COLUMNS, POINT_META, POINT_META_TABLE, pointStoreFile } from '../point-store/schema.js';
+import {
+  FULL_CARD_COLUMNS,
+  POINT_META,
+  POINT_META_TABLE,
+  pointStoreBaseFile,
+  pointStoreFile,
+} from '../point-store/schema.js';
 import {
   loadingMarker,
   nextReleaseId,
@@ -43,7 +49,7 @@ import { ident, lookupColumnIndexDdl, META_TABLE, releaseDdl, TABLE } from '../s
 import { readColumns, replaceTempTable } from '../suppression/duck-io.js';
 import { BASE, hasRoleRefs, openDeltaBase, prepareDelta, ROLE_REFS } from './delta-base.js';
 import { PATCH_COMPANIES, PATCH_CONTACTS, PATCHED, type PatchedRows, patchRelease } from './patch-release.js';
-import { patchPointStore, writePointStore } from './point-store-writer.js';
+import { writePointOverlay, writePointStore } from './point-store-writer.js';
 import { StagingTable, stageColumns, stagingDdl } from './staging.js';
 
 /**
@@ -103,6 +109,7 @@ export async function openDuckDBReleaseWriter(
     dataDir,
     final: releaseFile(dataDir, releaseId),
     points: pointStoreFile(releaseFile(dataDir, releaseId)),
+    pointsBase: pointStoreBaseFile(pointStoreFile(releaseFile(dataDir, releaseId))),
     index: indexFile(releaseFile(dataDir, releaseId)),
     fullCards: opts.fullCards === true,
     patch: join(releasesDir(dataDir), `${releaseId}.patch.duckdb.tmp`),
@@ -123,6 +130,8 @@ interface ReleaseFiles {
   /** The release file, its point store and its index once published; `.tmp` beside them while being written. */
   final: string;
   points: string;
+  /** A delta's point store is an overlay read over this base (a hard link to the last full load's store). */
+  pointsBase: string;
   index: string;
   /** Write full cards into the point store too. */
   fullCards: boolean;
@@ -339,19 +348,31 @@ class DuckDBReleaseWriter implements ReleaseWriter {
   }
 
   /**
-   * The copies of the serving release's file and point store a patch works on, started as soon as the delta's base is
-   * known: the files never change, and copying them (10 GB at 10 M contacts, bound by the disk) runs on libuv's
-   * threads while the delta's rows are read, normalized and staged on the cores. Null when the base cannot be patched
-   * (see patch()).
+   * What a patch works on, started as soon as the delta's base is known: a copy of the serving release's file, and its
+   * point store's base linked and overlay copied (the overlay is small; a full store is not copied, the delta writes an
+   * overlay over it, point-store/schema.ts). The files never change, and copying (6 GB at 10 M contacts, bound by the
+   * disk) runs on libuv's threads while the delta's rows are read, normalized and staged on the cores. Null when the
+   * base cannot be patched (see patch()).
    */
-  private copies: { release: Promise<void>; points: Promise<void> } | null = null;
+  private copies: { release: Promise<void>; points: Promise<void>; pointsBase: string; overlay: boolean } | null = null;
 
   private async startCopies(parentId: string): Promise<void> {
     const parentFile = releaseFile(this.files.dataDir, parentId);
-    if (this.files.rebuild || !(await hasRoleRefs(this.conn)) || !this.pointStoreMatches(parentFile)) return;
+    if (this.files.rebuild || !(await hasRoleRefs(this.conn))) return;
+    const store = this.parentPointStore(parentFile);
+    if (!store) return;
+    const parentPoints = pointStoreFile(parentFile);
+    const baseTmp = `${this.files.pointsBase}.tmp`;
     const copies = {
       release: copyFile(parentFile, this.files.patch),
-      points: copyFile(pointStoreFile(parentFile), `${this.files.points}.tmp`),
+      points: store.overlay
+        ? Promise.all([
+            linkOrCopy(pointStoreBaseFile(parentPoints), baseTmp),
+            copyFile(parentPoints, `${this.files.points}.tmp`),
+          ]).then(() => undefined)
+        : linkOrCopy(parentPoints, baseTmp),
+      pointsBase: store.baseReleaseId,
+      overlay: store.overlay,
     };
     // Awaited where the copies are used, and by abort(); until then a failure must not count as unhandled.
     copies.release.catch(() => undefined);
@@ -411,19 +432,25 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     return { delta, suppressed, contacts: rows.contacts, companies: rows.companies };
   }
 
-  /** Whether the parent's point store can be patched: present, of this build's card layout and full-card choice. */
-  private pointStoreMatches(parentFile: string): boolean {
+  /**
+   * The parent's point store, when a delta can write an overlay over it: present, of this build's card layout and
+   * full-card choice. `overlay`: it is an overlay itself (then its base is the delta's base too).
+   */
+  private parentPointStore(parentFile: string): { baseReleaseId: string; overlay: boolean } | null {
     let db: Database.Database | null = null;
     try {
       db = new Database(pointStoreFile(parentFile), { readonly: true, fileMustExist: true });
       const meta = new Map(db.prepare(`SELECT key, value FROM ${POINT_META_TABLE}`).raw().all() as [string, string][]);
-      return (
+      const matches =
         meta.get(POINT_META.cardColumns) === JSON.stringify(CONTACT_CARD_COLUMNS) &&
         meta.has(POINT_META.fullCardColumns) === this.files.fullCards &&
-        (!this.files.fullCards || meta.get(POINT_META.fullCardColumns) === JSON.stringify(FULL_CARD_COLUMNS))
-      );
+        (!this.files.fullCards || meta.get(POINT_META.fullCardColumns) === JSON.stringify(FULL_CARD_COLUMNS));
+      const base = meta.get(POINT_META.baseReleaseId);
+      const own = meta.get(POINT_META.releaseId);
+      if (!matches || own === undefined) return null;
+      return base === undefined ? { baseReleaseId: own, overlay: false } : { baseReleaseId: base, overlay: true };
     } catch {
-      return false;
+      return null;
     } finally {
       db?.close();
     }
@@ -438,20 +465,18 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     onStep: StepFn,
   ): Promise<void> {
     const parentFile = releaseFile(this.files.dataDir, patched.parentId);
-    const gone = 'SELECT sort_key FROM patch_gone';
-    await this.copies!.points;
-    const points = await patchPointStore(
+    const copies = this.copies!;
+    await copies.points;
+    const points = await writePointOverlay(
       this.conn,
       `${this.files.points}.tmp`,
       this.releaseId,
       {
         gone: patched.removed.contact,
-        written: patched.written.contact,
-        goneKeysSql: (c) =>
-          `SELECT ${ident(c)}, sort_key FROM ${BASE}.${ident(TABLE.contact)} WHERE sort_key IN (${gone}) AND ${ident(c)} ` +
-          'IS NOT NULL',
         writtenTable: PATCH_CONTACTS,
         fullCards: this.files.fullCards,
+        baseReleaseId: copies.pointsBase,
+        fromParent: copies.overlay,
       },
       onStep,
     );
@@ -533,6 +558,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
         `release ${serving ?? '(none)'} serves now, not ${this.parent} this delta was built on; run the delta again`,
       );
     await rename(`${this.files.final}.tmp`, this.files.final);
+    if (this.patched) await rename(`${this.files.pointsBase}.tmp`, this.files.pointsBase);
     await rename(`${this.files.points}.tmp`, this.files.points);
     await rename(`${this.files.index}.tmp`, this.files.index);
     const { dataDir } = this.files;
@@ -554,12 +580,14 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     }
     // A copy still running would write its file again after it is removed.
     if (this.copies) await Promise.allSettled([this.copies.release, this.copies.points]);
-    const { final, points, index, patch, deltaIndex } = this.files;
+    const { final, points, pointsBase, index, patch, deltaIndex } = this.files;
     const leftovers = [
       `${final}.tmp`,
       `${final}.tmp.wal`,
       `${points}.tmp`,
       points,
+      `${pointsBase}.tmp`,
+      pointsBase,
       `${index}.tmp`,
       index,
       patch,
@@ -619,5 +647,18 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     } finally {
       this.instance.closeSync();
     }
+  }
+}
+
+/**
+ * A second name for a file that is never written again (a point store's base), so a release keeps it after the one
+ * that wrote it is pruned; a copy where the file system has no hard links.
+ */
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  await rm(to, { force: true });
+  try {
+    await link(from, to);
+  } catch {
+    await copyFile(from, to);
   }
 }
