@@ -32,6 +32,8 @@ export interface BatchResult {
   employers: Array<{ line: number; employer: EmployerRef }>;
   /** Companies only: industry labels that are not in the taxonomy (dropped from the row). */
   unknownIndustries: number;
+  /** A delta's first look at its people (companyIds()): the company ids their roles name. */
+  companyIds?: string[];
 }
 
 function rowsOf(input: BatchInput): readonly UnparsedRow[] {
@@ -78,6 +80,21 @@ export class BatchWork {
       row.unresolved_company_ids = unresolvedCompanyIds(value, this.ctx.companies);
       return this.peopleOut.add(JSON.stringify(row));
     });
+  }
+
+  /**
+   * The company ids the valid people of a batch name in their roles, each once: a delta asks the serving release for
+   * those employers only. Nothing is staged or rejected (the people pass does both).
+   */
+  companyIds(input: BatchInput): BatchResult {
+    const ids = new Set<string>();
+    for (const unparsed of rowsOf(input)) {
+      const raw = parseRow(unparsed);
+      if (!raw || 'error' in raw) continue;
+      const checked = validatePerson(raw.record);
+      if (checked.ok) for (const r of checked.value.roles ?? []) if (r.company_id) ids.add(r.company_id);
+    }
+    return { rejects: [], files: [], employers: [], unknownIndustries: 0, companyIds: [...ids] };
   }
 
   /**

@@ -3,7 +3,7 @@ import { DeltaRefused, type ReleaseWriter } from '../../src/engine/release-write
 import { readDeletes } from './deletes-file.js';
 import { packEmployers } from './employers-message.js';
 import { LoadWorkers } from './load-workers.js';
-import { readCompanies, readPeople } from './read-dumps.js';
+import { readCompanies, readCompanyIds, readPeople } from './read-dumps.js';
 import { RejectLog } from './rejects.js';
 import { buildAndPublish, dropDuplicatePeople, dumpReader, publishBuilt } from './stage-steps.js';
 import type { DeltaOptions, LoadReport } from './types.js';
@@ -53,10 +53,13 @@ export async function loadDelta(opts: DeltaOptions): Promise<LoadReport> {
     const changed = opts.companiesFile
       ? await readCompanies(await readable(opts.companiesFile), writer.companies, pass)
       : { employers: new Map(), replaced: [], unknownIndustries: 0 };
-    // People resolve their roles against every company of the new release: the base's, replaced by the delta's.
+    // People resolve their roles against every company of the new release: the base's, replaced by the delta's. Of the
+    // base's, only those the delta's people name are read (a first pass over the people finds them).
+    const people = await readable(opts.peopleFile);
+    const named = await readCompanyIds(people, workers);
     const employers = packEmployers(changed.employers.values());
-    await workers.all({ op: 'employers', base: await base.employers(), employers });
-    await readPeople(await readable(opts.peopleFile), writer.people, pass);
+    await workers.all({ op: 'employers', base: await base.employers(named), employers });
+    await readPeople(people, writer.people, pass);
     await workers.close();
     workers = null;
     await writer.companies.finish();

@@ -14,6 +14,9 @@ parentPort!.on('message', ({ id, req }: { id: number; req: WorkerRequest }) => {
     case 'people':
       result = work.people(req.input);
       break;
+    case 'companyIds':
+      result = work.companyIds(req.input);
+      break;
     case 'employers':
       work.setEmployers(unpackEmployers(req.employers, req.base));
       result = { rejects: [], files: [], employers: [], unknownIndustries: 0 };

@@ -4,7 +4,7 @@ import type { BatchInput, BatchResult, WorkerInit } from './batch-work.js';
 import type { EmployersMessage } from './employers-message.js';
 
 export type WorkerRequest =
-  | { op: 'companies' | 'people'; input: BatchInput }
+  | { op: 'companies' | 'people' | 'companyIds'; input: BatchInput }
   /** `base`: JSON arrays of employers (a delta's serving release), replaced by `employers` where ids meet. */
   | { op: 'employers'; base?: string[]; employers: EmployersMessage }
   | { op: 'end'; kind: 'companies' | 'people' };

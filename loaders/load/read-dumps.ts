@@ -106,3 +106,29 @@ export async function readCompanies(file: string, staging: StagedRows, p: Pass):
 export function readPeople(file: string, staging: StagedRows, p: Pass): Promise<void> {
   return pass(file, 'people', PERSON_FIELDS, staging, p);
 }
+
+/**
+ * A delta's first look at its people, through the workers: the company ids their roles name (each once). Nothing is
+ * staged or rejected; readPeople does both afterwards.
+ */
+export async function readCompanyIds(file: string, workers: LoadWorkers): Promise<string[]> {
+  const ids = new Set<string>();
+  const inFlight: Promise<BatchResult>[] = [];
+  const consume = (r: BatchResult): void => {
+    for (const id of r.companyIds ?? []) ids.add(id);
+  };
+  try {
+    for await (const input of readDumpForWorkers(file, PERSON_FIELDS, { bytes: 0 })) {
+      for (const batch of batchesOf(input)) {
+        const job = workers.run({ op: 'companyIds', input: batch });
+        job.catch(() => undefined);
+        inFlight.push(job);
+        while (inFlight.length >= 4 * workers.size) consume(await inFlight.shift()!);
+      }
+    }
+    while (inFlight.length) consume(await inFlight.shift()!);
+  } finally {
+    await Promise.allSettled(inFlight);
+  }
+  return [...ids];
+}

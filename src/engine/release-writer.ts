@@ -111,9 +111,10 @@ export interface DeltaBase {
   /**
    * The release's employers as JSON arrays of BaseEmployer (each of a bounded size: a JS string holds at most 2^29
    * characters): a million of them cross to the load's worker threads as a few strings made by the engine, rather than
-   * as a million objects read value by value.
+   * as a million objects read value by value. `companyIds`: only those companies (the ones the delta's people name;
+   * a 1 % delta at 10 M contacts names about a tenth of the million); every company when omitted.
    */
-  employers(): Promise<string[]>;
+  employers(companyIds?: readonly string[]): Promise<string[]>;
   /**
    * Stages the base release's companies and people that are not staged already (upserts win), leaving out the
    * deleted person ids (also dropped from the staged delta); counts the deleted ids found and not found. Refuses

@@ -8,7 +8,8 @@ import type { BaseEmployer } from '../../src/engine/release-writer.js';
 
 /**
  * A delta's serving employers as DuckDB writes them for the load's workers (delta-base.ts baseEmployers): JSON texts
- * of a bounded number of employers that together hold every company of the release, each field as stored.
+ * of a bounded number of employers that together hold every company of the release (or those asked for), each field
+ * as stored.
  */
 
 let dir: string;
@@ -51,6 +52,12 @@ test('every company once, split into texts of at most the given size, fields as 
     const lists = parts.map((t) => JSON.parse(t) as BaseEmployer[]);
     for (const l of lists) expect(l.length).toBeLessThanOrEqual(10);
     expect(byId(lists.flat())).toEqual(byId(stored));
+
+    // Only the companies named (the ones a delta's people name), an id no company has left out.
+    const named = [stored[4]!.id, stored[40]!.id, stored[4]!.id, 'com_nosuchcompany'];
+    const some = (await base!.employers(named)).flatMap((t) => JSON.parse(t) as BaseEmployer[]);
+    expect(byId(some)).toEqual(byId([stored[4]!, stored[40]!]));
+    expect(await base!.employers([])).toEqual([]);
   } finally {
     conn.closeSync();
   }
