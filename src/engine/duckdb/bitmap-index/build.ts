@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, write, writeSync } from 'node:fs';
 import type { DuckDBConnection, DuckDBListVector, DuckDBValue } from '@duckdb/node-api';
 import { columnsOf, type Entity, findColumn } from '../../../domain/catalog/index.js';
 import { compileWhere } from '../compile/compile-where.js';
@@ -36,13 +36,36 @@ interface BuiltTerms extends StoredTerms {
 const stored = ({ values, off, cnt }: BuiltTerms): StoredTerms => ({ values, off, cnt });
 const BUFFER_BYTES = 8 * 2 ** 20;
 
-/** Appends postings to the index file, each 4-byte aligned, in the encoding format.ts describes (buffered). */
+/**
+ * Appends postings to the index file, each 4-byte aligned, in the encoding format.ts describes (buffered). With
+ * `background`, a full buffer is written on libuv's threads while the caller fills the next one (a delta's merge,
+ * patch.ts, overlaps its writes with its work this way); the caller awaits drain() before finish() and closing.
+ */
 export class PostingWriter {
   private pos = PREAMBLE;
-  private readonly buf = Buffer.alloc(BUFFER_BYTES);
-  private readonly buf32 = new Int32Array(this.buf.buffer, this.buf.byteOffset, BUFFER_BYTES / 4);
+  private buf: Buffer = Buffer.alloc(BUFFER_BYTES);
+  private buf32 = new Int32Array(this.buf.buffer, this.buf.byteOffset, BUFFER_BYTES / 4);
   private used = 0;
-  constructor(private readonly fd: number) {}
+  /** Background writes: buffers being written, those free again, and the first error. */
+  private writing = 0;
+  private readonly spare: Buffer[] = [];
+  private failure: Error | null = null;
+  private waiters: Array<() => void> = [];
+  constructor(
+    private readonly fd: number,
+    private readonly background = false,
+  ) {}
+
+  /** Buffers being written in the background. */
+  get pending(): number {
+    return this.writing;
+  }
+
+  /** Resolves once at most `max` buffers are being written; rejects with a background write's error. */
+  async drain(max = 0): Promise<void> {
+    while (this.writing > max) await new Promise<void>((r) => this.waiters.push(r));
+    if (this.failure) throw this.failure;
+  }
 
   /** Writes the posting of these row ids, given in any order (a sparse posting is sorted here, in place). */
   write(rows: Uint32Array, total: number, sorted = false): PostingRef {
@@ -89,7 +112,25 @@ export class PostingWriter {
   }
 
   private flush(): void {
-    this.writeAt(this.buf.subarray(0, this.used), this.pos - this.used);
+    if (this.failure) throw this.failure;
+    if (!this.background || this.used === 0) {
+      this.writeAt(this.buf.subarray(0, this.used), this.pos - this.used);
+      this.used = 0;
+      return;
+    }
+    const full = this.buf;
+    const length = this.used;
+    this.writing++;
+    writeAll(this.fd, full, length, this.pos - length, (e) => {
+      this.writing--;
+      if (e) this.failure ??= e;
+      else this.spare.push(full);
+      const waiting = this.waiters;
+      this.waiters = [];
+      for (const w of waiting) w();
+    });
+    this.buf = this.spare.pop() ?? Buffer.alloc(BUFFER_BYTES);
+    this.buf32 = new Int32Array(this.buf.buffer, this.buf.byteOffset, BUFFER_BYTES / 4);
     this.used = 0;
   }
 
@@ -114,15 +155,31 @@ export class PostingWriter {
     return [at, values.length];
   }
 
-  /** Writes the header after the postings and the preamble naming its offset. */
+  /** Writes the header after the postings and the preamble naming its offset (background writes drained first). */
   finish(header: IndexHeader<StoredTerms>): void {
-    this.flush();
+    if (this.writing > 0) throw new Error('finish() while postings are being written: await drain() first');
+    if (this.failure) throw this.failure;
+    this.writeAt(this.buf.subarray(0, this.used), this.pos - this.used);
+    this.used = 0;
     this.writeAt(Buffer.from(JSON.stringify(header), 'utf8'), this.pos);
     const pre = Buffer.alloc(PREAMBLE);
     pre.write(INDEX_MAGIC, 0, 'latin1');
     pre.writeDoubleLE(this.pos, 8);
     this.writeAt(pre, 0);
   }
+}
+
+/** Writes `length` bytes of `buf` at `at` on libuv's threads (short writes continued), then calls `done`. */
+function writeAll(fd: number, buf: Buffer, length: number, at: number, done: (e: Error | null) => void): void {
+  let written = 0;
+  const next = (): void =>
+    write(fd, buf, written, length - written, at + written, (e, n) => {
+      if (e) return done(e);
+      written += n;
+      if (written < length) next();
+      else done(null);
+    });
+  next();
 }
 
 /** Runs a `value, list(row ids)` query and writes one posting per row of its answer. */

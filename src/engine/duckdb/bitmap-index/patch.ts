@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, read, readFileSync, readSync } from 'node:fs';
 import type { Entity } from '../../../domain/catalog/index.js';
 import { andNotInto, type Bitset, countBits, emptyBitset, setRows, setRowsFrom, wordsFor } from './bitset.js';
 import { PostingWriter } from './build.js';
@@ -124,31 +124,91 @@ const NO_ROWS = new Uint32Array(0);
 
 const WINDOW_BYTES = 64 * 2 ** 20;
 
+/** Reads up to `length` bytes at `at` into `buf` on libuv's threads; resolves with the bytes read (fewer at the end). */
+function readAt(fd: number, buf: Buffer, length: number, at: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let got = 0;
+    const next = (): void =>
+      read(fd, buf, got, length - got, at + got, (e, n) => {
+        if (e) return reject(e);
+        got += n;
+        if (n === 0 || got === length) resolve(got);
+        else next();
+      });
+    next();
+  });
+}
+
 /**
  * Sequential reads of the parent file: one large read serves the postings that follow each other. `at` answers where
- * a posting's words start in `words` (no view is made per posting: there are millions at 10 M contacts).
+ * a posting's words start in `words` (no view is made per posting: there are millions at 10 M contacts). ensure()
+ * moves the window on asynchronously, and reads the next window ahead while the current one is merged, so the merge
+ * does not wait for the disk between windows.
  */
 class Window {
-  words = new Int32Array(0);
+  words: Int32Array = new Int32Array(0);
   private start = 0;
-  constructor(private readonly fd: number) {}
+  private ahead: { start: number; buf: Buffer; read: Promise<number> } | null = null;
+  constructor(
+    private readonly fd: number,
+    private readonly size: number,
+  ) {}
+
+  private covers(off: number, len: number): boolean {
+    return off >= this.start && off + len <= this.start + this.words.length * 4;
+  }
+
+  private show(buf: Buffer, start: number, got: number): void {
+    this.words = new Int32Array(buf.buffer, buf.byteOffset, Math.floor(got / 4));
+    this.start = start;
+  }
+
+  /** Null when `len` bytes at `off` are in the window; else a promise that settles once they are. */
+  ensure(off: number, len: number): Promise<void> | null {
+    return this.covers(off, len) ? null : this.move(off, len);
+  }
+
+  private async move(off: number, len: number): Promise<void> {
+    const ahead = this.ahead;
+    this.ahead = null;
+    if (ahead && ahead.start <= off) {
+      const got = await ahead.read;
+      if (off + len <= ahead.start + got) this.show(ahead.buf, ahead.start, got);
+    }
+    if (!this.covers(off, len)) {
+      const buf = Buffer.allocUnsafeSlow(Math.max(WINDOW_BYTES, len));
+      const got = await readAt(this.fd, buf, buf.length, off);
+      if (got < len) throw new Error('the parent index file is truncated');
+      this.show(buf, off, got);
+    }
+    const next = this.start + this.words.length * 4;
+    if (next < this.size) {
+      const buf = Buffer.allocUnsafeSlow(WINDOW_BYTES);
+      const read = readAt(this.fd, buf, buf.length, next);
+      read.catch(() => undefined);
+      this.ahead = { start: next, buf, read };
+    }
+  }
 
   at(off: number, count: number): number {
     const len = count * 4;
-    if (off < this.start || off + len > this.start + this.words.length * 4) {
-      const n = Math.max(WINDOW_BYTES, len);
-      const b = Buffer.allocUnsafeSlow(n);
+    if (!this.covers(off, len)) {
+      const b = Buffer.allocUnsafeSlow(Math.max(WINDOW_BYTES, len));
       let got = 0;
-      while (got < n) {
-        const r = readSync(this.fd, b, got, n - got, off + got);
+      while (got < b.length) {
+        const r = readSync(this.fd, b, got, b.length - got, off + got);
         if (r === 0) break;
         got += r;
       }
       if (got < len) throw new Error('the parent index file is truncated');
-      this.words = new Int32Array(b.buffer, b.byteOffset, Math.floor(got / 4));
-      this.start = off;
+      this.show(b, off, got);
     }
     return (off - this.start) / 4;
+  }
+
+  /** Lets a read ahead finish before the file is closed. */
+  async settle(): Promise<void> {
+    await this.ahead?.read.catch(() => undefined);
   }
 }
 
@@ -205,6 +265,18 @@ class EntityMerge {
           if (r < this.rows) target[r >>> 5]! |= 1 << (r & 31);
         }
       }
+    }
+  }
+
+  /** Bytes of a parent posting of `pcnt` rows in the parent file (0: none stored). */
+  parentBytes(pcnt: number): number {
+    switch (encodingOf(pcnt, this.parent.rows)) {
+      case 'sparse':
+        return pcnt * 4;
+      case 'dense':
+        return wordsFor(this.parent.rows) * 4;
+      default:
+        return 0;
     }
   }
 
@@ -400,7 +472,11 @@ function mergeDictionary(
 /** The parent's index is missing, of a format this build does not read, or another release's: build in full. */
 export class ParentIndexUnreadable extends Error {}
 
-export function patchBitmapIndex(patch: IndexPatch): void {
+/**
+ * Writes the patched index. The parent's postings are read ahead and the new ones written on libuv's threads while this
+ * thread merges (patch-release publish runs DuckDB's checkpoint beside it too).
+ */
+export async function patchBitmapIndex(patch: IndexPatch): Promise<void> {
   let pfd: number;
   let parent: IndexHeader;
   try {
@@ -416,6 +492,8 @@ export function patchBitmapIndex(patch: IndexPatch): void {
     throw new ParentIndexUnreadable((e as Error).message);
   }
   const ofd = openSync(patch.outFile, 'w');
+  let window: Window | undefined;
+  let out: PostingWriter | undefined;
   try {
     const dfd = openSync(patch.deltaFile, 'r');
     let delta: IndexHeader;
@@ -425,8 +503,8 @@ export function patchBitmapIndex(patch: IndexPatch): void {
       closeSync(dfd);
     }
     const deltaBytes = readFileSync(patch.deltaFile);
-    const window = new Window(pfd);
-    const out = new PostingWriter(ofd);
+    window = new Window(pfd, fstatSync(pfd).size);
+    out = new PostingWriter(ofd, true);
     const jobs = new Jobs();
     const merges: EntityMerge[] = [];
     const entities = {} as Record<Entity, EntityHeader<StoredTerms>>;
@@ -480,13 +558,14 @@ export function patchBitmapIndex(patch: IndexPatch): void {
     // The parent's postings in file order (sequential reads), then those only the delta has.
     for (const j of jobs.fileOrder()) {
       const a = jobs.add[j]!;
-      const ref = merges[jobs.merge[j]!]!.write(
-        out,
-        window,
-        jobs.poff[j]!,
-        jobs.pcnt[j]!,
-        a < 0 ? NO_ROWS : jobs.adds[a]!,
-      );
+      const m = merges[jobs.merge[j]!]!;
+      if (jobs.poff[j]! >= 0) {
+        const moved = window.ensure(jobs.poff[j]!, m.parentBytes(jobs.pcnt[j]!));
+        if (moved) await moved;
+      }
+      // A few buffers in flight at most: the merge must not outrun the disk by more.
+      if (out.pending > 3) await out.drain(2);
+      const ref = m.write(out, window, jobs.poff[j]!, jobs.pcnt[j]!, a < 0 ? NO_ROWS : jobs.adds[a]!);
       const sink = jobs.sinks[jobs.sink[j]!]!;
       if (typeof sink === 'function') sink(ref);
       else {
@@ -495,9 +574,13 @@ export function patchBitmapIndex(patch: IndexPatch): void {
       }
     }
     for (const d of dictionaries) d(out);
+    await out.drain();
     const hasLive = entities.contact.live !== undefined || entities.company.live !== undefined;
     out.finish({ version: hasLive ? INDEX_VERSION_LIVE : INDEX_VERSION, releaseId: patch.releaseId, entities });
   } finally {
+    // Nothing may still read or write the files when they are closed (a failure leaves reads and writes in flight).
+    await window?.settle();
+    await out?.drain().catch(() => undefined);
     closeSync(pfd);
     closeSync(ofd);
   }

@@ -493,11 +493,11 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       await this.conn.run(`DROP TABLE IF EXISTS temp.${table}`);
     await this.conn.run(`SET memory_limit = '${MERGE_MEMORY_LIMIT}'`).catch(() => undefined);
     // The copy's changed row groups are written back to its file by DuckDB's threads while the merge runs on this one
-    // (its JS blocks the event loop, not DuckDB); the checkpoint settles before anything else uses the connection.
+    // (its reads and writes on libuv's); the checkpoint settles before anything else uses the connection.
     const checkpoint = this.conn.run(`CHECKPOINT ${PATCHED}`);
     checkpoint.catch(() => undefined);
     try {
-      patchBitmapIndex({
+      await patchBitmapIndex({
         parentFile: indexFile(parentFile),
         parentId: patched.parentId,
         deltaFile: this.files.deltaIndex,
