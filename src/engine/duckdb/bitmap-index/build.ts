@@ -93,7 +93,9 @@ export class PostingWriter {
       return [at, count];
     }
     const base = this.used >>> 2;
-    for (let i = 0; i < words; i++) this.buf32[base + i] = src[start + i]!;
+    // A native copy for all but the shortest postings (a view per call costs more than a few words).
+    if (words > 32) this.buf32.set(src.subarray(start, start + words), base);
+    else for (let i = 0; i < words; i++) this.buf32[base + i] = src[start + i]!;
     this.buf32.fill(0, base + words, base + words + zeros);
     this.used += (words + zeros) * 4;
     this.pos += (words + zeros) * 4;

@@ -60,8 +60,12 @@ class Jobs {
   n = 0;
   poff = new Float64Array(1 << 16);
   pcnt = new Int32Array(1 << 16);
-  /** Index into `adds`, or -1: no rows to add. */
-  add = new Int32Array(1 << 16);
+  /**
+   * The rows to add: a posting of the delta's index (its byte offset, >= 0, and row count; decoded when written, so no
+   * array is held per posting), rows at hand (-1 - i: `adds[i]`), or none (NONE).
+   */
+  aoff = new Float64Array(1 << 16);
+  acnt = new Int32Array(1 << 16);
   merge = new Uint8Array(1 << 16);
   sink = new Int32Array(1 << 16);
   at = new Int32Array(1 << 16);
@@ -72,15 +76,28 @@ class Jobs {
     return this.sinks.push(sink) - 1;
   }
 
-  push(merge: number, poff: number, pcnt: number, add: Uint32Array, sink: number, at: number): void {
+  push(merge: number, poff: number, pcnt: number, add: Add, sink: number, at: number): void {
     if (this.n === this.poff.length) this.grow();
     const i = this.n++;
     this.merge[i] = merge;
     this.poff[i] = poff;
     this.pcnt[i] = pcnt;
-    this.add[i] = add.length > 0 ? this.adds.push(add) - 1 : -1;
+    if (add instanceof Uint32Array) {
+      this.aoff[i] = add.length > 0 ? -1 - (this.adds.push(add) - 1) : NONE;
+      this.acnt[i] = add.length;
+    } else {
+      this.aoff[i] = add[1] > 0 ? add[0] : NONE;
+      this.acnt[i] = add[1];
+    }
     this.sink[i] = sink;
     this.at[i] = at;
+  }
+
+  /** The rows job `i` adds, ascending. */
+  rowsToAdd(i: number, m: EntityMerge): Uint32Array {
+    const off = this.aoff[i]!;
+    if (off === NONE) return NO_ROWS;
+    return off >= 0 ? m.deltaRows([off, this.acnt[i]!]) : this.adds[-1 - off]!;
   }
 
   private grow(): void {
@@ -91,7 +108,8 @@ class Jobs {
     };
     this.poff = twice(this.poff);
     this.pcnt = twice(this.pcnt);
-    this.add = twice(this.add);
+    this.aoff = twice(this.aoff);
+    this.acnt = twice(this.acnt);
     this.merge = twice(this.merge);
     this.sink = twice(this.sink);
     this.at = twice(this.at);
@@ -121,6 +139,11 @@ class Jobs {
 }
 
 const NO_ROWS = new Uint32Array(0);
+/** Jobs.aoff of a job adding no rows. */
+const NONE = -(2 ** 52);
+
+/** Rows to add: a posting of the delta's index, or rows at hand (a union of several). */
+type Add = PostingRef | Uint32Array;
 
 const WINDOW_BYTES = 64 * 2 ** 20;
 
@@ -148,7 +171,13 @@ function readAt(fd: number, buf: Buffer, length: number, at: number): Promise<nu
 class Window {
   words: Int32Array = new Int32Array(0);
   private start = 0;
-  private ahead: { start: number; buf: Buffer; read: Promise<number> } | null = null;
+  /**
+   * Two buffers, one shown and one read ahead into, used in turn: a new 64 MB buffer per window made the collector run
+   * for the external memory alone (12 s of a 10 M merge was collection).
+   */
+  private readonly buffers = [Buffer.allocUnsafeSlow(WINDOW_BYTES), Buffer.allocUnsafeSlow(WINDOW_BYTES)];
+  private shown = 0;
+  private ahead: { start: number; slot: number; read: Promise<number> } | null = null;
   constructor(
     private readonly fd: number,
     private readonly size: number,
@@ -169,30 +198,38 @@ class Window {
   }
 
   private async move(off: number, len: number): Promise<void> {
+    // The read ahead, if any, settles first: its buffer is the one read into next.
     const ahead = this.ahead;
     this.ahead = null;
-    if (ahead && ahead.start <= off) {
+    if (ahead) {
       const got = await ahead.read;
-      if (off + len <= ahead.start + got) this.show(ahead.buf, ahead.start, got);
+      if (ahead.start <= off && off + len <= ahead.start + got) {
+        this.shown = ahead.slot;
+        this.show(this.buffers[ahead.slot]!, ahead.start, got);
+      }
     }
     if (!this.covers(off, len)) {
-      const buf = Buffer.allocUnsafeSlow(Math.max(WINDOW_BYTES, len));
+      const slot = 1 - this.shown;
+      const buf = len > WINDOW_BYTES ? Buffer.allocUnsafeSlow(len) : this.buffers[slot]!;
       const got = await readAt(this.fd, buf, buf.length, off);
       if (got < len) throw new Error('the parent index file is truncated');
+      this.shown = slot;
       this.show(buf, off, got);
     }
     const next = this.start + this.words.length * 4;
     if (next < this.size) {
-      const buf = Buffer.allocUnsafeSlow(WINDOW_BYTES);
-      const read = readAt(this.fd, buf, buf.length, next);
+      const slot = 1 - this.shown;
+      const read = readAt(this.fd, this.buffers[slot]!, WINDOW_BYTES, next);
       read.catch(() => undefined);
-      this.ahead = { start: next, buf, read };
+      this.ahead = { start: next, slot, read };
     }
   }
 
+  /** Where a posting's words start in `words`; reads them synchronously when they are not in the window. */
   at(off: number, count: number): number {
     const len = count * 4;
     if (!this.covers(off, len)) {
+      // A buffer of its own: a read ahead may be filling the other one.
       const b = Buffer.allocUnsafeSlow(Math.max(WINDOW_BYTES, len));
       let got = 0;
       while (got < b.length) {
@@ -292,8 +329,13 @@ class EntityMerge {
         const bits = this.deltaWords(ref[0], wordsFor(this.rows));
         return Uint32Array.from(setRowsFrom(bits, 0, 0, ref[1]));
       }
-      case 'sparse':
-        return new Uint32Array(this.deltaWords(ref[0], ref[1]));
+      case 'sparse': {
+        // A view of the delta file's bytes where aligned (its postings are 4-byte aligned; the buffer's start may not be).
+        const at = this.deltaBytes.byteOffset + ref[0];
+        return at % 4 === 0
+          ? new Uint32Array(this.deltaBytes.buffer, at, ref[1])
+          : new Uint32Array(this.deltaWords(ref[0], ref[1]).buffer);
+      }
     }
   }
 
@@ -408,9 +450,9 @@ interface Queue {
   /** A dictionary's arrays, as the sink of its postings' jobs. */
   slots(off: Float64Array, cnt: Int32Array): number;
   /** Into slot `at` of a dictionary's arrays (no allocation per value: millions of them at 10 M contacts). */
-  slot(poff: number, pcnt: number, add: Uint32Array, sink: number, at: number): void;
+  slot(poff: number, pcnt: number, add: Add, sink: number, at: number): void;
   /** To a callback. */
-  call(parent: PostingRef | null, add: Uint32Array, done: (ref: PostingRef) => void): void;
+  call(parent: PostingRef | null, add: Add, done: (ref: PostingRef) => void): void;
 }
 
 /**
@@ -432,8 +474,8 @@ function mergeDictionary(
   for (let i = 0; i < merged.values.length; i++) {
     const pi = merged.parent[i]!;
     const di = merged.delta[i]!;
-    const rows = di >= 0 ? m.deltaRows([dt.off[di]!, dt.cnt[di]!]) : NO_ROWS;
-    q.slot(pi >= 0 ? pt.off[pi]! : -1, pi >= 0 ? pt.cnt[pi]! : 0, rows, sink, i);
+    const add: Add = di >= 0 ? [dt.off[di]!, dt.cnt[di]!] : NO_ROWS;
+    q.slot(pi >= 0 ? pt.off[pi]! : -1, pi >= 0 ? pt.cnt[pi]! : 0, add, sink, i);
   }
   const bounds = ranges ? ranges.at.map((a) => pt.values[a]!) : [];
   const prefix: PostingRef[] = [];
@@ -536,11 +578,11 @@ export async function patchBitmapIndex(patch: IndexPatch): Promise<void> {
         head.columns[name] = col;
         // present and notnull are often one posting: merged once.
         const shared = sameRef(pcol.notnull, pcol.present) && sameRef(dcol.notnull, dcol.present);
-        q.call(pcol.present, m.deltaRows(dcol.present), (ref) => {
+        q.call(pcol.present, dcol.present, (ref) => {
           col.present = ref;
           if (shared) col.notnull = ref;
         });
-        if (!shared) q.call(pcol.notnull, m.deltaRows(dcol.notnull), (ref) => (col.notnull = ref));
+        if (!shared) q.call(pcol.notnull, dcol.notnull, (ref) => (col.notnull = ref));
         for (const k of DICTIONARIES) {
           const pt = pcol[k];
           const dt = dcol[k];
@@ -557,7 +599,6 @@ export async function patchBitmapIndex(patch: IndexPatch): Promise<void> {
     }
     // The parent's postings in file order (sequential reads), then those only the delta has.
     for (const j of jobs.fileOrder()) {
-      const a = jobs.add[j]!;
       const m = merges[jobs.merge[j]!]!;
       if (jobs.poff[j]! >= 0) {
         const moved = window.ensure(jobs.poff[j]!, m.parentBytes(jobs.pcnt[j]!));
@@ -565,7 +606,7 @@ export async function patchBitmapIndex(patch: IndexPatch): Promise<void> {
       }
       // A few buffers in flight at most: the merge must not outrun the disk by more.
       if (out.pending > 3) await out.drain(2);
-      const ref = m.write(out, window, jobs.poff[j]!, jobs.pcnt[j]!, a < 0 ? NO_ROWS : jobs.adds[a]!);
+      const ref = m.write(out, window, jobs.poff[j]!, jobs.pcnt[j]!, jobs.rowsToAdd(j, m));
       const sink = jobs.sinks[jobs.sink[j]!]!;
       if (typeof sink === 'function') sink(ref);
       else {
