@@ -173,3 +173,23 @@ it('an overlay whose base is missing or another release is not used, with the re
     renameSync(aside, base);
   }
 });
+
+it('a delta over an overlay whose base is gone is rebuilt, with a full point store of its own', async () => {
+  const dataDir = join(dir, 'cards');
+  const current = (await readCurrent(dataDir))!;
+  const base = pointStoreBaseFile(pointStoreFile(releaseFile(dataDir, current.id)));
+  rmSync(base);
+  const cut = join(dataDir, 'cut-after-base-gone');
+  mkdirSync(cut);
+  const seeded = join(dataDir, 'dumps', '17-2500');
+  const d = await cutDelta(
+    { people: join(seeded, 'people.jsonl'), companies: join(seeded, 'companies.jsonl') },
+    cut,
+    0.1,
+  );
+  const report = await loadDelta({ dataDir, peopleFile: d.people, companiesFile: d.companies, deletesFile: d.deletes });
+  expect(report.delta?.patched).toBe(false);
+  const store = pointStoreFile(releaseFile(dataDir, report.releaseId));
+  expect(() => statSync(pointStoreBaseFile(store))).toThrow();
+  await storeMatchesRows(dataDir, false);
+}, 120_000);

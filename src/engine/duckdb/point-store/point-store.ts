@@ -159,7 +159,7 @@ export class PointStore {
  * Attaches an overlay's base (schema.ts) as `base`, read-only as the overlay: it must belong to the release the overlay
  * names and hold cards of the same layouts.
  */
-function attachBase(db: Database.Database, file: string, meta: ReadonlyMap<string, string>): void {
+export function attachBase(db: Database.Database, file: string, meta: ReadonlyMap<string, string>): void {
   db.prepare('ATTACH DATABASE ? AS base').run(pointStoreBaseFile(file));
   const baseMeta = new Map(
     db.prepare(`SELECT key, value FROM base.${POINT_META_TABLE}`).raw().all() as [string, string][],

@@ -27,6 +27,7 @@ import {
 import { buildBitmapIndex } from '../bitmap-index/build.js';
 import { indexFile } from '../bitmap-index/format.js';
 import { ParentIndexUnreadable, patchBitmapIndex } from '../bitmap-index/patch.js';
+import { attachBase } from '../point-store/point-store.js';
 import {
   FULL_CARD_COLUMNS,
   POINT_META,
@@ -434,7 +435,8 @@ class DuckDBReleaseWriter implements ReleaseWriter {
 
   /**
    * The parent's point store, when a delta can write an overlay over it: present, of this build's card layout and
-   * full-card choice. `overlay`: it is an overlay itself (then its base is the delta's base too).
+   * full-card choice (and, for an overlay, with its base). `overlay`: it is an overlay itself (then its base is the
+   * delta's base too).
    */
   private parentPointStore(parentFile: string): { baseReleaseId: string; overlay: boolean } | null {
     let db: Database.Database | null = null;
@@ -448,7 +450,10 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       const base = meta.get(POINT_META.baseReleaseId);
       const own = meta.get(POINT_META.releaseId);
       if (!matches || own === undefined) return null;
-      return base === undefined ? { baseReleaseId: own, overlay: false } : { baseReleaseId: base, overlay: true };
+      if (base === undefined) return { baseReleaseId: own, overlay: false };
+      // An overlay's base must be there and its own (throws otherwise: then the delta is rebuilt, not patched).
+      attachBase(db, pointStoreFile(parentFile), meta);
+      return { baseReleaseId: base, overlay: true };
     } catch {
       return null;
     } finally {
