@@ -1,9 +1,7 @@
-import { linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { linkSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { cutDelta } from '../../bench/lib/delta-files.js';
-import { loadDelta } from '../../loaders/load/delta.js';
 import { seedRelease } from '../../loaders/seed.js';
 import { CONTACT_CARD_COLUMNS } from '../../src/domain/catalog/index.js';
 import { PointStore } from '../../src/engine/duckdb/point-store/point-store.js';
@@ -17,6 +15,7 @@ import {
 } from '../../src/engine/duckdb/point-store/schema.js';
 import { pruneReleases, readCurrent, releaseFile } from '../../src/engine/duckdb/release-store.js';
 import { describeReleases } from '../../src/engine/duckdb/releases.js';
+import { loadCutDelta } from '../helpers/cut-delta.js';
 
 /**
  * A delta's point store is an overlay over its full load's store, shared by a hard link (point-store/schema.ts): after
@@ -121,18 +120,8 @@ it.each([
     const fullStore = pointStoreFile(releaseFile(dataDir, seeded.load.releaseId));
     // The full load itself is pruned by the third delta (three releases are kept): its store lives on as their base.
     const full = statSync(fullStore);
-    const { peopleFile, companiesFile } = seeded.generate;
     for (const [i, share] of [0.05, 0.2, 0.5].entries()) {
-      const cut = join(dataDir, `cut-${i}`);
-      mkdirSync(cut);
-      const d = await cutDelta({ people: peopleFile, companies: companiesFile }, cut, share);
-      const report = await loadDelta({
-        dataDir,
-        peopleFile: d.people,
-        companiesFile: d.companies,
-        deletesFile: d.deletes,
-        fullCards,
-      });
+      const report = await loadCutDelta(dataDir, seeded.generate, join(dataDir, `cut-${i}`), share, { fullCards });
       expect(report.delta?.patched).toBe(true);
       const store = pointStoreFile(releaseFile(dataDir, report.releaseId));
       // The full load's store is shared, not copied; the overlay holds the changed contacts only.
@@ -179,15 +168,9 @@ it('a delta over an overlay whose base is gone is rebuilt, with a full point sto
   const current = (await readCurrent(dataDir))!;
   const base = pointStoreBaseFile(pointStoreFile(releaseFile(dataDir, current.id)));
   rmSync(base);
-  const cut = join(dataDir, 'cut-after-base-gone');
-  mkdirSync(cut);
   const seeded = join(dataDir, 'dumps', '17-2500');
-  const d = await cutDelta(
-    { people: join(seeded, 'people.jsonl'), companies: join(seeded, 'companies.jsonl') },
-    cut,
-    0.1,
-  );
-  const report = await loadDelta({ dataDir, peopleFile: d.people, companiesFile: d.companies, deletesFile: d.deletes });
+  const dumps = { peopleFile: join(seeded, 'people.jsonl'), companiesFile: join(seeded, 'companies.jsonl') };
+  const report = await loadCutDelta(dataDir, dumps, join(dataDir, 'cut-after-base-gone'), 0.1);
   expect(report.delta?.patched).toBe(false);
   const store = pointStoreFile(releaseFile(dataDir, report.releaseId));
   expect(() => statSync(pointStoreBaseFile(store))).toThrow();

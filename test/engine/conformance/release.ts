@@ -1,11 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
-import { cutDelta } from '../../../bench/lib/delta-files.js';
-import { loadDelta } from '../../../loaders/load/delta.js';
 import { seedRelease } from '../../../loaders/seed.js';
 import { currentRelease, releaseFile } from '../../../src/engine/duckdb/release-store.js';
+import { loadCutDelta } from '../../helpers/cut-delta.js';
 import { splitIntoRowGroups } from '../../helpers/row-groups.js';
 import type { Row } from '../../helpers/rows.js';
 
@@ -33,16 +32,7 @@ export async function conformanceRelease(
   const dataDir = mkdtempSync(join(tmpdir(), 'cds-conformance-'));
   const seeded = await seedRelease({ dataDir, contacts, companies, seed, asOf: new Date('2026-11-01T00:00:00Z') });
   for (const [i, share] of (opts.deltas ?? []).entries()) {
-    const { peopleFile, companiesFile } = seeded.generate;
-    const dir = join(dataDir, `delta-${i}`);
-    mkdirSync(dir);
-    const d = await cutDelta({ people: peopleFile, companies: companiesFile }, dir, share);
-    const report = await loadDelta({
-      dataDir,
-      peopleFile: d.people,
-      companiesFile: d.companies,
-      deletesFile: d.deletes,
-    });
+    const report = await loadCutDelta(dataDir, seeded.generate, join(dataDir, `delta-${i}`), share);
     if (report.delta?.patched !== true) throw new Error('the delta was rebuilt, not patched');
   }
   const rowGroups = await splitIntoRowGroups(dataDir, 2048);
