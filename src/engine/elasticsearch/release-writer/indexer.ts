@@ -13,7 +13,12 @@ export interface IndexerOptions {
   shards: number;
   /** Replicas once the release is loaded (none while loading). */
   replicas: number;
+  /** The first pause before rows answered 429 are sent again (doubling each time); 500 ms by default. */
+  retryMs?: number;
 }
+
+/** Times rows a bulk request got 429 for are sent again before they count as refused. */
+export const BULK_RETRIES = 5;
 
 /** A row the cluster refused, with its reason. */
 export interface RefusedRow {
@@ -54,21 +59,34 @@ export class ReleaseIndexer {
     }
   }
 
-  /** Indexes one batch of rows (in sort_key order); refused rows are kept in `refused`. */
+  /**
+   * Indexes one batch of rows (in sort_key order); refused rows are kept in `refused`. Rows the cluster answers 429 for
+   * (its write queue is full: es_rejected_execution_exception) are sent again after a pause, doubling from
+   * `retryMs`, up to BULK_RETRIES times, as Elasticsearch's own bulk helper does; only then are they refused.
+   */
   async bulk(entity: Entity, rows: readonly Record<string, unknown>[]): Promise<void> {
     if (rows.length === 0) return;
     const t = Date.now();
-    const operations: unknown[] = [];
-    for (const r of rows)
-      operations.push({ index: { _index: this.indices[entity], _id: String(r.id) } }, documentOf(entity, r));
-    const res = await this.o.client.bulk({ operations, refresh: false });
-    this.ms += Date.now() - t;
-    if (res.errors) {
-      res.items.forEach((item, i) => {
-        const op = item.index;
-        if (op?.error) this.refused.push({ entity, id: String(rows[i]?.id), reason: op.error.reason ?? op.error.type });
-      });
+    let pending = rows;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      const operations: unknown[] = [];
+      for (const r of pending)
+        operations.push({ index: { _index: this.indices[entity], _id: String(r.id) } }, documentOf(entity, r));
+      const res = await this.o.client.bulk({ operations, refresh: false });
+      const again: Record<string, unknown>[] = [];
+      if (res.errors) {
+        res.items.forEach((item, i) => {
+          const op = item.index;
+          if (!op?.error) return;
+          const row = pending[i]!;
+          if (op.status === 429 && attempt < BULK_RETRIES) again.push(row);
+          else this.refused.push({ entity, id: String(row.id), reason: op.error.reason ?? op.error.type });
+        });
+      }
+      pending = again;
+      if (pending.length > 0) await new Promise((r) => setTimeout(r, (this.o.retryMs ?? 500) * 2 ** attempt));
     }
+    this.ms += Date.now() - t;
     this.indexed[entity] += rows.length;
   }
 
