@@ -2,6 +2,7 @@ import { linkSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import Database from 'better-sqlite3';
 import { seedRelease } from '../../loaders/seed.js';
 import { CONTACT_CARD_COLUMNS } from '../../src/domain/catalog/index.js';
 import { PointStore } from '../../src/engine/duckdb/point-store/point-store.js';
@@ -127,6 +128,16 @@ it.each([
       // The full load's store is shared, not copied; the overlay holds the changed contacts only.
       expect(statSync(pointStoreBaseFile(store)).ino).toBe(full.ino);
       expect(statSync(store).size).toBeLessThan(full.size);
+      // An overlay names its release under its own key: a build from before overlays finds no release id in it and
+      // does not take it for a whole store.
+      const meta = new Database(store, { readonly: true });
+      try {
+        const keys = Object.fromEntries(meta.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]);
+        expect(keys).toMatchObject({ overlay_release_id: report.releaseId, base_release_id: seeded.load.releaseId });
+        expect(keys.release_id).toBeUndefined();
+      } finally {
+        meta.close();
+      }
       await storeMatchesRows(dataDir, fullCards);
     }
     // The listing counts the shared store once as shared, not in each release's bytes.

@@ -533,7 +533,13 @@ export async function patchBitmapIndex(patch: IndexPatch): Promise<void> {
     closeSync(pfd);
     throw new ParentIndexUnreadable((e as Error).message);
   }
-  const ofd = openSync(patch.outFile, 'w');
+  let ofd: number;
+  try {
+    ofd = openSync(patch.outFile, 'w');
+  } catch (e) {
+    closeSync(pfd);
+    throw e;
+  }
   let window: Window | undefined;
   let out: PostingWriter | undefined;
   try {
@@ -614,7 +620,10 @@ export async function patchBitmapIndex(patch: IndexPatch): Promise<void> {
         sink.cnt[jobs.at[j]!] = ref[1];
       }
     }
-    for (const d of dictionaries) d(out);
+    for (const d of dictionaries) {
+      d(out);
+      if (out.pending > 3) await out.drain(2);
+    }
     await out.drain();
     const hasLive = entities.contact.live !== undefined || entities.company.live !== undefined;
     out.finish({ version: hasLive ? INDEX_VERSION_LIVE : INDEX_VERSION, releaseId: patch.releaseId, entities });

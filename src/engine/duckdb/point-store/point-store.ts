@@ -56,9 +56,9 @@ export class PointStore {
       // a lookup then reads one leaf page of each.
       db.pragma('cache_size = -32768');
       const meta = new Map(db.prepare(`SELECT key, value FROM ${POINT_META_TABLE}`).raw().all() as [string, string][]);
-      if (meta.get(POINT_META.releaseId) !== release.id)
-        throw new Error(`it belongs to release ${meta.get(POINT_META.releaseId) ?? 'unknown'}`);
       const overlay = meta.has(POINT_META.baseReleaseId);
+      const own = meta.get(overlay ? POINT_META.overlayReleaseId : POINT_META.releaseId);
+      if (own !== release.id) throw new Error(`it belongs to release ${own ?? 'unknown'}`);
       if (overlay) attachBase(db, file, meta);
       // Cards are written for every contact, in sort_key order: the last card tells whether the store is whole (in an
       // overlay, the last of its own and of the base's cards not gone).
@@ -161,6 +161,8 @@ export class PointStore {
  */
 export function attachBase(db: Database.Database, file: string, meta: ReadonlyMap<string, string>): void {
   db.prepare('ATTACH DATABASE ? AS base').run(pointStoreBaseFile(file));
+  // The base's interior B-tree pages stay cached as a whole store's do (cache_size applies per database).
+  db.pragma('base.cache_size = -32768');
   const baseMeta = new Map(
     db.prepare(`SELECT key, value FROM base.${POINT_META_TABLE}`).raw().all() as [string, string][],
   );

@@ -28,6 +28,11 @@ export const POINT_META = {
   fullCardColumns: 'full_card_columns',
   /** In an overlay: the release whose full store is its base. */
   baseReleaseId: 'base_release_id',
+  /**
+   * In an overlay, its release id instead of `release_id`: a build from before overlays, which would take one for a
+   * whole store, finds no release id and does not use it.
+   */
+  overlayReleaseId: 'overlay_release_id',
 } as const;
 
 /** In an overlay: the positions (sort_key) whose card and key rows in the base are stale. */

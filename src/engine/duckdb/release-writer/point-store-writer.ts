@@ -122,7 +122,7 @@ export async function writePointOverlay(
     if (!patch.fromParent) {
       for (const sql of overlayDdl(patch.fullCards)) db.exec(sql);
       const meta = db.prepare(`INSERT INTO ${POINT_META_TABLE} (key, value) VALUES (?, ?)`);
-      meta.run(POINT_META.releaseId, releaseId);
+      meta.run(POINT_META.overlayReleaseId, releaseId);
       meta.run(POINT_META.baseReleaseId, patch.baseReleaseId);
       meta.run(POINT_META.cardColumns, JSON.stringify(CONTACT_CARD_COLUMNS));
       if (patch.fullCards) meta.run(POINT_META.fullCardColumns, JSON.stringify(FULL_CARD_COLUMNS));
@@ -154,7 +154,7 @@ export async function writePointOverlay(
       onTable(++done, tables);
     }
     db.exec('DROP TABLE temp.patch_gone');
-    db.prepare(`UPDATE ${POINT_META_TABLE} SET value = ? WHERE key = ?`).run(releaseId, POINT_META.releaseId);
+    db.prepare(`UPDATE ${POINT_META_TABLE} SET value = ? WHERE key = ?`).run(releaseId, POINT_META.overlayReleaseId);
     return { cards, keys };
   });
 }

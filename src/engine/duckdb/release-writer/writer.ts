@@ -360,17 +360,17 @@ class DuckDBReleaseWriter implements ReleaseWriter {
   private async startCopies(parentId: string): Promise<void> {
     const parentFile = releaseFile(this.files.dataDir, parentId);
     if (this.files.rebuild || !(await hasRoleRefs(this.conn))) return;
-    const store = this.parentPointStore(parentFile);
+    const store = this.parentPointStore(parentId, parentFile);
     if (!store) return;
     const parentPoints = pointStoreFile(parentFile);
     const baseTmp = `${this.files.pointsBase}.tmp`;
     const copies = {
       release: copyFile(parentFile, this.files.patch),
       points: store.overlay
-        ? Promise.all([
+        ? bothSettled(
             linkOrCopy(pointStoreBaseFile(parentPoints), baseTmp),
             copyFile(parentPoints, `${this.files.points}.tmp`),
-          ]).then(() => undefined)
+          )
         : linkOrCopy(parentPoints, baseTmp),
       pointsBase: store.baseReleaseId,
       overlay: store.overlay,
@@ -438,7 +438,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
    * full-card choice (and, for an overlay, with its base). `overlay`: it is an overlay itself (then its base is the
    * delta's base too).
    */
-  private parentPointStore(parentFile: string): { baseReleaseId: string; overlay: boolean } | null {
+  private parentPointStore(parentId: string, parentFile: string): { baseReleaseId: string; overlay: boolean } | null {
     let db: Database.Database | null = null;
     try {
       db = new Database(pointStoreFile(parentFile), { readonly: true, fileMustExist: true });
@@ -448,8 +448,8 @@ class DuckDBReleaseWriter implements ReleaseWriter {
         meta.has(POINT_META.fullCardColumns) === this.files.fullCards &&
         (!this.files.fullCards || meta.get(POINT_META.fullCardColumns) === JSON.stringify(FULL_CARD_COLUMNS));
       const base = meta.get(POINT_META.baseReleaseId);
-      const own = meta.get(POINT_META.releaseId);
-      if (!matches || own === undefined) return null;
+      const own = meta.get(base === undefined ? POINT_META.releaseId : POINT_META.overlayReleaseId);
+      if (!matches || own !== parentId) return null;
       if (base === undefined) return { baseReleaseId: own, overlay: false };
       // An overlay's base must be there and its own (throws otherwise: then the delta is rebuilt, not patched).
       attachBase(db, pointStoreFile(parentFile), meta);
@@ -569,6 +569,8 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     const { dataDir } = this.files;
     const file = `${this.releaseId}.duckdb`;
     await publishCurrent(dataDir, { id: this.releaseId, file, createdAt, ...counts, source: { ...source } });
+    // Serving from here on: whatever fails after this must not remove the release's files (abort()).
+    this.published = true;
     await rm(this.stagingDir, { recursive: true, force: true });
     await rm(loadingMarker(dataDir, this.releaseId), { force: true });
     // Published: a failed prune only leaves older files behind (the next load prunes them), so it must not
@@ -576,6 +578,9 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     await pruneReleases(dataDir).catch(() => undefined);
     return { createdAt };
   }
+
+  /** Set once CURRENT names this release: abort() then leaves its files alone. */
+  private published = false;
 
   async abort(): Promise<void> {
     try {
@@ -586,15 +591,11 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     // A copy still running would write its file again after it is removed.
     if (this.copies) await Promise.allSettled([this.copies.release, this.copies.points]);
     const { final, points, pointsBase, index, patch, deltaIndex } = this.files;
+    const temporary = [`${final}.tmp`, `${final}.tmp.wal`, `${points}.tmp`, `${pointsBase}.tmp`, `${index}.tmp`];
     const leftovers = [
-      `${final}.tmp`,
-      `${final}.tmp.wal`,
-      `${points}.tmp`,
-      points,
-      `${pointsBase}.tmp`,
-      pointsBase,
-      `${index}.tmp`,
-      index,
+      ...temporary,
+      // The final names exist between publish's renames and CURRENT naming them: a failure there removes them.
+      ...(this.published ? [] : [final, points, pointsBase, index]),
       patch,
       `${patch}.wal`,
       deltaIndex,
@@ -657,13 +658,23 @@ class DuckDBReleaseWriter implements ReleaseWriter {
 
 /**
  * A second name for a file that is never written again (a point store's base), so a release keeps it after the one
- * that wrote it is pruned; a copy where the file system has no hard links.
+ * that wrote it is pruned; a copy (said on stderr: 5 GB at 10 M contacts) where the file system has no hard links.
  */
 async function linkOrCopy(from: string, to: string): Promise<void> {
   await rm(to, { force: true });
   try {
     await link(from, to);
-  } catch {
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK' && code !== 'ENOSYS') throw e;
+    process.stderr.write(`the point store could not be linked (${code}): copying it\n`);
     await copyFile(from, to);
   }
+}
+
+/** Settles once both have (a copy still running must not outlive a failure abort() cleans up after); the first error. */
+async function bothSettled(a: Promise<void>, b: Promise<void>): Promise<void> {
+  const [x, y] = await Promise.allSettled([a, b]);
+  if (x.status === 'rejected') throw x.reason;
+  if (y.status === 'rejected') throw y.reason;
 }
