@@ -164,6 +164,8 @@ it('an overlay whose base is missing or another release is not used, with the re
     const missing = PointStore.open(store, release);
     expect(missing.store).toBeNull();
     expect(missing.reason).toMatch(/point store not used: unable to open database/);
+    // The release listing says so too.
+    expect((await describeReleases(dataDir)).find((r) => r.serving)?.point_store).toBe(false);
     linkSync(other, base);
     const foreign = PointStore.open(store, release);
     expect(foreign.store).toBeNull();
@@ -172,6 +174,7 @@ it('an overlay whose base is missing or another release is not used, with the re
     rmSync(base, { force: true });
     renameSync(aside, base);
   }
+  expect((await describeReleases(dataDir)).find((r) => r.serving)?.point_store).toBe(true);
 });
 
 it('a delta over an overlay whose base is gone is rebuilt, with a full point store of its own', async () => {

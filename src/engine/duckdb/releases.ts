@@ -2,6 +2,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { buildBitmapIndex } from './bitmap-index/build.js';
 import { indexFile } from './bitmap-index/format.js';
+import { pointStoreReadable } from './point-store/point-store.js';
 import { pointStoreBaseFile, pointStoreFile } from './point-store/schema.js';
 import { type CurrentPointer, listReleases, publishCurrent, readCurrent, releaseFile } from './release-store.js';
 import { loadSettings } from './release-writer/writer.js';
@@ -24,6 +25,7 @@ export interface ReleaseListing {
    */
   bytes: number;
   shared_bytes: number;
+  /** Whether the release has a readable point store (a delta's overlay with its base). */
   point_store: boolean;
   /** Whether the release has its bitmap index (bitmap-index/). */
   index: boolean;
@@ -78,7 +80,7 @@ export async function describeReleases(dataDir: string): Promise<ReleaseListing[
       source,
       bytes: (await sizeOf(file)) + (await sizeOf(`${file}.wal`)) + store.own + base.own + (await sizeOf(index)),
       shared_bytes: store.shared + base.shared,
-      point_store: (await sizeOf(points)) > 0,
+      point_store: pointStoreReadable(points),
       index: (await sizeOf(index)) > 0,
       serving: current?.id === id,
     });

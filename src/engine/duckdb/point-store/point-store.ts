@@ -156,6 +156,24 @@ export class PointStore {
 }
 
 /**
+ * Whether a store file can be read: its meta readable, and an overlay's base there and its own (what `cds releases
+ * list` reports; PointStore.open checks the rest against the release).
+ */
+export function pointStoreReadable(file: string): boolean {
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    const meta = new Map(db.prepare(`SELECT key, value FROM ${POINT_META_TABLE}`).raw().all() as [string, string][]);
+    if (meta.has(POINT_META.baseReleaseId)) attachBase(db, file, meta);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    db?.close();
+  }
+}
+
+/**
  * Attaches an overlay's base (schema.ts) as `base`, read-only as the overlay: it must belong to the release the overlay
  * names and hold cards of the same layouts.
  */
