@@ -33,6 +33,41 @@ function batchesOf(input: LineChunk | UnparsedRow[]): BatchInput[] {
   return out;
 }
 
+/**
+ * Sends every batch of a dump to the workers as `op`, at most four a worker in flight, and hands the results to
+ * `consume` in file order; `onRead` gets the bytes read after each chunk. Whatever is in flight settles before a
+ * failure is reported.
+ */
+async function eachBatch(
+  file: string,
+  fields: Readonly<Record<string, FieldKind>>,
+  workers: LoadWorkers,
+  op: 'companies' | 'people' | 'companyIds',
+  consume: (r: BatchResult) => Promise<void> | void,
+  onRead: (bytes: number) => void = () => undefined,
+): Promise<void> {
+  const sink = { bytes: 0 };
+  const inFlight: Promise<BatchResult>[] = [];
+  const maxInFlight = 4 * workers.size;
+  try {
+    for await (const input of readDumpForWorkers(file, fields, sink)) {
+      // A JSON Lines chunk (about 1 MB of whole lines) goes as is; CSV rows go in batches.
+      for (const batch of batchesOf(input)) {
+        const job = workers.run({ op, input: batch });
+        // Handled when consumed; this only keeps a worker failure from being an unhandled rejection meanwhile.
+        job.catch(() => undefined);
+        inFlight.push(job);
+        while (inFlight.length >= maxInFlight) await consume(await inFlight.shift()!);
+      }
+      onRead(sink.bytes);
+    }
+    while (inFlight.length) await consume(await inFlight.shift()!);
+  } finally {
+    // After a failure (strict mode), let what is in flight settle before anything closes.
+    await Promise.allSettled(inFlight);
+  }
+}
+
 async function pass(
   file: string,
   kind: 'companies' | 'people',
@@ -44,32 +79,15 @@ async function pass(
   // Rejects name the dump the operator gave (a Parquet dump is read through its JSON Lines form).
   const label = p.labels?.[file] ?? file;
   const total = (await stat(file)).size;
-  const sink = { bytes: 0 };
-  const inFlight: Promise<BatchResult>[] = [];
-  const maxInFlight = 4 * p.workers.size;
   const consume = async (r: BatchResult): Promise<void> => {
     for (const x of r.rejects) p.rejects.add(kind, { file: label, line: x.line, reason: x.reason });
     onResult(r);
     for (const f of r.files) await staging.addFile(f);
   };
-  try {
-    for await (const input of readDumpForWorkers(file, fields, sink)) {
-      // A JSON Lines chunk (about 1 MB of whole lines) goes as is; CSV rows go in batches.
-      for (const batch of batchesOf(input)) {
-        const job = p.workers.run({ op: kind, input: batch });
-        // Handled when consumed; this only keeps a worker failure from being an unhandled rejection meanwhile.
-        job.catch(() => undefined);
-        inFlight.push(job);
-        while (inFlight.length >= maxInFlight) await consume(await inFlight.shift()!);
-      }
-      p.progress({ phase: kind, done: Math.min(sink.bytes, total), total });
-    }
-    while (inFlight.length) await consume(await inFlight.shift()!);
-    for (const last of await p.workers.all({ op: 'end', kind })) await consume(last);
-  } finally {
-    // After a failure (strict mode), let what is in flight settle before anything closes.
-    await Promise.allSettled(inFlight);
-  }
+  await eachBatch(file, fields, p.workers, kind, consume, (bytes) =>
+    p.progress({ phase: kind, done: Math.min(bytes, total), total }),
+  );
+  for (const last of await p.workers.all({ op: 'end', kind })) await consume(last);
 }
 
 export interface CompaniesRead {
@@ -113,22 +131,8 @@ export function readPeople(file: string, staging: StagedRows, p: Pass): Promise<
  */
 export async function readCompanyIds(file: string, workers: LoadWorkers): Promise<string[]> {
   const ids = new Set<string>();
-  const inFlight: Promise<BatchResult>[] = [];
-  const consume = (r: BatchResult): void => {
+  await eachBatch(file, PERSON_FIELDS, workers, 'companyIds', (r) => {
     for (const id of r.companyIds ?? []) ids.add(id);
-  };
-  try {
-    for await (const input of readDumpForWorkers(file, PERSON_FIELDS, { bytes: 0 })) {
-      for (const batch of batchesOf(input)) {
-        const job = workers.run({ op: 'companyIds', input: batch });
-        job.catch(() => undefined);
-        inFlight.push(job);
-        while (inFlight.length >= 4 * workers.size) consume(await inFlight.shift()!);
-      }
-    }
-    while (inFlight.length) consume(await inFlight.shift()!);
-  } finally {
-    await Promise.allSettled(inFlight);
-  }
+  });
   return [...ids];
 }

@@ -172,8 +172,8 @@ class Window {
   words: Int32Array = new Int32Array(0);
   private start = 0;
   /**
-   * Two buffers, one shown and one read ahead into, used in turn: a new 64 MB buffer per window made the collector run
-   * for the external memory alone (12 s of a 10 M merge was collection).
+   * Two buffers, one shown and one read ahead into, used in turn: a new 64 MB buffer per window drove the collector
+   * (with the arrays then held per delta posting, it took about 11 s of a 10 M merge).
    */
   private readonly buffers = [Buffer.allocUnsafeSlow(WINDOW_BYTES), Buffer.allocUnsafeSlow(WINDOW_BYTES)];
   private shown = 0;

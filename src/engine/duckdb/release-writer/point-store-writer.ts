@@ -53,12 +53,17 @@ export async function writePointStore(
       onTable(++done, tables);
     }
     // Meta last: a store that names its release holds all of it.
-    const meta = db.prepare(`INSERT INTO ${POINT_META_TABLE} (key, value) VALUES (?, ?)`);
-    meta.run(POINT_META.releaseId, releaseId);
-    meta.run(POINT_META.cardColumns, JSON.stringify(CONTACT_CARD_COLUMNS));
-    if (fullCards) meta.run(POINT_META.fullCardColumns, JSON.stringify(FULL_CARD_COLUMNS));
+    writeMeta(db, { [POINT_META.releaseId]: releaseId }, fullCards);
     return { cards, keys };
   });
+}
+
+/** A store's meta: the release ids given, and the layouts of its cards (and of its full cards, when it holds them). */
+function writeMeta(db: Database.Database, ids: Record<string, string>, fullCards: boolean): void {
+  const meta = db.prepare(`INSERT INTO ${POINT_META_TABLE} (key, value) VALUES (?, ?)`);
+  for (const [key, value] of Object.entries(ids)) meta.run(key, value);
+  meta.run(POINT_META.cardColumns, JSON.stringify(CONTACT_CARD_COLUMNS));
+  if (fullCards) meta.run(POINT_META.fullCardColumns, JSON.stringify(FULL_CARD_COLUMNS));
 }
 
 /**
@@ -121,11 +126,8 @@ export async function writePointOverlay(
   return inStoreFile(file, async (db) => {
     if (!patch.fromParent) {
       for (const sql of overlayDdl(patch.fullCards)) db.exec(sql);
-      const meta = db.prepare(`INSERT INTO ${POINT_META_TABLE} (key, value) VALUES (?, ?)`);
-      meta.run(POINT_META.overlayReleaseId, releaseId);
-      meta.run(POINT_META.baseReleaseId, patch.baseReleaseId);
-      meta.run(POINT_META.cardColumns, JSON.stringify(CONTACT_CARD_COLUMNS));
-      if (patch.fullCards) meta.run(POINT_META.fullCardColumns, JSON.stringify(FULL_CARD_COLUMNS));
+      const ids = { [POINT_META.overlayReleaseId]: releaseId, [POINT_META.baseReleaseId]: patch.baseReleaseId };
+      writeMeta(db, ids, patch.fullCards);
     }
     let cards = 0;
     let keys = 0;

@@ -372,7 +372,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
         ? bothSettled(
             linkOrCopy(pointStoreBaseFile(parentPoints), baseTmp),
             copyFile(parentPoints, `${this.files.points}.tmp`),
-          )
+          ).then(() => undefined)
         : linkOrCopy(parentPoints, baseTmp),
       pointsBase: store.baseReleaseId,
       overlay: store.overlay,
@@ -623,13 +623,11 @@ class DuckDBReleaseWriter implements ReleaseWriter {
       const indexes = (async () => {
         for (const sql of lookupColumnIndexDdl()) await this.conn.run(sql);
       })();
-      const [built, points] = await Promise.allSettled([
+      const [, points] = await bothSettled(
         indexes,
         writePointStore(reader, pointsFile, releaseId, onTable, { fullCards: this.files.fullCards }),
-      ]);
-      if (built.status === 'rejected') throw built.reason;
-      if (points.status === 'rejected') throw points.reason;
-      return points.value;
+      );
+      return points;
     } finally {
       reader.closeSync();
     }
@@ -674,9 +672,13 @@ async function linkOrCopy(from: string, to: string): Promise<void> {
   }
 }
 
-/** Settles once both have (a copy still running must not outlive a failure abort() cleans up after); the first error. */
-async function bothSettled(a: Promise<void>, b: Promise<void>): Promise<void> {
+/**
+ * Both values once both have settled, or the first error only then: nothing of a failed pair is still running when the
+ * caller cleans up (a copy would write its file again, a closed file be read).
+ */
+async function bothSettled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
   const [x, y] = await Promise.allSettled([a, b]);
   if (x.status === 'rejected') throw x.reason;
   if (y.status === 'rejected') throw y.reason;
+  return [x.value, y.value];
 }
