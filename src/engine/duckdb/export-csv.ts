@@ -6,6 +6,7 @@ import { AppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { CsvExportRequest, CsvExportResult, ExportCount } from '../port.js';
 import { Params } from './compile/params.js';
+import { runInterruptible } from './interruptible.js';
 import type { ReleaseSession } from './open-release.js';
 import { releaseFile } from './release-store.js';
 import { plainRows } from './rows.js';
@@ -207,26 +208,23 @@ async function openExportInstance(
   }
 }
 
-/** Runs one statement within `budgetMs`; past it the statement is interrupted (query.timeout). */
+/**
+ * Runs one statement within `budgetMs`; past it the statement is interrupted until it stops (interruptible.ts), and
+ * the export answers query.timeout.
+ */
 async function runWithin(
   conn: DuckDBConnection,
   sql: string,
   params: DuckDBValue[],
   budgetMs: number,
 ): Promise<Record<string, unknown>[]> {
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    conn.interrupt();
-  }, budgetMs);
+  const statement = runInterruptible(conn, sql, params, Date.now() + budgetMs);
   try {
-    return plainRows(await conn.runAndReadAll(sql, params));
+    return plainRows(await statement.settled);
   } catch (e) {
-    if (timedOut || /interrupt/i.test((e as Error).message))
+    if (statement.timedOut || /interrupt/i.test((e as Error).message))
       throw new AppError('query.timeout', 'An export slice passed its time budget and was stopped.');
     throw e;
-  } finally {
-    clearTimeout(timer);
   }
 }
 

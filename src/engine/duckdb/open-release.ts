@@ -9,6 +9,7 @@ import { indexFile } from './bitmap-index/format.js';
 import { BitmapIndex, type EntityIndex } from './bitmap-index/reader.js';
 import { ResultCache } from './bitmap-index/result-cache.js';
 import { ConnectionPool } from './connection-pool.js';
+import { runInterruptible } from './interruptible.js';
 import { PointReaders } from './point-store/readers.js';
 import { pointStoreFile } from './point-store/schema.js';
 import { plainRows } from './rows.js';
@@ -301,38 +302,34 @@ export class OpenRelease {
     const budget = opts.budgetMs ?? this.defaultBudgetMs;
     const deadline = Date.now() + budget;
     const conn = await this.pool.acquire(deadline, opts.tenant);
+    // Handed over at its deadline (a freed connection goes to the next waiter whatever its time left): nothing to run.
+    if (Date.now() >= deadline) {
+      this.pool.putBack(conn);
+      throw new AppError('query.timeout');
+    }
     // The statement runs until it ends; the connection goes back to the pool only then, and the release stays
     // open (pinned like a caller) until then even if its caller has already had its timeout.
     this.refs++;
-    const running = conn.runAndReadAll(sql, params).finally(() => {
+    const statement = runInterruptible(conn, sql, params, deadline);
+    const running = statement.settled.finally(() => {
       this.pool.putBack(conn);
       this.refs--;
       if (this.retired && this.refs === 0) this.closeNow();
     });
-    // At the deadline the caller gets query.timeout at once and the statement is interrupted. DuckDB sees the
-    // interrupt between scan tasks (a row group, ~0.5 s for a heavy filter at 122,880 rows), so the answer does
-    // not wait for it; the connection stays busy, and counted against its tenant, until the statement stops.
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => {
-          conn.interrupt();
-          reject(new AppError('query.timeout'));
-        },
-        Math.max(0, deadline - Date.now()),
-      );
-    });
+    // At the deadline the caller gets query.timeout at once and the statement is interrupted, again and again
+    // until it stops (interruptible.ts: DuckDB forgets an interrupt that comes before the statement executes).
+    // DuckDB sees the interrupt between scan tasks (a row group, ~0.5 s for a heavy filter at 122,880 rows), so the
+    // answer does not wait for it; the connection stays busy, and counted against its tenant, until the statement
+    // stops.
     try {
-      const reader = await Promise.race([running, expired]);
+      const reader = await Promise.race([running, statement.expired]);
       return plainRows(reader);
     } catch (e) {
       if (/interrupt/i.test((e as Error).message)) throw new AppError('query.timeout');
       throw e;
     } finally {
-      clearTimeout(timer);
       // The race's loser must not surface as an unhandled rejection.
       running.catch(() => {});
-      expired.catch(() => {});
     }
   }
 
