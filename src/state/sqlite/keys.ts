@@ -29,8 +29,17 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
 /** last_used_at is written at most this often per key, so authentication is not a write per request. */
 const LAST_USED_GRANULARITY_MS = 60_000;
 
+/** Keys whose last touch this process remembers; past it the memory starts over (a touch is then one guarded UPDATE). */
+const TOUCHED_MAX = 10_000;
+
 /** API keys: the secret leaves this module once, at creation; the file holds only its keyed hash. */
 export class SqliteKeys {
+  /**
+   * When this process last wrote last_used_at per key (epoch ms): within the granularity the guarded UPDATE would
+   * change nothing, so it is not run. An UPDATE that changes nothing still takes the write lock and commits, which was
+   * a third of an authentication. Another process's touch is caught by the UPDATE's own guard.
+   */
+  private readonly touchedAt = new Map<string, number>();
   private readonly insert: Statement<[KeyRow]>;
   private readonly byId: Statement<[string], KeyRow>;
   private readonly byHash: Statement<[string], KeyRow>;
@@ -90,9 +99,15 @@ export class SqliteKeys {
     if (!row || !sameDigest(row.hash, hash) || row.revoked_at !== null) return undefined;
     const account = this.accounts.get(row.account_id);
     if (!account) return undefined;
-    const before = new Date(now.getTime() - LAST_USED_GRANULARITY_MS).toISOString();
-    if (this.touch.run({ id: row.id, now: now.toISOString(), before }).changes > 0)
-      row.last_used_at = now.toISOString();
+    const at = now.getTime();
+    const touched = this.touchedAt.get(row.id);
+    if (touched === undefined || at - touched >= LAST_USED_GRANULARITY_MS || at < touched) {
+      const before = new Date(at - LAST_USED_GRANULARITY_MS).toISOString();
+      if (this.touch.run({ id: row.id, now: now.toISOString(), before }).changes > 0)
+        row.last_used_at = now.toISOString();
+      if (this.touchedAt.size >= TOUCHED_MAX) this.touchedAt.clear();
+      this.touchedAt.set(row.id, at);
+    }
     return { account, key: toKey(row) };
   }
 
