@@ -25,15 +25,38 @@ export async function indexedQuery(
     const from = afterSortKey === null ? 0 : Math.max(0, Math.floor(afterSortKey));
     const keys = matched.rowsFrom(from, offset ?? 0, limit).map((r) => r + 1);
     if (keys.length > 0) {
-      const cards = entity === 'contact' ? await session.cards(keys, columns) : null;
-      if (cards) rows = cards;
-      else {
-        const q = rowsByKeyQuery(entity, keys, columns);
-        rows = await session.run(q.sql, q.params, { budgetMs, ...(req.tenant ? { tenant: req.tenant } : {}) });
-      }
+      const byKey = (cols: readonly string[]) => {
+        const q = rowsByKeyQuery(entity, keys, cols);
+        return session.run(q.sql, q.params, { budgetMs, ...(req.tenant ? { tenant: req.tenant } : {}) });
+      };
+      rows = (entity === 'contact' ? await cardRows(session, keys, columns, byKey) : null) ?? (await byKey(columns));
     }
   }
   return { releaseId: session.info.id, count, countTimedOut: false, rows };
+}
+
+/**
+ * A page's contact rows from the point store's cards, with the columns the cards do not hold (a family B page shows
+ * its filters' columns, e.g. company_employee_count) read from the release for those rows only; null when the cards
+ * hold none of the columns or cannot answer. Reading a page's text columns from the release costs most of its time
+ * (1 M contacts: 100 rows of the default columns plus two, 6.6 ms; the two alone, 1.9 ms).
+ */
+async function cardRows(
+  session: ReleaseSession,
+  keys: readonly number[],
+  columns: readonly string[],
+  byKey: (columns: readonly string[]) => Promise<Record<string, unknown>[]>,
+): Promise<Record<string, unknown>[] | null> {
+  const onCard = session.cardColumns(columns);
+  if (onCard.length === 0) return null;
+  const rest = columns.filter((c) => c !== 'sort_key' && !onCard.includes(c));
+  if (rest.length === 0) return session.cards(keys, columns);
+  // The release's statement first: DuckDB starts on its threads while the cards are read on this one.
+  const [others, cards] = await Promise.all([byKey(rest), session.cards(keys, onCard)]);
+  // Every contact has its card (the store is whole): a page the two reads do not agree on comes from the release.
+  if (!cards || cards.length !== others.length) return null;
+  if (cards.some((card, i) => Number(card.sort_key) !== Number(others[i]!.sort_key))) return null;
+  return cards.map((card, i) => ({ ...card, ...others[i] }));
 }
 
 /** Candidates of one leaf checked by the release's columns at most this many at a time; more go to the scan. */

@@ -133,6 +133,8 @@ export interface ReleaseSession {
   indexFailed(error: Error): void;
   /** Contact rows by sort key from the point store (ascending), or null when it cannot answer these columns. */
   cards(sortKeys: readonly number[], columns: readonly string[]): Promise<Record<string, unknown>[] | null>;
+  /** Which of these contact columns the point store's cards hold (none without a store). */
+  cardColumns(columns: readonly string[]): string[];
   /**
    * The suppression as it is now (null: nothing suppressed). A query reads it once and uses that for all it runs; a
    * running export reads it again at each batch.
@@ -290,6 +292,10 @@ export class OpenRelease {
         results: () => this.index?.results ?? null,
         indexFailed: (error) => this.indexFailed(error),
         cards: (sortKeys, columns) => this.cards(sortKeys, columns),
+        cardColumns: (columns) => {
+          const readers = this.points;
+          return readers ? columns.filter((c) => readers.covers([c])) : [];
+        },
         suppression: () => this.suppressed,
       });
     } finally {

@@ -123,6 +123,25 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))(
         expect(seen).toEqual(ids(c.expected()));
       });
 
+      it('pages of card columns and others (read from the release) hold the stored values', async () => {
+        // A family B page shows its filters' columns; cards hold the default set, so the rest come from the columns.
+        const columns =
+          c.entity === 'contact'
+            ? ['id', 'name', 'company_domain', 'company_employee_count', 'skills', 'experience', 'has_work_email']
+            : ['id', 'name', 'domain', 'employee_count'];
+        const want = c.expected();
+        for (const [offset, limit] of [
+          [0, 100],
+          [want.length - 30, 40],
+        ] as const) {
+          const r = await engine.query(c.entity, c.ir(), {
+            page: { columns, afterSortKey: null, limit, budgetMs: 10_000, offset },
+          });
+          const cells = (rows: Row[]) => rows.map((row) => Object.fromEntries(columns.map((k) => [k, row[k] ?? null])));
+          expect(cells(r.rows)).toEqual(cells(want.slice(offset, offset + limit)));
+        }
+      });
+
       it('offset pages (family B) are slices of the matches in order', async () => {
         const want = ids(c.expected());
         for (const offset of [0, 50, 123, want.length - 20]) {
