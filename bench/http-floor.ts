@@ -1,0 +1,137 @@
+/**
+ * The floor under a count over HTTP: the suite's `name-contains` count (no match, answered by PostgreSQL's pg_trgm
+ * index in well under a millisecond) timed three ways, alternated call by call:
+ *   - `bare`: a node:http server in a process of its own that does nothing but send the service's own answer bytes;
+ *   - `service`: the same count from `cds serve`;
+ *   - `postgres`: the same count from the peer's table (bench/peer-postgres), over its SQL client.
+ * Each is timed back to back and after a 10 ms pause in which every process sits idle, as in the peer's interleaved
+ * run, where each side waits while the other answers. What the bare server costs after a pause is what any HTTP
+ * answer from a Node process costs on this machine before the service does any work.
+ *
+ *   node dist/bench/http-floor.js [--contacts 1000000] [--data DIR] [--calls 1000] [--pg URL] [--tag T]
+ *
+ * Writes bench/results/http-floor-<contacts>[-<tag>].json.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { parseContactFilter } from '../src/domain/query/index.js';
+import { benchDataDir, benchKey } from './lib/bench-data.js';
+import { poster } from './lib/http.js';
+import { machine } from './lib/machine.js';
+import { querySuite } from './lib/query-suite.js';
+import { startBenchServer } from './lib/server.js';
+import { percentile, round, timed } from './lib/stats.js';
+import { PgParams, pgWhere } from './peer-postgres/compile.js';
+import { loadRelease, TABLE, tuneSession } from './peer-postgres/load.js';
+
+const { values } = parseArgs({
+  options: {
+    contacts: { type: 'string', default: '1000000' },
+    data: { type: 'string' },
+    calls: { type: 'string', default: '1000' },
+    pg: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
+    tag: { type: 'string' },
+    'serve-bare': { type: 'string' },
+  },
+});
+
+if (values['serve-bare'] !== undefined) {
+  // The bare server: the answer's bytes, after reading the request's body, as the service answers.
+  const body = values['serve-bare'];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(body);
+    });
+  });
+  server.listen(0, '127.0.0.1', () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));
+} else {
+  await measure();
+}
+
+async function measure(): Promise<void> {
+  const root = process.cwd();
+  const contacts = Number(values.contacts);
+  const calls = Number(values.calls);
+  const log = (s: string): boolean => process.stdout.write(s);
+  const dir = benchDataDir(root, contacts, values.data);
+  const key = benchKey(root, dir);
+  const query = (await querySuite(dir)).find((q) => q.name.startsWith('name-contains'));
+  if (!query) throw new Error('the query suite has no name-contains query');
+
+  const db = new pg.Client({ connectionString: values.pg });
+  await db.connect();
+  await loadRelease(db, values.pg, dir, log);
+  await tuneSession(db);
+  const p = new PgParams();
+  const where = pgWhere('contact', parseContactFilter({ filter: query.filter }).ir, p);
+  const countSql = `SELECT count(*)::bigint AS n FROM ${TABLE} WHERE ${where}`;
+
+  const server = await startBenchServer(dir);
+  const post = poster(server.url, key);
+  const answer = JSON.stringify(await post('/v1/contacts/count', { filter: query.filter }));
+  const bare = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve-bare', answer], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<string>((resolve, reject) => {
+    bare.stdout.once('data', (b: Buffer) => resolve(b.toString().trim()));
+    bare.once('exit', (code) => reject(new Error(`the bare server exited (${code})`)));
+  });
+  const postBare = poster(`http://127.0.0.1:${port}`, key);
+
+  const sides = {
+    bare: () => postBare('/v1/contacts/count', { filter: query.filter }),
+    service: () => post('/v1/contacts/count', { filter: query.filter }),
+    postgres: () => db.query(countSql, p.values),
+  };
+  type Side = keyof typeof sides;
+  const modes = { back_to_back: 0, after_10ms_idle: 10 };
+  const results: Record<string, Record<Side, { p50: number; p95: number }>> = {};
+  try {
+    for (let i = 0; i < 200; i++) for (const f of Object.values(sides)) await f();
+    for (const [mode, pauseMs] of Object.entries(modes)) {
+      const samples: Record<Side, number[]> = { bare: [], service: [], postgres: [] };
+      for (let i = 0; i < calls; i++)
+        for (const side of Object.keys(sides) as Side[]) {
+          if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
+          samples[side].push((await timed(sides[side])).ms);
+        }
+      const row = Object.fromEntries(
+        (Object.keys(sides) as Side[]).map((s) => [
+          s,
+          { p50: round(percentile(samples[s], 50), 3), p95: round(percentile(samples[s], 95), 3) },
+        ]),
+      ) as Record<Side, { p50: number; p95: number }>;
+      results[mode] = row;
+      log(
+        `${mode.padEnd(16)} p50  bare HTTP ${row.bare.p50} ms   service ${row.service.p50} ms   PostgreSQL ` +
+          `${row.postgres.p50} ms\n`,
+      );
+    }
+  } finally {
+    bare.kill();
+    await server.stop();
+    await db.end();
+  }
+  const summary = {
+    contacts,
+    calls,
+    query: query.name,
+    answer_bytes: Buffer.byteLength(answer),
+    tag: values.tag ?? null,
+    machine: machine(),
+    at: new Date().toISOString(),
+    ...results,
+  };
+  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+  const out = join(root, 'bench', 'results', `http-floor-${contacts}${values.tag ? `-${values.tag}` : ''}.json`);
+  writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
+  log(`wrote ${out}\n`);
+}
