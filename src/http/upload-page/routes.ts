@@ -4,11 +4,11 @@ import { AppError } from '../../domain/errors/index.js';
 import { FIELD_LABELS, guessMapping, hasIdentifier, UPLOAD_FIELDS } from '../../domain/uploads/mapping.js';
 import type { ParsedSheet } from '../../domain/uploads/parse-csv.js';
 import { UPLOAD_MAX_BYTES } from '../../jobs/enrichment/payload.js';
-import { type UploadRecord, UploadStore } from '../../jobs/enrichment/upload-store.js';
+import type { UploadRecord } from '../../jobs/enrichment/upload-store.js';
 import { checkLink } from '../../jobs/export/links.js';
 import { estimateRun } from '../../operations/enrichment-upload/estimate.js';
 import { fetchSheet } from '../../operations/enrichment-upload/fetch-sheet.js';
-import { runOf, runView } from '../../operations/enrichment-upload/run-view.js';
+import { runOf, runView, uploadStore } from '../../operations/enrichment-upload/run-view.js';
 import {
   checkedMapping,
   noIdentifier,
@@ -44,7 +44,7 @@ const PREVIEW_ROWS = 10;
 export const SHEET_WORK_MAX = 4;
 
 export function uploadPageRoutes(services: Services): Middleware {
-  const uploads = new UploadStore(services.config.filesDir);
+  const uploads = uploadStore(services);
   const reading = new Set<string>();
   // Sheet work (reading up to 15 MB, parsing it, estimating) in flight in this process, whatever the upload: each
   // holds a whole sheet in memory, so many links at once must not add up to the heap.

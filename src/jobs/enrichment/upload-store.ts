@@ -25,7 +25,19 @@ export interface UploadRecord {
   file: UploadFileInfo | null;
   /** The run started from it (read from the `.run` marker), or null. */
   run_id: string | null;
+  /**
+   * The run id of a claim whose run was never created (ORPHANED_CLAIM_MS old, no such job: the start that made it
+   * stopped between claiming and creating the run); `run_id` is then null, and the next start creates this run.
+   * Set only by a store that can look runs up.
+   */
+  orphaned_run?: string;
 }
+
+/** How old a claim without its run must be to be taken for a crashed start's (creating the run takes milliseconds). */
+export const ORPHANED_CLAIM_MS = 60_000;
+
+/** Whether a run (a job of that id) exists, for telling a crashed start's claim from one being made. */
+export type RunExists = (runId: string) => Promise<boolean>;
 
 /**
  * Upload records as files in the shared files folder (no state-store table: an upload is one account's scratch
@@ -33,7 +45,10 @@ export interface UploadRecord {
  * creates the `.run` marker exclusively (`wx`), so two starts of one upload cannot both win, in any process.
  */
 export class UploadStore {
-  constructor(private readonly filesDir: string) {}
+  constructor(
+    private readonly filesDir: string,
+    private readonly runExists?: RunExists,
+  ) {}
 
   async create(rec: Omit<UploadRecord, 'file' | 'run_id'>, now: Date): Promise<UploadRecord> {
     await mkdir(uploadsDir(this.filesDir), { recursive: true });
@@ -50,8 +65,15 @@ export class UploadStore {
     if (text === null) return undefined;
     const rec = JSON.parse(text) as UploadRecord;
     if (accountId !== null && rec.account_id !== accountId) return undefined;
-    const run = await readFile(uploadRunFile(this.filesDir, id), 'utf8').catch(() => null);
-    return { ...rec, run_id: run && RUN_ID.test(run.trim()) ? run.trim() : null };
+    const marker = uploadRunFile(this.filesDir, id);
+    const run = await readFile(marker, 'utf8').catch(() => null);
+    const runId = run && RUN_ID.test(run.trim()) ? run.trim() : null;
+    if (runId && this.runExists) {
+      const claimed = await stat(marker).catch(() => null);
+      if (claimed && Date.now() - claimed.mtimeMs >= ORPHANED_CLAIM_MS && !(await this.runExists(runId)))
+        return { ...rec, run_id: null, orphaned_run: runId };
+    }
+    return { ...rec, run_id: runId };
   }
 
   /** Stores the sheet (UTF-8 text) and its description, replacing an earlier one. */
@@ -85,7 +107,7 @@ export class UploadStore {
   }
 
   private async write(rec: UploadRecord): Promise<void> {
-    const { run_id: _run, ...stored } = rec;
+    const { run_id: _run, orphaned_run: _orphaned, ...stored } = rec;
     const path = uploadRecordFile(this.filesDir, rec.id);
     await writeFile(`${path}.tmp`, JSON.stringify(stored), 'utf8');
     await rename(`${path}.tmp`, path);

@@ -1,8 +1,17 @@
 import { AppError } from '../../domain/errors/index.js';
 import { RUN_ID } from '../../jobs/enrichment/files.js';
 import type { EnrichmentRunPayload, EnrichmentRunResult } from '../../jobs/enrichment/payload.js';
+import { UploadStore } from '../../jobs/enrichment/upload-store.js';
 import type { Job } from '../../jobs/port.js';
 import type { Services } from '../types.js';
+
+/**
+ * The upload store the faces read: a claim whose run was never created (a start that crashed between claiming the
+ * upload and creating its run) reads as not started once it is a minute old, and the next start creates that run.
+ */
+export function uploadStore(services: Services): UploadStore {
+  return new UploadStore(services.config.filesDir, async (runId) => (await services.state.getJob(runId)) !== undefined);
+}
 
 /** The run of this account by id; another account's run, an unknown id or another job kind answers 404. */
 export async function runOf(

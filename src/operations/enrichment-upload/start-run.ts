@@ -10,7 +10,8 @@ import { checkedMapping, storedSheet } from './sheet.js';
  * Starts the run of an upload with the user's mapping: claims the upload once (a second start answers 409
  * upload.submitted naming the run), then creates the `enrichment_run` job and its contact credit hold in one
  * store step, holding up to one credit per row that can match. No credit left at all answers the store's 402
- * and gives the claim back, so the page can start again later.
+ * and gives the claim back, so the page can start again later. A claim left by a start that crashed before creating
+ * its run is taken over after a minute (UploadStore.get, ORPHANED_CLAIM_MS).
  */
 export async function startRun(
   services: Services,
@@ -32,8 +33,9 @@ export async function startRun(
   const sheet = storedSheet(await uploads.readSheet(upload.id));
   const m = checkedMapping(sheet.headers, rawMapping);
   const counts = countRows(sheet, m, services.config.networkHost);
-  const runId = newId('enrichmentRun');
-  if (!(await uploads.claimRun(upload.id, runId))) {
+  // A crashed start's claim (UploadStore.get: orphaned_run) is taken over: this start creates that run.
+  const runId = upload.orphaned_run ?? newId('enrichmentRun');
+  if (!upload.orphaned_run && !(await uploads.claimRun(upload.id, runId))) {
     const again = await uploads.get(upload.id, account.id);
     throw submitted(again?.run_id ?? null);
   }
@@ -65,6 +67,8 @@ export async function startRun(
       now,
     });
   } catch (e) {
+    // Another start took the same crashed claim over first: its run exists now.
+    if (upload.orphaned_run && (await services.state.getJob(runId))) throw submitted(runId);
     await uploads.releaseRun(upload.id);
     throw e;
   }

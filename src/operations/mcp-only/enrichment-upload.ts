@@ -3,7 +3,7 @@ import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
 import { FIELD_LABELS, UPLOAD_FIELDS } from '../../domain/uploads/mapping.js';
 import { UPLOAD_MAX_BYTES } from '../../jobs/enrichment/payload.js';
-import { UploadStore } from '../../jobs/enrichment/upload-store.js';
+import { uploadStore } from '../enrichment-upload/run-view.js';
 import { uploadLinkExpiry, uploadPageLink } from '../enrichment-upload/upload-link.js';
 import * as out from '../outputs.js';
 import { defineOperation } from '../types.js';
@@ -50,7 +50,7 @@ export const createUploadLink = defineOperation({
     const { services } = ctx;
     const id = newId('upload');
     const expiresAt = uploadLinkExpiry(ctx.now);
-    await new UploadStore(services.config.filesDir).create(
+    await uploadStore(services).create(
       {
         id,
         account_id: ctx.account!.id,
@@ -105,7 +105,7 @@ export const checkUpload = defineOperation({
     annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
   },
   handler: async (ctx, input) => {
-    const rec = await new UploadStore(ctx.services.config.filesDir).get(input.upload_id, ctx.account!.id);
+    const rec = await uploadStore(ctx.services).get(input.upload_id, ctx.account!.id);
     if (!rec)
       throw new AppError('upload.not_found', 'Unknown upload id.', {
         field: 'upload_id',

@@ -1,0 +1,98 @@
+import { utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { newId } from '../../src/domain/ids.js';
+import { uploadRunFile } from '../../src/jobs/enrichment/files.js';
+import { allRows, has } from '../helpers/rows.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { eventually, uploadPageClient } from '../helpers/upload-page.js';
+
+/**
+ * A start claims the upload (its `.run` marker) and then creates the run's job. A process that stopped between the
+ * two left the upload "submitted" with a run that never existed, for good. Such a claim, a minute old and without
+ * its job, now reads as not started, and the next start creates the claimed run (one start only, if two race).
+ */
+
+let app: TestApp;
+let emails: string[];
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  app = await startTestApp({ contacts: 400, companies: 60, seed: 9 });
+  emails = (await allRows(app, 'contacts'))
+    .map((r) => r.work_email)
+    .filter(has)
+    .slice(0, 5);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await app.close();
+});
+
+async function mcp(apiKey: string) {
+  const client = new Client({ name: 'cds-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { 'X-API-Key': apiKey } } }),
+  );
+  clients.push(client);
+  return async (name: string, args: Record<string, unknown> = {}) =>
+    ((await client.callTool({ name, arguments: args })) as { structuredContent?: any }).structuredContent;
+}
+
+/** An upload with a file, and its run claimed by a start that stopped before creating the run `seconds` ago. */
+async function crashedStart(call: Awaited<ReturnType<typeof mcp>>, seconds: number) {
+  const { upload_id, upload_url } = await call('create_csv_enrichment_upload_link');
+  const page = uploadPageClient(upload_url);
+  const up = await page.file(`Work email\r\n${emails.join('\r\n')}\r\n`);
+  expect(up.status).toBe(200);
+  const runId = newId('enrichmentRun');
+  const marker = uploadRunFile(join(app.dataDir, 'files'), upload_id);
+  writeFileSync(marker, runId);
+  const at = new Date(Date.now() - seconds * 1000);
+  utimesSync(marker, at, at);
+  return { upload_id, page, mapping: up.body.mapping, runId };
+}
+
+describe('an upload claimed by a start that crashed before creating its run', () => {
+  it('within the minute a start may still be creating the run: the upload stays submitted', async () => {
+    const call = await mcp((await app.createAccount('pro')).apiKey);
+    const { upload_id, page, mapping, runId } = await crashedStart(call, 5);
+    expect(await call('check_enrichment_upload', { upload_id })).toMatchObject({ submitted: true, run_id: runId });
+    const again = await page.post('start', { mapping });
+    expect([again.status, again.body.error?.code]).toEqual([409, 'upload.submitted']);
+  });
+
+  it('after a minute it reads as not started, and the next start creates the claimed run, which completes', async () => {
+    const call = await mcp((await app.createAccount('pro')).apiKey);
+    const { upload_id, page, mapping, runId } = await crashedStart(call, 120);
+    expect(await call('check_enrichment_upload', { upload_id })).toMatchObject({
+      status: 'uploaded',
+      submitted: false,
+      run_id: null,
+    });
+    expect((await page.get('state')).body.run).toBeNull();
+    const started = await page.post('start', { mapping });
+    expect(started.status).toBe(200);
+    expect(started.body.run_id).toBe(runId);
+    const done = await eventually(async () => {
+      const s = await call('check_enrichment_status', { run_id: runId });
+      return s?.status === 'completed' ? s : undefined;
+    });
+    expect(done.matched_rows).toBe(emails.length);
+    expect(await call('check_enrichment_upload', { upload_id })).toMatchObject({ submitted: true, run_id: runId });
+    const twice = await page.post('start', { mapping });
+    expect([twice.status, twice.body.error?.code]).toEqual([409, 'upload.submitted']);
+  });
+
+  it('two starts racing over the same crashed claim: one creates the run, the other answers upload.submitted', async () => {
+    const call = await mcp((await app.createAccount('pro')).apiKey);
+    const { page, mapping, runId } = await crashedStart(call, 120);
+    const both = await Promise.all([page.post('start', { mapping }), page.post('start', { mapping })]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(both.find((r) => r.status === 200)!.body.run_id).toBe(runId);
+    expect(both.find((r) => r.status === 409)!.body).toMatchObject({
+      error: { code: 'upload.submitted', details: { run_id: runId } },
+    });
+  });
+});
