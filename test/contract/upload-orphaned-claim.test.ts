@@ -2,8 +2,11 @@ import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { AppError } from '../../src/domain/errors/index.js';
 import { newId } from '../../src/domain/ids.js';
 import { uploadRunFile } from '../../src/jobs/enrichment/files.js';
+import { uploadStore } from '../../src/operations/enrichment-upload/run-view.js';
+import { startRun } from '../../src/operations/enrichment-upload/start-run.js';
 import { allRows, has } from '../helpers/rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { eventually, uploadPageClient } from '../helpers/upload-page.js';
@@ -83,6 +86,28 @@ describe('an upload claimed by a start that crashed before creating its run', ()
     expect(await call('check_enrichment_upload', { upload_id })).toMatchObject({ submitted: true, run_id: runId });
     const twice = await page.post('start', { mapping });
     expect([twice.status, twice.body.error?.code]).toEqual([409, 'upload.submitted']);
+  });
+
+  it('two starts that both read the crashed claim: the second to create the run answers upload.submitted, claim kept', async () => {
+    const { apiKey, accountId } = await app.createAccount('pro');
+    const call = await mcp(apiKey);
+    const { upload_id, mapping, runId } = await crashedStart(call, 120);
+    const uploads = uploadStore(app.services);
+    const account = (await app.services.state.getAccount(accountId))!;
+    // Both read the upload before either creates the run: both take the claim over, and one enqueue must fail.
+    const [a, b] = await Promise.all([uploads.get(upload_id, accountId), uploads.get(upload_id, accountId)]);
+    expect([a?.orphaned_run, b?.orphaned_run]).toEqual([runId, runId]);
+    const outcomes = await Promise.allSettled([
+      startRun(app.services, uploads, a!, account, mapping),
+      startRun(app.services, uploads, b!, account, mapping),
+    ]);
+    expect(
+      outcomes.filter((o) => o.status === 'fulfilled').map((o) => (o as PromiseFulfilledResult<any>).value),
+    ).toEqual([{ run_id: runId }]);
+    const lost = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect((lost.reason as AppError).code).toBe('upload.submitted');
+    // The loser kept the winner's claim: the upload reads as started, with that run.
+    expect(await call('check_enrichment_upload', { upload_id })).toMatchObject({ submitted: true, run_id: runId });
   });
 
   it('two starts racing over the same crashed claim: one creates the run, the other answers upload.submitted', async () => {

@@ -290,6 +290,23 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
         expect((await store.listKeys(id))[0]?.lastUsedAt).toBe(plus(T0, 61_000).toISOString());
       });
 
+      it('records last use once a minute across processes: a use another process recorded counts', async () => {
+        const id = await account();
+        const { secret } = await store.createKey(id, { now: T0 });
+        const other = await open();
+        expect((await other.authenticate(secret, plus(T0, 1000)))?.key.lastUsedAt).toBe(plus(T0, 1000).toISOString());
+        // This process has not recorded a use yet; the other's, 29 s ago, is recent.
+        expect((await store.authenticate(secret, plus(T0, 30_000)))?.key.lastUsedAt).toBe(plus(T0, 1000).toISOString());
+        // A minute after the other process's record (not after this process first saw it), the use is recorded.
+        expect((await store.authenticate(secret, plus(T0, 62_000)))?.key.lastUsedAt).toBe(
+          plus(T0, 62_000).toISOString(),
+        );
+        expect((await other.authenticate(secret, plus(T0, 63_000)))?.key.lastUsedAt).toBe(
+          plus(T0, 62_000).toISOString(),
+        );
+        expect((await store.listKeys(id))[0]?.lastUsedAt).toBe(plus(T0, 62_000).toISOString());
+      });
+
       it.each<[string, (secret: string) => string]>([
         ['empty', () => ''],
         ['prefix only', () => 'cds_'],

@@ -48,10 +48,10 @@ async function cardRows(
   byKey: (columns: readonly string[]) => Promise<Record<string, unknown>[]>,
 ): Promise<Record<string, unknown>[] | null> {
   const onCard = session.cardColumns(columns);
-  if (onCard.length === 0) return null;
+  // Cards that hold only the id (or the sort key) spare the release's read nothing.
+  if (!onCard.some((c) => c !== 'id' && c !== 'sort_key')) return null;
   const rest = columns.filter((c) => c !== 'sort_key' && !onCard.includes(c));
   if (rest.length === 0) return session.cards(keys, columns);
-  // The release's statement first: DuckDB starts on its threads while the cards are read on this one.
   const [others, cards] = await Promise.all([byKey(rest), session.cards(keys, onCard)]);
   // Every contact has its card (the store is whole): a page the two reads do not agree on comes from the release.
   if (!cards || cards.length !== others.length) return null;

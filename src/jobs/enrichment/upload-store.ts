@@ -69,6 +69,7 @@ export class UploadStore {
     const run = await readFile(marker, 'utf8').catch(() => null);
     const runId = run && RUN_ID.test(run.trim()) ? run.trim() : null;
     if (runId && this.runExists) {
+      // The marker's age on the file system's clock (the wall clock), as its mtime was written.
       const claimed = await stat(marker).catch(() => null);
       if (claimed && Date.now() - claimed.mtimeMs >= ORPHANED_CLAIM_MS && !(await this.runExists(runId)))
         return { ...rec, run_id: null, orphaned_run: runId };

@@ -10,7 +10,13 @@ import type { Services } from '../types.js';
  * upload and creating its run) reads as not started once it is a minute old, and the next start creates that run.
  */
 export function uploadStore(services: Services): UploadStore {
-  return new UploadStore(services.config.filesDir, async (runId) => (await services.state.getJob(runId)) !== undefined);
+  // A store that cannot answer just now: the claim counts as started, as it did before claims were checked.
+  return new UploadStore(services.config.filesDir, (runId) =>
+    services.state.getJob(runId).then(
+      (job) => job !== undefined,
+      () => true,
+    ),
+  );
 }
 
 /** The run of this account by id; another account's run, an unknown id or another job kind answers 404. */

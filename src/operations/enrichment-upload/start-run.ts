@@ -67,8 +67,9 @@ export async function startRun(
       now,
     });
   } catch (e) {
-    // Another start took the same crashed claim over first: its run exists now.
-    if (upload.orphaned_run && (await services.state.getJob(runId))) throw submitted(runId);
+    // The run exists all the same (another start took the same crashed claim over first, or the store wrote the job
+    // and its answer was lost): the claim stays, and this start answers as a second one does.
+    if (await services.state.getJob(runId).catch(() => undefined)) throw submitted(runId);
     await uploads.releaseRun(upload.id);
     throw e;
   }

@@ -35,8 +35,8 @@ const TOUCHED_MAX = 10_000;
 /** API keys: the secret leaves this module once, at creation; the file holds only its keyed hash. */
 export class SqliteKeys {
   /**
-   * When this process last wrote last_used_at per key (epoch ms): within the granularity the guarded UPDATE would
-   * change nothing, so it is not run. An UPDATE that changes nothing still takes the write lock and commits, which was
+   * When last_used_at was last written per key (epoch ms), as this process wrote or read it: within the granularity the
+   * guarded UPDATE would change nothing, so it is not run. An UPDATE that changes nothing still takes the write lock and commits, which was
    * a third of an authentication. Another process's touch is caught by the UPDATE's own guard.
    */
   private readonly touchedAt = new Map<string, number>();
@@ -103,10 +103,13 @@ export class SqliteKeys {
     const touched = this.touchedAt.get(row.id);
     if (touched === undefined || at - touched >= LAST_USED_GRANULARITY_MS || at < touched) {
       const before = new Date(at - LAST_USED_GRANULARITY_MS).toISOString();
+      let written = at;
       if (this.touch.run({ id: row.id, now: now.toISOString(), before }).changes > 0)
         row.last_used_at = now.toISOString();
+      // Recent already (another process wrote it): the next write is due a minute after that one.
+      else written = Math.min(Date.parse(row.last_used_at ?? '') || at, at);
       if (this.touchedAt.size >= TOUCHED_MAX) this.touchedAt.clear();
-      this.touchedAt.set(row.id, at);
+      this.touchedAt.set(row.id, written);
     }
     return { account, key: toKey(row) };
   }
