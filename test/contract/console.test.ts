@@ -83,8 +83,24 @@ function consoleSuite(store: string, env: Record<string, string>): void {
       const publicUrl = app.services.config.publicUrl;
       app.services.config.publicUrl = 'https://contacts.example.org';
       try {
-        const secure = await consoleSignIn(app, a.apiKey);
-        expect(secure.setCookie.split(';').map((f) => f.trim())).toContain('Secure');
+        // Over https the cookie is `__Host-` prefixed (Secure, Path=/, no Domain): only this host can set it.
+        const secure = await fetch(`${app.url}/app/api/session`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ api_key: a.apiKey }),
+        });
+        const [session, ...others] = secure.headers.getSetCookie();
+        const secureFlags = session!.split(';').map((f) => f.trim());
+        expect(secureFlags[0]).toMatch(/^__Host-cds_session=[A-Za-z0-9_-]{43}$/);
+        expect(secureFlags).toEqual(expect.arrayContaining(['Secure', 'Path=/', 'HttpOnly', 'SameSite=Strict']));
+        expect(secureFlags.some((f) => /^Domain=/i.test(f))).toBe(false);
+        // An unprefixed session cookie of an earlier build is cleared.
+        expect(others).toEqual([expect.stringMatching(/^cds_session=;.*Path=\/app.*Max-Age=0/)]);
+        const secureToken = secureFlags[0]!.slice('__Host-cds_session='.length);
+        const read = (cookie: string) => fetch(`${app.url}/app/api/session`, { headers: { Cookie: cookie } });
+        expect((await read(`__Host-cds_session=${secureToken}`)).status).toBe(200);
+        // The unprefixed name (which a sibling subdomain or a plain-http page could plant) is not read over https.
+        expect((await read(`cds_session=${secureToken}`)).status).toBe(401);
       } finally {
         app.services.config.publicUrl = publicUrl;
       }

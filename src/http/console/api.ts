@@ -47,7 +47,7 @@ export function consoleApi(services: Services): Router {
       });
     }
     // Signing in again replaces the session this browser had: a new token each time (no fixation).
-    const previous = sessionTokenOf(ctx);
+    const previous = sessionTokenOf(services, ctx);
     if (previous) await services.state.deleteSession(tokenHash(previous));
     const token = newSessionToken();
     const expiresAt = new Date(now.getTime() + services.config.consoleSessionMinutes * 60_000);

@@ -8,12 +8,16 @@ import type { Services } from '../../operations/types.js';
 
 /**
  * Web console sessions (issue 19). Signing in exchanges the API key for a random 256-bit token set in an HttpOnly,
- * SameSite=Strict cookie scoped to /app (Secure when the service is reached over https); the page never holds the key
- * nor the token. The store keeps the token's SHA-256 only. Every state-changing console request also carries the
+ * SameSite=Strict cookie. Over https it is `__Host-cds_session` (Secure, Path=/, no Domain: a browser takes it only
+ * from this very host over https, so a sibling subdomain or a plain-http page cannot plant or overwrite it) and only
+ * that name is read; over plain http on a loopback address (where browsers refuse Secure cookies and so the prefix)
+ * it is `cds_session`, scoped to /app. The page never holds the key nor the token. The store keeps the token's SHA-256 only. Every state-changing console request also carries the
  * session's CSRF token in a header: an HMAC of the session token under the service secret, so nothing more is stored
  * and it is compared in constant time.
  */
 export const SESSION_COOKIE = 'cds_session';
+/** The session cookie's name over https: the `__Host-` prefix binds it to this host, Secure, with Path=/. */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 export const CSRF_HEADER = 'X-CSRF-Token';
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -30,11 +34,12 @@ export const tokenHash = (token: string): string => createHash('sha256').update(
 export const csrfTokenOf = (secret: string, token: string): string =>
   createHmac('sha256', secret).update(`console-csrf:${token}`).digest('base64url');
 
-/** The session token of the request's cookie, when well formed. */
-export function sessionTokenOf(ctx: Pick<Context, 'get'>): string | undefined {
+/** The session token of the request's cookie (the name this transport sets), when well formed. */
+export function sessionTokenOf(services: Services, ctx: Context): string | undefined {
+  const wanted = cookieOf(services, ctx).name;
   for (const part of ctx.get('Cookie').split(';')) {
     const [name, ...rest] = part.trim().split('=');
-    if (name === SESSION_COOKIE) {
+    if (name === wanted) {
       const value = rest.join('=');
       return TOKEN_RE.test(value) ? value : undefined;
     }
@@ -47,17 +52,25 @@ function secureTransport(services: Services, ctx: Context): boolean {
   return ctx.protocol === 'https' || services.config.publicUrl.toLowerCase().startsWith('https:');
 }
 
+/** The session cookie's name and attributes on this transport. */
+function cookieOf(services: Services, ctx: Context): { name: string; flags: string[] } {
+  return secureTransport(services, ctx)
+    ? { name: SECURE_SESSION_COOKIE, flags: ['Path=/', 'HttpOnly', 'SameSite=Strict', 'Secure'] }
+    : { name: SESSION_COOKIE, flags: ['Path=/app', 'HttpOnly', 'SameSite=Strict'] };
+}
+
 export function setSessionCookie(services: Services, ctx: Context, token: string, expiresAt: Date): void {
   const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - services.clock.now().getTime()) / 1000));
-  const flags = [`Path=/app`, 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAge}`];
-  if (secureTransport(services, ctx)) flags.push('Secure');
-  ctx.append('Set-Cookie', `${SESSION_COOKIE}=${token}; ${flags.join('; ')}`);
+  const { name, flags } = cookieOf(services, ctx);
+  ctx.append('Set-Cookie', `${name}=${token}; ${[...flags, `Max-Age=${maxAge}`].join('; ')}`);
+  // A session cookie of the unprefixed name, set by an earlier build over https, is no longer read: let it go.
+  if (name !== SESSION_COOKIE)
+    ctx.append('Set-Cookie', `${SESSION_COOKIE}=; Path=/app; HttpOnly; SameSite=Strict; Secure; Max-Age=0`);
 }
 
 export function clearSessionCookie(services: Services, ctx: Context): void {
-  const flags = ['Path=/app', 'HttpOnly', 'SameSite=Strict', 'Max-Age=0'];
-  if (secureTransport(services, ctx)) flags.push('Secure');
-  ctx.append('Set-Cookie', `${SESSION_COOKIE}=; ${flags.join('; ')}`);
+  const { name, flags } = cookieOf(services, ctx);
+  ctx.append('Set-Cookie', `${name}=; ${[...flags, 'Max-Age=0'].join('; ')}`);
 }
 
 /**
@@ -66,7 +79,7 @@ export function clearSessionCookie(services: Services, ctx: Context): void {
  * right to create the next one, and is ended as soon as the account has an active key it did not create.
  */
 export async function resolveSession(services: Services, ctx: Context): Promise<ConsoleCaller | undefined> {
-  const token = sessionTokenOf(ctx);
+  const token = sessionTokenOf(services, ctx);
   if (!token) return undefined;
   const state = services.state;
   const session = await state.getSession(tokenHash(token), services.clock.now());
