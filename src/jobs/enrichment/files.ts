@@ -3,7 +3,8 @@ import { join } from 'node:path';
 /**
  * Where CSV enrichment uploads and results live, under CDS_FILES_DIR (shared by every process of a deployment):
  * `uploads/<upl_id>.json` (the record), `uploads/<upl_id>.csv` (the sheet as UTF-8 text), `uploads/<upl_id>.run`
- * (created once, exclusively, when the run starts: it holds the run id) and `enrichments/<enr_id>.csv` (the result).
+ * (created once, exclusively, when the run starts: it holds the run id), `uploads/<upl_id>.run.csv` (the sheet the
+ * run reads, copied when it started) and `enrichments/<enr_id>.csv` (the result).
  */
 export const UPLOAD_ID = /^upl_[0-9A-Za-z]{1,64}$/;
 export const RUN_ID = /^enr_[0-9A-Za-z]{1,64}$/;
@@ -14,4 +15,5 @@ export const resultsDir = (filesDir: string) => join(filesDir, 'enrichments');
 export const uploadRecordFile = (filesDir: string, id: string) => join(uploadsDir(filesDir), `${id}.json`);
 export const uploadSheetFile = (filesDir: string, id: string) => join(uploadsDir(filesDir), `${id}.csv`);
 export const uploadRunFile = (filesDir: string, id: string) => join(uploadsDir(filesDir), `${id}.run`);
+export const uploadRunSheetFile = (filesDir: string, id: string) => join(uploadsDir(filesDir), `${id}.run.csv`);
 export const resultFile = (filesDir: string, runId: string) => join(resultsDir(filesDir), `${runId}.csv`);

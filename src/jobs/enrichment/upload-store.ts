@@ -1,6 +1,14 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RUN_ID, UPLOAD_ID, uploadRecordFile, uploadRunFile, uploadSheetFile, uploadsDir } from './files.js';
+import {
+  RUN_ID,
+  UPLOAD_ID,
+  uploadRecordFile,
+  uploadRunFile,
+  uploadRunSheetFile,
+  uploadSheetFile,
+  uploadsDir,
+} from './files.js';
 import { UPLOAD_KEEP_MS } from './payload.js';
 
 /** The sheet an upload holds once the page sent one. */
@@ -89,6 +97,24 @@ export class UploadStore {
 
   async readSheet(id: string): Promise<string> {
     return readFile(uploadSheetFile(this.filesDir, id), 'utf8');
+  }
+
+  /**
+   * Copies the sheet for the run a start just claimed, and returns it: the run reads this copy (readRunSheet), so a
+   * file uploaded while the start was under way (its check came before the claim) does not change a started run.
+   */
+  async snapshotSheet(id: string): Promise<string> {
+    const text = await this.readSheet(id);
+    const path = uploadRunSheetFile(this.filesDir, id);
+    await writeFile(`${path}.tmp`, text, 'utf8');
+    await rename(`${path}.tmp`, path);
+    return text;
+  }
+
+  /** The sheet a run reads: its start's copy, or the upload's sheet for a run started before copies were made. */
+  async readRunSheet(id: string): Promise<string> {
+    const copy = await readFile(uploadRunSheetFile(this.filesDir, id), 'utf8').catch(() => null);
+    return copy ?? this.readSheet(id);
   }
 
   /** Claims the upload for a run: true for the one caller that created the marker. */

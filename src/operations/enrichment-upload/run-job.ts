@@ -53,7 +53,7 @@ export function enrichmentRunJobKind(services: Services): JobKindDef<EnrichmentR
     concurrency: 1,
     async run(job, ctx) {
       const p = job.payload;
-      const sheet = storedSheet(await uploads.readSheet(p.uploadId));
+      const sheet = storedSheet(await uploads.readRunSheet(p.uploadId));
       const m = mappingIndexes(sheet.headers, p.mapping);
       if (!m.ok) throw new FatalJobError(m.message);
       const file = resultFile(config.filesDir, job.id);

@@ -11,7 +11,8 @@ import { checkedMapping, storedSheet } from './sheet.js';
  * upload.submitted naming the run), then creates the `enrichment_run` job and its contact credit hold in one
  * store step, holding up to one credit per row that can match. No credit left at all answers the store's 402
  * and gives the claim back, so the page can start again later. A claim left by a start that crashed before creating
- * its run is taken over after a minute (UploadStore.get, ORPHANED_CLAIM_MS).
+ * its run is taken over after a minute (UploadStore.get, ORPHANED_CLAIM_MS). The run reads a copy of the sheet taken
+ * once claimed (UploadStore.snapshotSheet), so a file uploaded during the start does not change it.
  */
 export async function startRun(
   services: Services,
@@ -30,9 +31,10 @@ export async function startRun(
     throw new AppError('upload.no_file', 'No file was uploaded yet.', {
       hint: 'Upload a CSV file or a sheet link first.',
     });
-  const sheet = storedSheet(await uploads.readSheet(upload.id));
-  const m = checkedMapping(sheet.headers, rawMapping);
-  const counts = countRows(sheet, m, services.config.networkHost);
+  // The mapping is checked before claiming, so a bad one claims nothing.
+  const read = await uploads.readSheet(upload.id);
+  const before = storedSheet(read);
+  checkedMapping(before.headers, rawMapping);
   // A crashed start's claim (UploadStore.get: orphaned_run) is taken over: this start creates that run.
   const runId = upload.orphaned_run ?? newId('enrichmentRun');
   if (!upload.orphaned_run && !(await uploads.claimRun(upload.id, runId))) {
@@ -40,6 +42,12 @@ export async function startRun(
     throw submitted(again?.run_id ?? null);
   }
   try {
+    // The run's own copy of the sheet, taken once claimed, is what it reads and what is counted here: a file that was
+    // uploaded while this start read the sheet (its check came before the claim) cannot change the run.
+    const text = await uploads.snapshotSheet(upload.id);
+    const sheet = text === read ? before : storedSheet(text);
+    const m = checkedMapping(sheet.headers, rawMapping);
+    const counts = countRows(sheet, m, services.config.networkHost);
     const now = services.clock.now();
     await services.jobs.enqueue({
       id: runId,
