@@ -11,9 +11,9 @@ import type { Services } from '../../operations/types.js';
  * SameSite=Strict cookie. Over https it is `__Host-cds_session` (Secure, Path=/, no Domain: a browser takes it only
  * from this very host over https, so a sibling subdomain or a plain-http page cannot plant or overwrite it) and only
  * that name is read; over plain http on a loopback address (where browsers refuse Secure cookies and so the prefix)
- * it is `cds_session`, scoped to /app. The page never holds the key nor the token. The store keeps the token's SHA-256 only. Every state-changing console request also carries the
- * session's CSRF token in a header: an HMAC of the session token under the service secret, so nothing more is stored
- * and it is compared in constant time.
+ * it is `cds_session`, scoped to /app. The page never holds the key nor the token. The store keeps the token's
+ * SHA-256 only. Every state-changing console request also carries the session's CSRF token in a header: an HMAC of the
+ * session token under the service secret, so nothing more is stored and it is compared in constant time.
  */
 export const SESSION_COOKIE = 'cds_session';
 /** The session cookie's name over https: the `__Host-` prefix binds it to this host, Secure, with Path=/. */
