@@ -1,12 +1,12 @@
 import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AppError } from '../../src/domain/errors/index.js';
 import { newId } from '../../src/domain/ids.js';
 import { uploadRunFile } from '../../src/jobs/enrichment/files.js';
 import { uploadStore } from '../../src/operations/enrichment-upload/run-view.js';
 import { startRun } from '../../src/operations/enrichment-upload/start-run.js';
+import { mcpTools, type ToolCall } from '../helpers/mcp-tools.js';
 import { allRows, has } from '../helpers/rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { eventually, uploadPageClient } from '../helpers/upload-page.js';
@@ -33,18 +33,8 @@ afterAll(async () => {
   await app.close();
 });
 
-async function mcp(apiKey: string) {
-  const client = new Client({ name: 'cds-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { 'X-API-Key': apiKey } } }),
-  );
-  clients.push(client);
-  return async (name: string, args: Record<string, unknown> = {}) =>
-    ((await client.callTool({ name, arguments: args })) as { structuredContent?: any }).structuredContent;
-}
-
 /** An upload with a file, and its run claimed by a start that stopped before creating the run `seconds` ago. */
-async function crashedStart(call: Awaited<ReturnType<typeof mcp>>, seconds: number) {
+async function crashedStart(call: ToolCall, seconds: number) {
   const { upload_id, upload_url } = await call('create_csv_enrichment_upload_link');
   const page = uploadPageClient(upload_url);
   const up = await page.file(`Work email\r\n${emails.join('\r\n')}\r\n`);
@@ -59,7 +49,7 @@ async function crashedStart(call: Awaited<ReturnType<typeof mcp>>, seconds: numb
 
 describe('an upload claimed by a start that crashed before creating its run', () => {
   it('within the minute a start may still be creating the run: the upload stays submitted', async () => {
-    const call = await mcp((await app.createAccount('pro')).apiKey);
+    const call = await mcpTools(app, (await app.createAccount('pro')).apiKey, clients);
     const { upload_id, page, mapping, runId } = await crashedStart(call, 5);
     expect(await call('check_enrichment_upload', { upload_id })).toMatchObject({ submitted: true, run_id: runId });
     const again = await page.post('start', { mapping });
@@ -67,7 +57,7 @@ describe('an upload claimed by a start that crashed before creating its run', ()
   });
 
   it('after a minute it reads as not started, and the next start creates the claimed run, which completes', async () => {
-    const call = await mcp((await app.createAccount('pro')).apiKey);
+    const call = await mcpTools(app, (await app.createAccount('pro')).apiKey, clients);
     const { upload_id, page, mapping, runId } = await crashedStart(call, 120);
     expect(await call('check_enrichment_upload', { upload_id })).toMatchObject({
       status: 'uploaded',
@@ -90,7 +80,7 @@ describe('an upload claimed by a start that crashed before creating its run', ()
 
   it('two starts that both read the crashed claim: the second to create the run answers upload.submitted, claim kept', async () => {
     const { apiKey, accountId } = await app.createAccount('pro');
-    const call = await mcp(apiKey);
+    const call = await mcpTools(app, apiKey, clients);
     const { upload_id, mapping, runId } = await crashedStart(call, 120);
     const uploads = uploadStore(app.services);
     const account = (await app.services.state.getAccount(accountId))!;
@@ -111,7 +101,7 @@ describe('an upload claimed by a start that crashed before creating its run', ()
   });
 
   it('two starts racing over the same crashed claim: one creates the run, the other answers upload.submitted', async () => {
-    const call = await mcp((await app.createAccount('pro')).apiKey);
+    const call = await mcpTools(app, (await app.createAccount('pro')).apiKey, clients);
     const { page, mapping, runId } = await crashedStart(call, 120);
     const both = await Promise.all([page.post('start', { mapping }), page.post('start', { mapping })]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 409]);

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { uploadSheetFile } from '../../src/jobs/enrichment/files.js';
 import { parseCsv } from '../helpers/csv.js';
+import { mcpTools } from '../helpers/mcp-tools.js';
 import { allRows, has } from '../helpers/rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { eventually, uploadPageClient } from '../helpers/upload-page.js';
@@ -27,16 +27,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function mcp(app: TestApp, apiKey: string) {
-  const client = new Client({ name: 'cds-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { 'X-API-Key': apiKey } } }),
-  );
-  clients.push(client);
-  return async (name: string, args: Record<string, unknown> = {}) =>
-    ((await client.callTool({ name, arguments: args })) as { structuredContent?: any }).structuredContent;
-}
-
 it('a started run reads the sheet as it was when the start claimed the upload, not a file saved after', async () => {
   const first = await startTestApp({ dataDir: dir, contacts: 400, companies: 60, seed: 9, env: { CDS_WORKERS: '0' } });
   apps.push(first);
@@ -46,7 +36,7 @@ it('a started run reads the sheet as it was when the start claimed the upload, n
     .slice(0, 8);
   const counted = emails.slice(0, 5);
   const { apiKey } = await first.createAccount('pro');
-  const call = await mcp(first, apiKey);
+  const call = await mcpTools(first, apiKey, clients);
   const { upload_id, upload_url } = await call('create_csv_enrichment_upload_link');
   const page = uploadPageClient(upload_url);
   const up = await page.file(`Work email\r\n${counted.join('\r\n')}\r\n`);
@@ -66,7 +56,7 @@ it('a started run reads the sheet as it was when the start claimed the upload, n
 
   const second = await startTestApp({ dataDir: dir, noSeed: true });
   apps.push(second);
-  const again = await mcp(second, apiKey);
+  const again = await mcpTools(second, apiKey, clients);
   const done = await eventually(async () => {
     const s = await again('check_enrichment_status', { run_id: runId });
     return s?.status === 'completed' ? s : undefined;
