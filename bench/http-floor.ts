@@ -19,16 +19,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { parseContactFilter } from '../src/domain/query/index.js';
 import { benchDataDir, benchKey } from './lib/bench-data.js';
 import { poster } from './lib/http.js';
 import { machine } from './lib/machine.js';
 import { querySuite } from './lib/query-suite.js';
 import { startBenchServer } from './lib/server.js';
 import { percentile, round, timed } from './lib/stats.js';
-import { PgParams, pgWhere } from './peer-postgres/compile.js';
-import { loadRelease, TABLE, tuneSession } from './peer-postgres/load.js';
+import { peerSql } from './peer-postgres/compile.js';
+import { connectPeer, TABLE } from './peer-postgres/load.js';
 
 const { values } = parseArgs({
   options: {
@@ -66,13 +64,8 @@ async function measure(): Promise<void> {
   const query = (await querySuite(dir)).find((q) => q.name.startsWith('name-contains'));
   if (!query) throw new Error('the query suite has no name-contains query');
 
-  const db = new pg.Client({ connectionString: values.pg });
-  await db.connect();
-  await loadRelease(db, values.pg, dir, log);
-  await tuneSession(db);
-  const p = new PgParams();
-  const where = pgWhere('contact', parseContactFilter({ filter: query.filter }).ir, p);
-  const countSql = `SELECT count(*)::bigint AS n FROM ${TABLE} WHERE ${where}`;
+  const db = await connectPeer(values.pg, dir, log);
+  const countSql = peerSql(TABLE, query.filter).count;
 
   const server = await startBenchServer(dir);
   const post = poster(server.url, key);
@@ -89,7 +82,7 @@ async function measure(): Promise<void> {
   const sides = {
     bare: () => postBare('/v1/contacts/count', { filter: query.filter }),
     service: () => post('/v1/contacts/count', { filter: query.filter }),
-    postgres: () => db.query(countSql, p.values),
+    postgres: () => db.query(...countSql),
   };
   type Side = keyof typeof sides;
   const modes = { back_to_back: 0, after_10ms_idle: 10 };

@@ -1,4 +1,5 @@
-import { type ColumnDef, type Entity, findColumn } from '../../src/domain/catalog/index.js';
+import { type ColumnDef, DEFAULT_CONTACT_COLUMNS, type Entity, findColumn } from '../../src/domain/catalog/index.js';
+import { parseContactFilter } from '../../src/domain/query/index.js';
 import { type IRNode, isLeaf, type Leaf, leafValues, type Scalar } from '../../src/domain/query/ir.js';
 import { wordsKey, wordTokens } from '../../src/domain/text/words.js';
 
@@ -14,6 +15,21 @@ export class PgParams {
     this.values.push(v);
     return `$${this.values.length}`;
   }
+}
+
+/** The PostgreSQL statements of a contact filter: a count and the first 100 rows (default columns) in the stable order. */
+export function peerSql(
+  table: string,
+  filter: Record<string, unknown>,
+): { count: [string, unknown[]]; first: [string, unknown[]] } {
+  const { ir } = parseContactFilter({ filter });
+  const p = new PgParams();
+  const where = pgWhere('contact', ir, p);
+  const cols = DEFAULT_CONTACT_COLUMNS.map((c) => `"${c}"`).join(', ');
+  return {
+    count: [`SELECT count(*)::bigint AS n FROM ${table} WHERE ${where}`, p.values],
+    first: [`SELECT ${cols} FROM ${table} WHERE ${where} ORDER BY sort_key LIMIT 100`, p.values],
+  };
 }
 
 export function pgWhere(entity: Entity, node: IRNode, p: PgParams, nullSafe = false): string {

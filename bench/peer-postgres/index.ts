@@ -14,17 +14,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { DEFAULT_CONTACT_COLUMNS } from '../../src/domain/catalog/index.js';
-import { parseContactFilter } from '../../src/domain/query/index.js';
 import { benchDataDir, benchKey } from '../lib/bench-data.js';
 import { poster } from '../lib/http.js';
 import { machine } from '../lib/machine.js';
-import { querySuite, type SuiteQuery } from '../lib/query-suite.js';
+import { querySuite } from '../lib/query-suite.js';
 import { startBenchServer } from '../lib/server.js';
 import { percentile, round, timed } from '../lib/stats.js';
 import { suiteClient } from '../lib/suite-client.js';
-import { PgParams, pgWhere } from './compile.js';
-import { loadRelease, TABLE, tuneSession } from './load.js';
+import { peerSql } from './compile.js';
+import { connectPeer, TABLE } from './load.js';
 
 const { values } = parseArgs({
   options: {
@@ -44,22 +42,7 @@ const log = (s: string): boolean => process.stdout.write(s);
 const dir = benchDataDir(root, contacts, values.data);
 const key = benchKey(root, dir);
 const suite = await querySuite(dir);
-const db = new pg.Client({ connectionString: values.pg });
-await db.connect();
-await loadRelease(db, values.pg, dir, log);
-await tuneSession(db);
-
-/** The PostgreSQL statements of one suite query: a count and the first 100 rows in the stable order. */
-function peerSql(q: SuiteQuery): { count: [string, unknown[]]; first: [string, unknown[]] } {
-  const { ir } = parseContactFilter({ filter: q.filter });
-  const p = new PgParams();
-  const where = pgWhere('contact', ir, p);
-  const cols = DEFAULT_CONTACT_COLUMNS.map((c) => `"${c}"`).join(', ');
-  return {
-    count: [`SELECT count(*)::bigint AS n FROM ${TABLE} WHERE ${where}`, p.values],
-    first: [`SELECT ${cols} FROM ${TABLE} WHERE ${where} ORDER BY sort_key LIMIT 100`, p.values],
-  };
-}
+const db = await connectPeer(values.pg, dir, log);
 
 const peer = {
   count: async (sql: [string, unknown[]]): Promise<number> => Number((await db.query(...sql)).rows[0].n),
@@ -69,7 +52,7 @@ const peer = {
 const cold = values.cold === true;
 const server = await startBenchServer(dir, cold ? { CDS_QUERY_CACHE_MB: '0', CDS_SEARCH_TOTALS_CACHE: '0' } : {});
 const service = suiteClient(poster(server.url, key));
-const queries = suite.map((q) => ({ q, sql: peerSql(q) }));
+const queries = suite.map((q) => ({ q, sql: peerSql(TABLE, q.filter) }));
 const mismatches: string[] = [];
 const samples = new Map(queries.map(({ q }) => [q.name, { sc: [0], pc: [0], sf: [0], pf: [0] }]));
 const matches = new Map<string, number>();

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import type pg from 'pg';
+import pg from 'pg';
 import { servingRelease } from '../lib/release.js';
 
 /**
@@ -110,6 +110,20 @@ export async function loadRelease(client: pg.Client, pgUrl: string, dataDir: str
   await client.query(`VACUUM ANALYZE ${TABLE}`);
   await client.query(`COMMENT ON TABLE ${TABLE} IS '${release.id.replace(/'/g, '')}'`);
   log(`indexed and analyzed in ${((Date.now() - t2) / 1000).toFixed(1)} s\n`);
+}
+
+/** A client of the peer's PostgreSQL holding the release of `dataDir` (loaded first when it does not), tuned. */
+export async function connectPeer(pgUrl: string, dataDir: string, log: (s: string) => void): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    await loadRelease(client, pgUrl, dataDir, log);
+    await tuneSession(client);
+    return client;
+  } catch (e) {
+    await client.end();
+    throw e;
+  }
 }
 
 /** Session settings for this machine (24 GB, 2 cores); shared_buffers needs a restart of a shared server. */

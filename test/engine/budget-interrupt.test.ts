@@ -105,21 +105,24 @@ describe('the engine stops statements past their budget, however early the deadl
     }
   });
 
-  it('an event loop stalled past the deadline while the statement is being prepared (a loaded machine)', async () => {
-    const heavy = outcome(engine.run(HEAVY, [], { budgetMs: 20 }), 3000);
-    // Let the statement reach the driver, then hold the event loop past its deadline: the driver's next task is
-    // started only after the deadline's interrupt.
+  /**
+   * A heavy statement with `budgetMs` whose event loop, once the statement reached the driver, is held `stallMs`
+   * past its deadline (a loaded machine): the driver's next task is started only after the deadline's interrupt.
+   */
+  async function stalledHeavy(budgetMs: number, stallMs: number): Promise<string> {
+    const heavy = outcome(engine.run(HEAVY, [], { budgetMs }), 3000);
     await new Promise((r) => setImmediate(r));
-    stall(150);
-    expect(await heavy).toBe('query.timeout');
+    stall(stallMs);
+    return heavy;
+  }
+
+  it('an event loop stalled past the deadline while the statement is being prepared (a loaded machine)', async () => {
+    expect(await stalledHeavy(20, 150)).toBe('query.timeout');
     await connectionFree();
   });
 
   it('close() returns soon after the budget of a statement it waits for', async () => {
-    const heavy = outcome(engine.run(HEAVY, [], { budgetMs: 1 }), 3000);
-    await new Promise((r) => setImmediate(r));
-    stall(50);
-    expect(await heavy).toBe('query.timeout');
+    expect(await stalledHeavy(1, 50)).toBe('query.timeout');
     const t0 = Date.now();
     await engine.close();
     expect(Date.now() - t0).toBeLessThan(3000);
