@@ -84,7 +84,7 @@ describe('an upload claimed by a start that crashed before creating its run', ()
     const { upload_id, mapping, runId } = await crashedStart(call, 120);
     const uploads = uploadStore(app.services);
     const account = (await app.services.state.getAccount(accountId))!;
-    // Both read the upload before either creates the run: both take the claim over, and one enqueue must fail.
+    // Both read the upload before either creates the run: both see the crashed claim, and only one may take it over.
     const [a, b] = await Promise.all([uploads.get(upload_id, accountId), uploads.get(upload_id, accountId)]);
     expect([a?.orphaned_run, b?.orphaned_run]).toEqual([runId, runId]);
     const outcomes = await Promise.allSettled([
@@ -98,6 +98,49 @@ describe('an upload claimed by a start that crashed before creating its run', ()
     expect((lost.reason as AppError).code).toBe('upload.submitted');
     // The loser kept the winner's claim: the upload reads as started, with that run.
     expect(await call('check_enrichment_upload', { upload_id })).toMatchObject({ submitted: true, run_id: runId });
+  });
+
+  it('eight starts that all read the crashed claim: one takes it over and creates the run, seven answer upload.submitted', async () => {
+    const { apiKey, accountId } = await app.createAccount('pro');
+    const call = await mcpTools(app, apiKey, clients);
+    const { upload_id, mapping, runId } = await crashedStart(call, 120);
+    const uploads = uploadStore(app.services);
+    const account = (await app.services.state.getAccount(accountId))!;
+    const read = await Promise.all(Array.from({ length: 8 }, () => uploads.get(upload_id, accountId)));
+    expect(read.map((r) => r?.orphaned_run)).toEqual(Array(8).fill(runId));
+    const outcomes = await Promise.allSettled(read.map((r) => startRun(app.services, uploads, r!, account, mapping)));
+    expect(outcomes.filter((o) => o.status === 'fulfilled').map((o) => o.value)).toEqual([{ run_id: runId }]);
+    const lost = outcomes.filter((o) => o.status === 'rejected').map((o) => o.reason as AppError);
+    expect(lost.map((e) => [e.code, e.details?.run_id])).toEqual(Array(7).fill(['upload.submitted', runId]));
+    expect(await call('check_enrichment_upload', { upload_id })).toMatchObject({ submitted: true, run_id: runId });
+    const done = await eventually(async () => {
+      const s = await call('check_enrichment_status', { run_id: runId });
+      return s?.status === 'completed' ? s : undefined;
+    });
+    expect(done.matched_rows).toBe(emails.length);
+  });
+
+  it('a claim taken over is dated anew: it reads as a start under way, and cannot be taken over again', async () => {
+    const { apiKey, accountId } = await app.createAccount('pro');
+    const call = await mcpTools(app, apiKey, clients);
+    const { upload_id, runId } = await crashedStart(call, 120);
+    const uploads = uploadStore(app.services);
+    const took = await Promise.all([1, 2, 3].map(() => uploads.takeOverClaim(upload_id, runId)));
+    expect(took.filter(Boolean)).toHaveLength(1);
+    expect(await uploads.get(upload_id, accountId)).toMatchObject({ run_id: runId });
+    expect((await uploads.get(upload_id, accountId))?.orphaned_run).toBeUndefined();
+    expect(await uploads.takeOverClaim(upload_id, runId)).toBe(false);
+    expect(await uploads.takeOverClaim(upload_id, newId('enrichmentRun'))).toBe(false);
+  });
+
+  it('copies of the sheet taken at once all complete, each whole', async () => {
+    const call = await mcpTools(app, (await app.createAccount('pro')).apiKey, clients);
+    const { upload_id } = await crashedStart(call, 120);
+    const uploads = uploadStore(app.services);
+    const texts = await Promise.all(Array.from({ length: 8 }, () => uploads.snapshotSheet(upload_id)));
+    expect(new Set(texts).size).toBe(1);
+    expect(await uploads.readRunSheet(upload_id)).toBe(texts[0]);
+    expect(texts[0]).toContain(emails[0]);
   });
 
   it('two starts racing over the same crashed claim: one creates the run, the other answers upload.submitted', async () => {

@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   RUN_ID,
@@ -8,6 +9,7 @@ import {
   uploadRunSheetFile,
   uploadSheetFile,
   uploadsDir,
+  uploadTakeoverFile,
 } from './files.js';
 import { UPLOAD_KEEP_MS } from './payload.js';
 
@@ -49,8 +51,9 @@ export type RunExists = (runId: string) => Promise<boolean>;
 
 /**
  * Upload records as files in the shared files folder (no state-store table: an upload is one account's scratch
- * space for a day; its run is a job in the store). Writes go to a temp file renamed into place; starting a run
- * creates the `.run` marker exclusively (`wx`), so two starts of one upload cannot both win, in any process.
+ * space for a day; its run is a job in the store). Writes go to a temp file of their own renamed into place; starting
+ * a run creates the `.run` marker exclusively (`wx`), and taking a crashed start's claim over creates a takeover file
+ * named after that claim exclusively, so two starts of one upload cannot both win, in any process.
  */
 export class UploadStore {
   constructor(
@@ -87,9 +90,7 @@ export class UploadStore {
 
   /** Stores the sheet (UTF-8 text) and its description, replacing an earlier one. */
   async saveSheet(rec: UploadRecord, text: string, file: UploadFileInfo): Promise<UploadRecord> {
-    const path = uploadSheetFile(this.filesDir, rec.id);
-    await writeFile(`${path}.tmp`, text, 'utf8');
-    await rename(`${path}.tmp`, path);
+    await replaceFile(uploadSheetFile(this.filesDir, rec.id), text);
     const next = { ...rec, file };
     await this.write(next);
     return next;
@@ -105,9 +106,7 @@ export class UploadStore {
    */
   async snapshotSheet(id: string): Promise<string> {
     const text = await this.readSheet(id);
-    const path = uploadRunSheetFile(this.filesDir, id);
-    await writeFile(`${path}.tmp`, text, 'utf8');
-    await rename(`${path}.tmp`, path);
+    await replaceFile(uploadRunSheetFile(this.filesDir, id), text);
     return text;
   }
 
@@ -128,6 +127,30 @@ export class UploadStore {
     }
   }
 
+  /**
+   * Takes over the crashed start's claim of `runId` (UploadStore.get: orphaned_run): true for the one caller that
+   * creates the takeover file named after the claim's modification time, which then dates the claim now, so that it
+   * reads as a start under way again. False when the claim is gone, is another run's, or is no longer an orphan's
+   * (a start took it over already).
+   */
+  async takeOverClaim(id: string, runId: string): Promise<boolean> {
+    const marker = uploadRunFile(this.filesDir, id);
+    const [text, claimed] = await Promise.all([
+      readFile(marker, 'utf8').catch(() => null),
+      stat(marker).catch(() => null),
+    ]);
+    if (text?.trim() !== runId || !claimed || Date.now() - claimed.mtimeMs < ORPHANED_CLAIM_MS) return false;
+    try {
+      await writeFile(uploadTakeoverFile(this.filesDir, id, claimed.mtimeMs), runId, { flag: 'wx' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e;
+    }
+    const now = new Date();
+    await utimes(marker, now, now);
+    return true;
+  }
+
   /** Gives the claim back (the run could not start: no credits, a failure). */
   async releaseRun(id: string): Promise<void> {
     await rm(uploadRunFile(this.filesDir, id), { force: true });
@@ -135,9 +158,7 @@ export class UploadStore {
 
   private async write(rec: UploadRecord): Promise<void> {
     const { run_id: _run, orphaned_run: _orphaned, ...stored } = rec;
-    const path = uploadRecordFile(this.filesDir, rec.id);
-    await writeFile(`${path}.tmp`, JSON.stringify(stored), 'utf8');
-    await rename(`${path}.tmp`, path);
+    await replaceFile(uploadRecordFile(this.filesDir, rec.id), JSON.stringify(stored));
   }
 
   /** Deletes uploads older than UPLOAD_KEEP_MS (by modification time), so the folder stays bounded. */
@@ -147,5 +168,17 @@ export class UploadStore {
       const info = await stat(join(dir, name)).catch(() => null);
       if (info && now.getTime() - info.mtimeMs > UPLOAD_KEEP_MS) await rm(join(dir, name), { force: true });
     }
+  }
+}
+
+/** Writes `path` whole through a temp file of this write's own (two writers of one path never share a temp file). */
+async function replaceFile(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${randomUUID()}.tmp`;
+  try {
+    await writeFile(tmp, text, 'utf8');
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
   }
 }

@@ -35,11 +35,15 @@ export async function startRun(
   const read = await uploads.readSheet(upload.id);
   const before = storedSheet(read);
   checkedMapping(before.headers, rawMapping);
-  // A crashed start's claim (UploadStore.get: orphaned_run) is taken over: this start creates that run.
+  // A crashed start's claim (UploadStore.get: orphaned_run) is taken over by one start, which creates that run.
   const runId = upload.orphaned_run ?? newId('enrichmentRun');
-  if (!upload.orphaned_run && !(await uploads.claimRun(upload.id, runId))) {
+  const claimed = upload.orphaned_run
+    ? await uploads.takeOverClaim(upload.id, runId)
+    : await uploads.claimRun(upload.id, runId);
+  if (!claimed) {
+    // Another start holds the claim (a crashed start's claim taken over may still read as an orphan's for a moment).
     const again = await uploads.get(upload.id, account.id);
-    throw submitted(again?.run_id ?? null);
+    throw submitted(again?.run_id ?? again?.orphaned_run ?? null);
   }
   try {
     // The run's own copy of the sheet, taken once claimed, is what it reads and what is counted here: a file that was
@@ -75,8 +79,8 @@ export async function startRun(
       now,
     });
   } catch (e) {
-    // The run exists all the same (another start took the same crashed claim over first, or the store wrote the job
-    // and its answer was lost): the claim stays, and this start answers as a second one does.
+    // The run exists all the same (the store wrote the job and its answer was lost): the claim stays, and this start
+    // answers as a second one does.
     if (await services.state.getJob(runId).catch(() => undefined)) throw submitted(runId);
     await uploads.releaseRun(upload.id);
     throw e;
