@@ -19,15 +19,21 @@ export async function allRows(app: TestApp, table: 'contacts' | 'companies'): Pr
 export const has = (v: unknown): boolean =>
   v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
 export const list = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : []);
+/**
+ * Lowercased as the Query IR documents it: each code point by Unicode's simple mapping (`Σ` is always `σ`, `İ` is
+ * `i`), written independently of the engines' own helper.
+ */
+export function foldCase(text: string): string {
+  return Array.from(text, (ch) => (ch === '\u0130' ? 'i' : ch.toLowerCase())).join('');
+}
+
 /** Whole-word phrase test written independently of the engine's regular expression. */
 export function wordsMatch(text: unknown, phrase: string): boolean {
   if (typeof text !== 'string') return false;
-  const words = text
-    .toLowerCase()
+  const words = foldCase(text)
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
-  const want = phrase
-    .toLowerCase()
+  const want = foldCase(phrase)
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
   for (let i = 0; i + want.length <= words.length; i++) if (want.every((w, j) => words[i + j] === w)) return true;

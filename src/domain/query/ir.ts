@@ -14,7 +14,9 @@
  * - text comparisons of eq / in are exact (values are stored normalized); contains is case-insensitive;
  * - `words`: case-insensitive whole-word phrase match, punctuation between words allowed; on a list
  *   column, any element matches the phrase;
- * - `exists` true: the column has a value (non-null, non-empty string or list); false: it has none.
+ * - `exists` true: the column has a value (non-null, non-empty string or list); false: it has none;
+ * - case-insensitive means both sides lowercased code point by code point (domain/text/lower.ts: `Σ` is always `σ`,
+ *   `İ` is `i`), as DuckDB's `lower()` and Lucene's `lowercase` filter do.
  */
 
 export type Scalar = string | number | boolean;

@@ -1,6 +1,7 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import { type Entity, findColumn } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
+import { lowerText } from '../../domain/text/lower.js';
 import type { ValueCount } from '../port.js';
 import { Params } from './compile/params.js';
 import { ident, TABLE } from './schema.js';
@@ -30,7 +31,7 @@ export function distinctValuesSql(
       ? `SELECT unnest(${ident(col.name)}) AS value FROM ${ident(TABLE[entity])}${kept}`
       : `SELECT CAST(${ident(col.name)} AS VARCHAR) AS value FROM ${ident(TABLE[entity])}${kept}`;
   let where = `value IS NOT NULL AND value <> ''`;
-  if (q !== null && q.trim() !== '') where += ` AND contains(lower(value), ${p.add(q.trim().toLowerCase())})`;
+  if (q !== null && q.trim() !== '') where += ` AND contains(lower(value), ${p.add(lowerText(q.trim()))})`;
   const sql =
     `SELECT value, count(*) AS count FROM (${source}) WHERE ${where} GROUP BY value ORDER BY count DESC, value ` +
     `LIMIT ${p.add(Math.max(1, Math.min(Math.trunc(limit) || 1, 10_000)))}`;
@@ -55,9 +56,9 @@ export function cutCountValues(
 ): ValueCount[] {
   const counts = new Map(stored.map((v) => [v.value, v.count]));
   for (const n of cuts.counts) counts.set(String(n), (counts.get(String(n)) ?? 0) + 1);
-  const needle = q?.trim().toLowerCase() ?? '';
+  const needle = lowerText(q?.trim() ?? '');
   return [...counts]
-    .filter(([value]) => value !== '' && value.toLowerCase().includes(needle))
+    .filter(([value]) => value !== '' && lowerText(value).includes(needle))
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .slice(0, Math.max(1, Math.min(Math.trunc(limit) || 1, 10_000)))
     .map(([value, count]) => ({ value, count }));

@@ -1,5 +1,6 @@
 import { type ColumnDef, type Entity, findColumn } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
+import { lowerText } from '../../domain/text/lower.js';
 import type { ValueCount } from '../port.js';
 import { allBuckets } from './aggregations.js';
 import { MATCH_ALL, type Query, termsOf } from './compile/compile-where.js';
@@ -34,7 +35,7 @@ export async function distinctValues(
   if (!col || col.kind === 'record')
     throw new AppError('column.not_found', `Column ${column} has no listable values.`, { field: 'column' });
   const sup = s.suppression();
-  const needle = q?.trim().toLowerCase() ?? '';
+  const needle = lowerText(q?.trim() ?? '');
   const filter: Query[] = [];
   const mustNot: Query[] = [];
   if (entity === 'contact' && sup) mustNot.push(sup.hidden);
@@ -51,7 +52,7 @@ export async function distinctValues(
   }
   if (cuts) for (const n of cuts.counts.values()) counts.set(String(n), (counts.get(String(n)) ?? 0) + 1);
   return [...counts]
-    .filter(([value]) => value !== '' && value.toLowerCase().includes(needle))
+    .filter(([value]) => value !== '' && lowerText(value).includes(needle))
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .slice(0, clampLimit(limit))
     .map(([value, count]) => ({ value, count }));

@@ -7,6 +7,7 @@ import {
   SUPPRESSION_TYPES,
   type Suppression,
 } from '../../domain/suppression.js';
+import { lowerText } from '../../domain/text/lower.js';
 import { type LeafRewrite, MATCH_NONE, type Query, termsOf } from './compile/compile-where.js';
 import { SORT } from './compile/select.js';
 import { esCall } from './errors.js';
@@ -164,13 +165,9 @@ export function numberLeafHolds(leaf: Leaf, n: number): boolean {
     case 'not_in':
       return !vals.includes(n);
     case 'contains':
-      return String(n)
-        .toLowerCase()
-        .includes(String(leafValues(leaf)[0]).toLowerCase());
+      return lowerText(String(n)).includes(lowerText(String(leafValues(leaf)[0])));
     case 'prefix':
-      return String(n)
-        .toLowerCase()
-        .startsWith(String(leafValues(leaf)[0]).toLowerCase());
+      return lowerText(String(n)).startsWith(lowerText(String(leafValues(leaf)[0])));
     case 'words':
       return false;
   }

@@ -1,6 +1,6 @@
 import { type ColumnDef, type Entity, findColumn } from '../../../src/domain/catalog/index.js';
 import type { IRNode, Leaf, Scalar } from '../../../src/domain/query/ir.js';
-import { type Row, wordsMatch } from '../../helpers/rows.js';
+import { foldCase, type Row, wordsMatch } from '../../helpers/rows.js';
 
 /**
  * The Query IR's documented semantics (src/domain/query/ir.ts), evaluated in plain JS over stored rows: the
@@ -48,9 +48,9 @@ function leafMatches(entity: Entity, leaf: Leaf, row: Row): boolean {
       case 'not_in':
         return !want.some((w) => list.includes(String(w)));
       case 'contains':
-        return list.some((x) => x.toLowerCase().includes(String(one).toLowerCase()));
+        return list.some((x) => foldCase(x).includes(foldCase(String(one))));
       case 'prefix':
-        return list.some((x) => x.toLowerCase().startsWith(String(one).toLowerCase()));
+        return list.some((x) => foldCase(x).startsWith(foldCase(String(one))));
       case 'words':
         return list.some((x) => wordsMatch(x, String(one)));
       default:
@@ -83,9 +83,9 @@ function leafMatches(entity: Entity, leaf: Leaf, row: Row): boolean {
     case 'not_in':
       return !want.some(same);
     case 'contains':
-      return String(v).toLowerCase().includes(String(one).toLowerCase());
+      return foldCase(String(v)).includes(foldCase(String(one)));
     case 'prefix':
-      return String(v).toLowerCase().startsWith(String(one).toLowerCase());
+      return foldCase(String(v)).startsWith(foldCase(String(one)));
     case 'words':
       return wordsMatch(String(v), String(one));
   }

@@ -3,7 +3,7 @@ import type { IRNode, Leaf } from '../../../src/domain/query/ir.js';
 import type { SearchEngine } from '../../../src/engine/port.js';
 import { candidateColumns, candidatesWhere } from '../../../src/operations/enrichment/lookup-candidates.js';
 import { employeesWhere, FROM_PERSON_COLUMNS, PERSON_FIELDS } from '../../../src/operations/family-b/enrich.js';
-import type { Row } from '../../helpers/rows.js';
+import { foldCase, type Row } from '../../helpers/rows.js';
 import { ENGINES } from './engines.js';
 import { matches } from './ir-eval.js';
 import { type ConformanceRelease, conformanceRelease } from './release.js';
@@ -149,7 +149,7 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('%s', (_name, e) => {
         const v = r[column];
         for (const x of Array.isArray(v) ? v : [v]) {
           if (x === null || x === undefined || x === '') continue;
-          if (q && !String(x).toLowerCase().includes(q)) continue;
+          if (q && !foldCase(String(x)).includes(foldCase(q))) continue;
           counts.set(String(x), (counts.get(String(x)) ?? 0) + 1);
         }
       }

@@ -1,5 +1,6 @@
 import { type ColumnDef, type Entity, findColumn } from '../../../domain/catalog/index.js';
 import { type IRNode, isLeaf, type Leaf, leafValues, type Scalar } from '../../../domain/query/ir.js';
+import { lowerText } from '../../../domain/text/lower.js';
 import { wordsKey } from '../../../domain/text/words.js';
 import { andInto, andNotInto, type Bitset, emptyBitset, orInto } from './bitset.js';
 import { type ColumnHeader, isOrdered, NGRAM_MAX, type Term, type TermsHeader } from './format.js';
@@ -115,10 +116,10 @@ function scanDictionary(terms: TermsHeader, text: string, prefix: boolean): numb
     asciiDictionaries.set(terms, ascii);
   }
   if (!ascii) return null;
-  const needle = text.toLowerCase();
+  const needle = lowerText(text);
   const hits: number[] = [];
   terms.values.forEach((v, i) => {
-    const s = String(v).toLowerCase();
+    const s = lowerText(String(v));
     if (prefix ? s.startsWith(needle) : s.includes(needle)) hits.push(i);
   });
   return hits;
@@ -216,7 +217,7 @@ function leafRows(ix: EntityIndex, entity: Entity, leaf: Leaf): LeafPlan | null 
 function substringRows(ix: EntityIndex, head: ColumnHeader, text: string): LeafPlan | null {
   const trigrams = head.trigrams;
   if (!trigrams || !ASCII.test(text)) return null;
-  const needle = text.toLowerCase();
+  const needle = lowerText(text);
   if (needle.length === 0) return () => ix.bitset(head.notnull);
   if (needle.length < 3) return null;
   const grams = [...new Set(Array.from({ length: needle.length - 2 }, (_, i) => needle.slice(i, i + 3)))];

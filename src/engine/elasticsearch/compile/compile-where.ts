@@ -1,6 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { type ColumnDef, type Entity, findColumn } from '../../../domain/catalog/index.js';
 import { type IRNode, isLeaf, type Leaf, leafValues, type Scalar } from '../../../domain/query/ir.js';
+import { lowerText } from '../../../domain/text/lower.js';
 import { hasWordsField } from '../mappings.js';
 import { DATE, LOWER, WORDS } from '../schema.js';
 import { phraseText, wildcardLiteral } from './words.js';
@@ -122,12 +123,12 @@ function compileLeaf(entity: Entity, leaf: Leaf): Query {
 
 /** `contains`: the lowercased text (any element of a list) holds the lowercased value. */
 function containsQuery(f: string, v: Scalar): Query {
-  return { wildcard: { [`${f}.${LOWER}`]: { value: `*${wildcardLiteral(String(v).toLowerCase())}*` } } };
+  return { wildcard: { [`${f}.${LOWER}`]: { value: `*${wildcardLiteral(lowerText(String(v)))}*` } } };
 }
 
 /** `prefix`: the lowercased text (any element) starts with the lowercased value (a literal, no pattern syntax). */
 function prefixQuery(f: string, v: Scalar): Query {
-  return { prefix: { [`${f}.${LOWER}`]: { value: String(v).toLowerCase() } } };
+  return { prefix: { [`${f}.${LOWER}`]: { value: lowerText(String(v)) } } };
 }
 
 /**
