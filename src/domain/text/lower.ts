@@ -6,10 +6,10 @@
  * here `Σ` is always `σ` and `İ` is `i`, as the engines read the stored text. test/unit/lower-text.test.ts checks
  * this against DuckDB's `lower()` over every code point.
  */
-const ASCII = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[^\p{ASCII}]/u;
 
 export function lowerText(text: string): string {
-  if (ASCII.test(text)) return text.toLowerCase();
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
   let out = '';
   for (const ch of text) out += ch === '\u0130' ? 'i' : ch.toLowerCase();
   return out;
