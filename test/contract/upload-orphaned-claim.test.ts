@@ -1,9 +1,10 @@
-import { utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AppError } from '../../src/domain/errors/index.js';
 import { newId } from '../../src/domain/ids.js';
 import { uploadRunFile } from '../../src/jobs/enrichment/files.js';
+import { UploadStore } from '../../src/jobs/enrichment/upload-store.js';
 import { uploadStore } from '../../src/operations/enrichment-upload/run-view.js';
 import { startRun } from '../../src/operations/enrichment-upload/start-run.js';
 import { mcpTools, type ToolCall } from '../helpers/mcp-tools.js';
@@ -129,8 +130,43 @@ describe('an upload claimed by a start that crashed before creating its run', ()
     expect(took.filter(Boolean)).toHaveLength(1);
     expect(await uploads.get(upload_id, accountId)).toMatchObject({ run_id: runId });
     expect((await uploads.get(upload_id, accountId))?.orphaned_run).toBeUndefined();
-    expect(await uploads.takeOverClaim(upload_id, runId)).toBe(false);
-    expect(await uploads.takeOverClaim(upload_id, newId('enrichmentRun'))).toBe(false);
+    expect(await uploads.takeOverClaim(upload_id, runId)).toBeNull();
+    expect(await uploads.takeOverClaim(upload_id, newId('enrichmentRun'))).toBeNull();
+  });
+
+  it('a start that stalled past the minute gives back only its own claim, not the one another start took over', async () => {
+    const { apiKey, accountId } = await app.createAccount('pro');
+    const call = await mcpTools(app, apiKey, clients);
+    const { upload_id, runId } = await crashedStart(call, 120);
+    const uploads = uploadStore(app.services);
+    const marker = uploadRunFile(join(app.dataDir, 'files'), upload_id);
+    const stalled = (await uploads.takeOverClaim(upload_id, runId))!;
+    expect(stalled).toMatchObject({ runId });
+    // The stalled start's claim ages past the minute and a second start takes it over.
+    const old = new Date(Date.now() - 90_000);
+    utimesSync(marker, old, old);
+    const taken = (await uploads.takeOverClaim(upload_id, runId))!;
+    expect(taken.at).not.toBe(stalled.at);
+    await uploads.releaseRun(upload_id, stalled);
+    expect(readFileSync(marker, 'utf8')).toBe(runId);
+    expect((await uploads.get(upload_id, accountId))?.run_id).toBe(runId);
+    await uploads.releaseRun(upload_id, taken);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('claims are exclusive and whole: one of many starts claims a new upload, its marker holding the run id', async () => {
+    const { apiKey, accountId } = await app.createAccount('pro');
+    const call = await mcpTools(app, apiKey, clients);
+    const { upload_id } = await call('create_csv_enrichment_upload_link');
+    const uploads = uploadStore(app.services);
+    const ids = Array.from({ length: 6 }, () => newId('enrichmentRun'));
+    const claims = await Promise.all(ids.map((id) => uploads.claimRun(upload_id, id)));
+    const won = claims.filter((c) => c !== null);
+    expect(won).toHaveLength(1);
+    expect(readFileSync(uploadRunFile(join(app.dataDir, 'files'), upload_id), 'utf8')).toBe(won[0]!.runId);
+    expect((await uploads.get(upload_id, accountId))?.run_id).toBe(won[0]!.runId);
+    // No temp file is left beside the marker.
+    expect(readdirSync(join(app.dataDir, 'files', 'uploads')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('copies of the sheet taken at once all complete, each whole', async () => {
@@ -152,5 +188,34 @@ describe('an upload claimed by a start that crashed before creating its run', ()
     expect(both.find((r) => r.status === 409)!.body).toMatchObject({
       error: { code: 'upload.submitted', details: { run_id: runId } },
     });
+  });
+});
+
+describe('a start whose state store fails while it creates the run', () => {
+  it('keeps the claim (a run may exist), so the upload reads as started rather than free for a second run', async () => {
+    const own = await startTestApp({ contacts: 200, companies: 30, seed: 4 });
+    const ownClients: Client[] = [];
+    try {
+      const { apiKey, accountId } = await own.createAccount('pro');
+      const call = await mcpTools(own, apiKey, ownClients);
+      const { upload_id, upload_url } = await call('create_csv_enrichment_upload_link');
+      const up = await uploadPageClient(upload_url).file('Work email\r\nada@example.com\r\n');
+      expect(up.status).toBe(200);
+      const uploads = uploadStore(own.services);
+      const upload = (await uploads.get(upload_id, accountId))!;
+      const account = (await own.services.state.getAccount(accountId))!;
+      await Promise.all(ownClients.map((c) => c.close()));
+      ownClients.length = 0;
+      // The store goes away between the claim and the run's creation: creating the job and looking it up both fail.
+      await own.services.state.close();
+      await expect(startRun(own.services, uploads, upload, account, up.body.mapping)).rejects.toThrow();
+      const marker = uploadRunFile(join(own.dataDir, 'files'), upload_id);
+      expect(existsSync(marker)).toBe(true);
+      const read = await new UploadStore(join(own.dataDir, 'files')).get(upload_id, accountId);
+      expect(read?.run_id).toBe(readFileSync(marker, 'utf8'));
+    } finally {
+      await Promise.all(ownClients.map((c) => c.close()));
+      await own.close().catch(() => undefined);
+    }
   });
 });

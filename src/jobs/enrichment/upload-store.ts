@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   RUN_ID,
@@ -41,6 +41,12 @@ export interface UploadRecord {
    * Set only by a store that can look runs up.
    */
   orphaned_run?: string;
+}
+
+/** A start's claim of an upload: the run it creates and the marker's modification time as that start left it. */
+export interface Claim {
+  runId: string;
+  at: number;
 }
 
 /** How old a claim without its run must be to be taken for a crashed start's (creating the run takes milliseconds). */
@@ -116,44 +122,65 @@ export class UploadStore {
     return copy ?? this.readSheet(id);
   }
 
-  /** Claims the upload for a run: true for the one caller that created the marker. */
-  async claimRun(id: string, runId: string): Promise<boolean> {
+  /**
+   * Claims the upload for a run: the claim for the one caller that created the marker, null for the others. The
+   * marker is written whole beside it and linked into place (`link` fails when it exists), so it is never seen empty.
+   */
+  async claimRun(id: string, runId: string): Promise<Claim | null> {
+    const marker = uploadRunFile(this.filesDir, id);
+    const tmp = `${marker}.${randomUUID()}.tmp`;
+    await writeFile(tmp, runId, 'utf8');
     try {
-      await writeFile(uploadRunFile(this.filesDir, id), runId, { flag: 'wx' });
-      return true;
+      await link(tmp, marker);
+      // The temp file and the marker are one file now.
+      return { runId, at: (await stat(tmp)).mtimeMs };
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return null;
       throw e;
+    } finally {
+      await rm(tmp, { force: true });
     }
   }
 
   /**
-   * Takes over the crashed start's claim of `runId` (UploadStore.get: orphaned_run): true for the one caller that
+   * Takes over the crashed start's claim of `runId` (UploadStore.get: orphaned_run): the claim for the one caller that
    * creates the takeover file named after the claim's modification time, which then dates the claim now, so that it
-   * reads as a start under way again. False when the claim is gone, is another run's, or is no longer an orphan's
+   * reads as a start under way again. Null when the claim is gone, is another run's, or is no longer an orphan's
    * (a start took it over already).
    */
-  async takeOverClaim(id: string, runId: string): Promise<boolean> {
+  async takeOverClaim(id: string, runId: string): Promise<Claim | null> {
     const marker = uploadRunFile(this.filesDir, id);
     const [text, claimed] = await Promise.all([
       readFile(marker, 'utf8').catch(() => null),
       stat(marker).catch(() => null),
     ]);
-    if (text?.trim() !== runId || !claimed || Date.now() - claimed.mtimeMs < ORPHANED_CLAIM_MS) return false;
+    if (text?.trim() !== runId || !claimed || Date.now() - claimed.mtimeMs < ORPHANED_CLAIM_MS) return null;
     try {
       await writeFile(uploadTakeoverFile(this.filesDir, id, claimed.mtimeMs), runId, { flag: 'wx' });
+      const now = new Date();
+      await utimes(marker, now, now);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      // EEXIST: another start took it over; ENOENT: its claim was given back meanwhile.
+      if (['EEXIST', 'ENOENT'].includes((e as NodeJS.ErrnoException).code ?? '')) return null;
       throw e;
     }
-    const now = new Date();
-    await utimes(marker, now, now);
-    return true;
+    return this.claimOf(marker, runId).catch(() => null);
   }
 
-  /** Gives the claim back (the run could not start: no credits, a failure). */
-  async releaseRun(id: string): Promise<void> {
-    await rm(uploadRunFile(this.filesDir, id), { force: true });
+  /**
+   * Gives a claim back (the run could not start: no credits, a failure), only while the marker is still this claim's:
+   * a start that stalled past ORPHANED_CLAIM_MS may find its claim taken over by another start, which keeps it.
+   */
+  async releaseRun(id: string, claim: Claim): Promise<void> {
+    const marker = uploadRunFile(this.filesDir, id);
+    const now = await this.claimOf(marker, claim.runId).catch(() => null);
+    if (now?.at === claim.at) await rm(marker, { force: true });
+  }
+
+  /** The marker as a claim of `runId`: its modification time, read back (it tells one start's claim from another's). */
+  private async claimOf(marker: string, runId: string): Promise<Claim | null> {
+    const [text, info] = await Promise.all([readFile(marker, 'utf8'), stat(marker)]);
+    return text.trim() === runId ? { runId, at: info.mtimeMs } : null;
   }
 
   private async write(rec: UploadRecord): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Account } from '../../domain/account.js';
 import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
-import type { UploadRecord, UploadStore } from '../../jobs/enrichment/upload-store.js';
+import type { Claim, UploadRecord, UploadStore } from '../../jobs/enrichment/upload-store.js';
 import type { Services } from '../types.js';
 import { countRows } from './estimate.js';
 import { checkedMapping, storedSheet } from './sheet.js';
@@ -35,16 +35,8 @@ export async function startRun(
   const read = await uploads.readSheet(upload.id);
   const before = storedSheet(read);
   checkedMapping(before.headers, rawMapping);
-  // A crashed start's claim (UploadStore.get: orphaned_run) is taken over by one start, which creates that run.
-  const runId = upload.orphaned_run ?? newId('enrichmentRun');
-  const claimed = upload.orphaned_run
-    ? await uploads.takeOverClaim(upload.id, runId)
-    : await uploads.claimRun(upload.id, runId);
-  if (!claimed) {
-    // Another start holds the claim (a crashed start's claim taken over may still read as an orphan's for a moment).
-    const again = await uploads.get(upload.id, account.id);
-    throw submitted(again?.run_id ?? again?.orphaned_run ?? null);
-  }
+  const claim = await claimUpload(uploads, upload, account.id);
+  const runId = claim.runId;
   try {
     // The run's own copy of the sheet, taken once claimed, is what it reads and what is counted here: a file that was
     // uploaded while this start read the sheet (its check came before the claim) cannot change the run.
@@ -80,13 +72,40 @@ export async function startRun(
     });
   } catch (e) {
     // The run exists all the same (the store wrote the job and its answer was lost): the claim stays, and this start
-    // answers as a second one does.
-    if (await services.state.getJob(runId).catch(() => undefined)) throw submitted(runId);
-    await uploads.releaseRun(upload.id);
+    // answers as a second one does. A store that cannot say keeps the claim too (a run may exist); if none does, the
+    // claim is an orphan's after ORPHANED_CLAIM_MS and the next start creates the run.
+    const exists = await services.state.getJob(runId).then(
+      (job) => job !== undefined,
+      () => null,
+    );
+    if (exists) throw submitted(runId);
+    if (exists === false) await uploads.releaseRun(upload.id, claim);
     throw e;
   }
   return { run_id: runId };
 }
+
+/**
+ * The upload's claim for this start: a new run's, or a crashed start's taken over (UploadStore.get: orphaned_run; one
+ * start takes it and creates that run). Another start's claim answers 409 upload.submitted naming its run; a claim
+ * given back meanwhile (that start failed) is tried again, a few times.
+ */
+async function claimUpload(uploads: UploadStore, first: UploadRecord, accountId: string): Promise<Claim> {
+  let upload = first;
+  for (let attempt = 1; ; attempt++) {
+    const claim = upload.orphaned_run
+      ? await uploads.takeOverClaim(upload.id, upload.orphaned_run)
+      : await uploads.claimRun(upload.id, newId('enrichmentRun'));
+    if (claim) return claim;
+    const again = await uploads.get(upload.id, accountId);
+    // A claim taken over may still read as an orphan's for a moment: its run is the one being created.
+    const holder = again?.run_id ?? again?.orphaned_run ?? null;
+    if (!again || holder !== null || attempt === CLAIM_ATTEMPTS) throw submitted(holder);
+    upload = again;
+  }
+}
+
+const CLAIM_ATTEMPTS = 3;
 
 function submitted(runId: string | null): AppError {
   return new AppError('upload.submitted', 'This upload was already started.', {
