@@ -361,6 +361,28 @@ describe('point store', () => {
     expect(await page(e, where, columns)).toEqual(expected);
   });
 
+  it('an index page whose card read fails takes those columns from the release and stops using the store', async () => {
+    const { dir, points } = copy();
+    const first = (
+      await engine.run('SELECT company_domain FROM contacts WHERE company_domain IS NOT NULL LIMIT 1')
+    )[0]!;
+    const employees = employeesWhere([String(first.company_domain)], [])!;
+    const expected = await page(engine, employees, FROM_PERSON_COLUMNS);
+    expect(expected.length).toBeGreaterThan(0);
+    const e = await open(dir);
+    // Damaged before any card is read: the page's card read is the first to fail.
+    const fd = openSync(points, 'r+');
+    const junk = Buffer.alloc(statSync(points).size - 8192, 0xa5);
+    writeSync(fd, junk, 0, junk.length, 8192);
+    closeSync(fd);
+    expect(await page(e, employees, FROM_PERSON_COLUMNS)).toEqual(expected);
+    expect((await e.health()).pointReads).toEqual({
+      ok: false,
+      note: expect.stringMatching(/point store failed, point reads use the release/),
+    });
+    expect(await page(e, employees, FROM_PERSON_COLUMNS)).toEqual(expected);
+  });
+
   it('reads a layout only when it is a list of names holding sort_key', () => {
     expect(parseCardLayout(JSON.stringify(['id', 'sort_key']))).toEqual(['id', 'sort_key']);
     for (const bad of [undefined, null, 42, '', 'not json', '{}', '[]', '["id"]', '[1, "sort_key"]'])

@@ -52,10 +52,15 @@ async function cardRows(
   if (!onCard.some((c) => c !== 'id' && c !== 'sort_key')) return null;
   const rest = columns.filter((c) => c !== 'sort_key' && !onCard.includes(c));
   if (rest.length === 0) return session.cards(keys, columns);
-  const [others, cards] = await Promise.all([byKey(rest), session.cards(keys, onCard)]);
-  // Every contact has its card (the store is whole): a page the two reads do not agree on comes from the release.
-  if (!cards || cards.length !== others.length) return null;
-  if (cards.some((card, i) => Number(card.sort_key) !== Number(others[i]!.sort_key))) return null;
+  const [others, read] = await Promise.all([byKey(rest), session.cards(keys, onCard)]);
+  // Every contact has its card (the store is whole): cards the release's rows do not agree with (or a failed read)
+  // are read from the release as well, for these rows and only the columns the cards were to give.
+  const agree = (cards: Record<string, unknown>[] | null): cards is Record<string, unknown>[] =>
+    cards !== null &&
+    cards.length === others.length &&
+    cards.every((card, i) => Number(card.sort_key) === Number(others[i]!.sort_key));
+  const cards = agree(read) ? read : await byKey(onCard);
+  if (!agree(cards)) return null;
   return cards.map((card, i) => ({ ...card, ...others[i] }));
 }
 

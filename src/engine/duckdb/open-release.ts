@@ -351,14 +351,17 @@ export class OpenRelease {
     try {
       return await readers.read(leaves, columns, limit, keep);
     } catch (e) {
-      // A damaged store must not fail lookups the release itself can answer: stop using it.
-      if (this.points === readers) {
-        this.points = null;
-        this.pointsNote = `point store failed, point reads use the release: ${(e as Error).message}`;
-        void readers.close();
-      }
+      this.dropPoints(readers, e);
       return null;
     }
+  }
+
+  /** A damaged store must not fail reads the release itself can answer: stop using it. */
+  private dropPoints(readers: PointReaders, e: unknown): void {
+    if (this.points !== readers) return;
+    this.points = null;
+    this.pointsNote = `point store failed, point reads use the release: ${(e as Error).message}`;
+    void readers.close();
   }
 
   private async cards(
@@ -369,7 +372,8 @@ export class OpenRelease {
     if (!readers?.covers(columns)) return null;
     try {
       return await readers.cards(sortKeys, columns);
-    } catch {
+    } catch (e) {
+      this.dropPoints(readers, e);
       return null;
     }
   }
