@@ -6,6 +6,7 @@ import {
   normalizeCountry,
   normalizeDomain,
 } from '../../src/domain/normalize/index.js';
+import { lowerText } from '../../src/domain/text/lower.js';
 import { memo } from './memo.js';
 
 /** Small value normalizers shared by the company and person rows; repeated inputs hit a memo. */
@@ -41,9 +42,8 @@ export function list(values: readonly string[] | null | undefined, fold?: (s: st
   return seen.size ? [...seen] : null;
 }
 
-const lower = (s: string): string => s.toLowerCase();
 export function lowerList(values: readonly string[] | null | undefined): string[] | null {
-  return list(values, lower);
+  return list(values, lowerText);
 }
 
 const DAY = /^(\d{4})-(\d{2})(?:-(\d{2}))?/;

@@ -10,6 +10,7 @@ import { type DuckDBEngine, openDuckDBEngine } from '../../src/engine/duckdb/duc
 import { compileWhere } from '../../src/engine/elasticsearch/compile/compile-where.js';
 import { phraseText } from '../../src/engine/elasticsearch/compile/words.js';
 import { foldCase } from '../helpers/rows.js';
+import { startTestApp } from '../helpers/test-app.js';
 import { matches } from './conformance/ir-eval.js';
 
 /**
@@ -84,11 +85,11 @@ describe('the DuckDB engine on text in capitals of other scripts', () => {
   let engine: DuckDBEngine;
   let rows: Record<string, unknown>[];
   const people = [
-    { id: 'per_tr1', name: 'İLKER ŞAHİN', title: 'İSTANBUL BÖLGE MÜDÜRÜ', city: 'İstanbul' },
-    { id: 'per_tr2', name: 'Ilker Demir', title: 'Istanbul Satış Temsilcisi', city: 'Izmir' },
-    { id: 'per_gr1', name: 'ΝΙΚΟΣ ΠΑΠΑΔΟΠΟΥΛΟΣ', title: 'ΔΙΕΥΘΥΝΤΗΣ ΠΩΛΗΣΕΩΝ', city: 'Αθήνα' },
-    { id: 'per_gr2', name: 'Νίκος Γεωργίου', title: 'Διευθυντής Πωλήσεων', city: 'Πάτρα' },
-    { id: 'per_de1', name: 'Jürgen Groß', title: 'LEITER VERTRIEB', city: 'München' },
+    { id: 'per_tr1', name: 'İLKER ŞAHİN', title: 'İSTANBUL BÖLGE MÜDÜRÜ', city: 'İstanbul', skill: 'İŞ GELİŞTİRME' },
+    { id: 'per_tr2', name: 'Ilker Demir', title: 'Istanbul Satış Temsilcisi', city: 'Izmir', skill: 'iş geliştirme' },
+    { id: 'per_gr1', name: 'ΝΙΚΟΣ ΠΑΠΑΔΟΠΟΥΛΟΣ', title: 'ΔΙΕΥΘΥΝΤΗΣ ΠΩΛΗΣΕΩΝ', city: 'Αθήνα', skill: 'ΠΩΛΗΣΕΙΣ' },
+    { id: 'per_gr2', name: 'Νίκος Γεωργίου', title: 'Διευθυντής Πωλήσεων', city: 'Πάτρα', skill: 'Πωλήσεις' },
+    { id: 'per_de1', name: 'Jürgen Groß', title: 'LEITER VERTRIEB', city: 'München', skill: 'Vertrieb' },
   ];
 
   beforeAll(async () => {
@@ -103,6 +104,8 @@ describe('the DuckDB engine on text in capitals of other scripts', () => {
             full_name: p.name,
             city: p.city,
             country: 'DE',
+            skills: [p.skill],
+            personas: [p.id.startsWith('per_tr') ? 'SATIŞ LİDERİ' : p.id.startsWith('per_gr') ? 'ΗΓΕΤΗΣ' : 'Leiter'],
             roles: [{ title: p.title, company_id: 'com_u1', start_date: '2024-01-01', is_primary: true }],
             updated_at: '2026-10-01',
           }),
@@ -149,6 +152,9 @@ describe('the DuckDB engine on text in capitals of other scripts', () => {
     [{ field: 'name', op: 'prefix', value: 'νικοσ' }, ['per_gr1']],
     [{ field: 'name', op: 'contains', value: 'GROß' }, ['per_de1']],
     [{ field: 'title', op: 'contains', value: 'πωλησεων' }, ['per_gr1']],
+    // Skills are stored lowercased as filters lowercase them: a capital İ and a small i are the same letter.
+    [{ field: 'skills', op: 'eq', value: 'iş geliştirme' }, ['per_tr1', 'per_tr2']],
+    [{ field: 'skills', op: 'contains', value: 'GELİŞ' }, ['per_tr1', 'per_tr2']],
   ] as const)('%j matches %j, as the Query IR documents', async (leaf, want) => {
     const where = leaf as unknown as IRNode;
     expect(expected(where)).toEqual([...want]);
@@ -160,5 +166,33 @@ describe('the DuckDB engine on text in capitals of other scripts', () => {
     expect(cities).toEqual(['İstanbul']);
     expect(cities.every((c) => foldCase(c).includes(foldCase('İST')))).toBe(true);
     expect((await engine.distinctValues('contact', 'city', 'ΑΘΉ', 10)).map((v) => v.value)).toEqual(['Αθήνα']);
+  });
+
+  it('answers the value-list routes of both families by the same rule, and folds a skill filter as it was stored', async () => {
+    const app = await startTestApp({ dataDir: join(dir, 'data'), noSeed: true });
+    try {
+      const { apiKey } = await app.createAccount('pro');
+      const skills = await app.request('GET', `/v1/contacts/schema/skills/values?q=${encodeURIComponent('İŞ')}`, {
+        key: apiKey,
+      });
+      expect(skills.status).toBe(200);
+      expect(skills.body.data.values).toEqual([{ value: 'iş geliştirme', label: 'iş geliştirme', count: 2 }]);
+      const personas = await app.request(
+        'GET',
+        `/api/v1/contacts/filter-values?filter=personas&q=${encodeURIComponent('lider')}`,
+        { key: apiKey, keyHeader: 'x-api-key' },
+      );
+      expect(personas.status).toBe(200);
+      expect(personas.body.values).toEqual(['SATIŞ LİDERİ']);
+      const search = await app.request('POST', '/v1/contacts/search', {
+        key: apiKey,
+        body: { filter: { skills: ['İş Geliştirme'] }, columns: ['id', 'skills'] },
+      });
+      expect(search.status).toBe(200);
+      expect(search.body.data.map((r: { id: string }) => r.id).sort()).toEqual(['per_tr1', 'per_tr2']);
+      expect(search.body.data[0].skills).toEqual(['iş geliştirme']);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { lowerText } from '../text/lower.js';
+
 const SUFFIXES = [
   'inc',
   'inc.',
@@ -33,12 +35,12 @@ const TRAILING_SUFFIX = new RegExp(
 );
 
 /**
- * Spec "Company-name normalization": lowercase, trim and collapse whitespace, strip one trailing
- * legal suffix (optional comma before it), then a leading `the `. '' when nothing remains.
+ * Spec "Company-name normalization": lowercase (lowerText, as every text match), trim and collapse whitespace,
+ * strip one trailing legal suffix (optional comma before it), then a leading `the `. '' when nothing remains.
  * A bare "the" is kept: with no name after it, it is the name.
  */
 export function normalizeCompanyName(input: string): string {
-  const collapsed = input.toLowerCase().replace(/\s+/g, ' ').trim();
+  const collapsed = lowerText(input).replace(/\s+/g, ' ').trim();
   const stripped = collapsed.replace(TRAILING_SUFFIX, '').trim();
   return stripped.replace(/^the /, '');
 }

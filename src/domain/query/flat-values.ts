@@ -1,5 +1,6 @@
 import type { Entity, FilterKeyDef } from '../catalog/index.js';
 import { normalizeCompanyName, normalizeDomain } from '../normalize/index.js';
+import { lowerText } from '../text/lower.js';
 import { invalidValue, malformed, tooManyValues } from './filter-errors.js';
 import { DEFAULT_LIST_MAX } from './limits.js';
 import { isYearMonth, item, quote, unique } from './shape.js';
@@ -12,7 +13,7 @@ type Normalizer = (raw: string, field: string, def: FilterKeyDef, entity: Entity
 const NORMALIZERS: Readonly<Record<Normalize, Normalizer>> = {
   country: (raw, field, _def, entity) => foldOrThrow('country', raw, field, entity),
   industry: (raw, field, _def, entity) => foldOrThrow('industry', raw, field, entity),
-  lowercase: (raw) => raw.trim().toLowerCase(),
+  lowercase: (raw) => lowerText(raw.trim()),
   domain: (raw, field) => {
     const domain = normalizeDomain(raw);
     if (domain === undefined)

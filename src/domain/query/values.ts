@@ -1,6 +1,7 @@
 import { type Entity, findList, foldListValue, publicColumns, valuesRoute } from '../catalog/index.js';
 import type { AppError } from '../errors/index.js';
 import { industrySlug, normalizeCountry } from '../normalize/index.js';
+import { lowerText } from '../text/lower.js';
 import { unknownValue } from './filter-errors.js';
 import { HINT_MAX_SLUGS } from './limits.js';
 import { quote } from './shape.js';
@@ -13,8 +14,8 @@ import { quote } from './shape.js';
 const LIST_FOLDERS: Readonly<Record<string, (raw: string) => string | undefined>> = {
   country: normalizeCountry,
   industry: industrySlug,
-  // Skills are stored lowercase (spec "Filter object").
-  skills: (raw) => raw.trim().toLowerCase(),
+  // Skills are stored lowercase (spec "Filter object"), lowercased as every text match is (lowerText).
+  skills: (raw) => lowerText(raw.trim()),
 };
 
 /** The stored form of `raw` in list `listName`, or undefined when a closed list does not hold it. */

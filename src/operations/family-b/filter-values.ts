@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { FAMILY_B_PARAMS, findFamilyBParam, findList, listValues } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
+import { lowerText } from '../../domain/text/lower.js';
 import * as out from '../outputs.js';
 import { intParam, text } from '../schemas.js';
 import { defineOperation } from '../types.js';
@@ -42,14 +43,16 @@ export const filterValuesB = defineOperation({
         hint: `Filters: ${FAMILY_B_PARAMS.map((d) => d.name).join(', ')}.`,
       });
     }
-    const needle = input.q?.trim().toLowerCase() ?? '';
-    const keep = (s: string) => !needle || s.toLowerCase().includes(needle);
+    // The engine lowercases the data's values and `q` alike (lowerText); fixed lists are matched the same way here.
+    const text = input.q?.trim() ?? '';
+    const needle = lowerText(text);
+    const keep = (s: string) => !needle || lowerText(s).includes(needle);
     let values: string[] = [];
     let fromData = false;
     if (def.allowed?.length) values = def.allowed.filter(keep);
     else if (def.list && findList(def.list)?.fromData) {
       fromData = true;
-      values = (await ctx.services.engine.distinctValues('contact', def.column, needle || null, input.limit)).map(
+      values = (await ctx.services.engine.distinctValues('contact', def.column, text || null, input.limit)).map(
         (r) => r.value,
       );
     } else if (def.list)

@@ -7,6 +7,7 @@ import {
   publicColumns,
 } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
+import { lowerText } from '../../domain/text/lower.js';
 import * as out from '../outputs.js';
 import { intParam, text } from '../schemas.js';
 import type { Services } from '../types.js';
@@ -63,9 +64,10 @@ export async function columnValues(
     );
   }
   const list = findList(col.list)!;
-  const needle = q?.trim().toLowerCase() ?? '';
+  // The engine lowercases the data's values and `q` alike (lowerText); catalog lists are matched the same way here.
+  const text = q?.trim() ?? '';
   if (list.fromData) {
-    const rows = await services.engine.distinctValues(entity, col.name, needle || null, limit + 1);
+    const rows = await services.engine.distinctValues(entity, col.name, text || null, limit + 1);
     return {
       column: col.name,
       values: rows.slice(0, limit).map((r) => ({ value: r.value, label: r.value, count: r.count })),
@@ -73,12 +75,13 @@ export async function columnValues(
     };
   }
   const counts = await storedCounts(services, col);
+  const needle = lowerText(text);
   const matching = list.values.filter(
     (lv) =>
       !needle ||
-      lv.slug.toLowerCase().includes(needle) ||
-      lv.label.toLowerCase().includes(needle) ||
-      (lv.aliases ?? []).some((a) => a.toLowerCase().includes(needle)),
+      lowerText(lv.slug).includes(needle) ||
+      lowerText(lv.label).includes(needle) ||
+      (lv.aliases ?? []).some((a) => lowerText(a).includes(needle)),
   );
   return {
     column: col.name,
