@@ -129,13 +129,16 @@ describe('CSV cells', () => {
     ['@SUM(A1)', "'@SUM(A1)"],
     ['\tx', "'\tx"],
     ['a; =b', "a; '=b"],
+    ['\u00a0=1+1', "'\u00a0=1+1"],
+    ['\ufeff@x', "'\ufeff@x"],
+    ['a;\u3000-b', "a;\u3000'-b"],
     ['plain', 'plain'],
   ])('neutralizes %j', (input, want) => {
     expect(neutralizeCell(input)).toBe(want);
   });
-  it('quotes by RFC 4180 and ends records in CRLF', () => {
-    expect(csvRecord(['a,b', 'say "x"', null, 3, true, 'line\nbreak'])).toBe(
-      '"a,b","say ""x""",,3,true,"line\nbreak"\r\n',
+  it('quotes every text cell by RFC 4180 (a `;` never splits one) and ends records in CRLF', () => {
+    expect(csvRecord(['a,b', 'say "x"', null, 3, true, 'line\nbreak', 'plain', 'a;=3+3'])).toBe(
+      `"a,b","say ""x""",,3,true,"line\nbreak","plain","a;'=3+3"\r\n`,
     );
   });
 });

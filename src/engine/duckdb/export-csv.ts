@@ -4,6 +4,7 @@ import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb
 import { type ColumnDef, type Entity, findColumn } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
+import { csvField, FORMULA_SPACE, FORMULA_TRIGGER } from '../../domain/text/csv-cell.js';
 import type { CsvExportRequest, CsvExportResult, ExportCount } from '../port.js';
 import { Params } from './compile/params.js';
 import { runInterruptible } from './interruptible.js';
@@ -24,21 +25,16 @@ import { CONTACT_COUNT, keptSql, type Suppressed, visiblePredicate } from './sup
  * appended to the export, which gives progress, a safe point between slices and a time budget per slice.
  *
  * Cells: text as is; lists joined with `; `; records as their JSON text; booleans true/false; numbers as
- * DuckDB prints them; nulls empty. Text, list and record cells whose first non-space character is `=`, `+`, `-`
- * or `@`, or which start with a tab or CR, get a leading `'` so spreadsheets do not run them as formulas (OWASP
+ * DuckDB prints them; nulls empty. Text, list and record cells whose first character past any space
+ * (domain/text/csv-cell.ts FORMULA_SPACE) is `=`, `+`, `-` or `@`, or which start with a tab or CR, get a leading `'` so spreadsheets do not run them as formulas (OWASP
  * "CSV injection"), and so does such a character right after a `;` (spreadsheets in many locales split cells on
  * it); E.164 phones (`+1…`) are therefore written as `'+1…`. Text, list and record cells are always quoted, so a
  * `;` never splits one; numbers and booleans are not. Quoting is RFC 4180 (quotes doubled); UTF-8; lines end in
  * CRLF; one header row.
  */
 
-/** First non-space character is a formula trigger, or the cell starts with a tab or CR. */
-const FORMULA_START = `'^(\\s*[=+\\-@]|[\\t\\r])'`;
-
-/** Header cells are catalog names or labels, quoted by the same RFC 4180 rule as the data. */
-export function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+/** First character past the spaces a spreadsheet skips is a formula trigger, or the cell starts with a tab or CR. */
+const FORMULA_START = `'^(${FORMULA_SPACE}*${FORMULA_TRIGGER}|[\\t\\r])'`;
 
 function columnOf(entity: Entity, name: string): ColumnDef {
   const col = findColumn(entity, name, true);
@@ -47,7 +43,8 @@ function columnOf(entity: Entity, name: string): ColumnDef {
 }
 
 /** A formula trigger after a `;` and optional spaces gets the same leading `'`. */
-const afterSemicolons = (v: string) => `regexp_replace(${v}, ';(\\s*)([=+\\-@])', ';\\1''\\2', 'g')`;
+const afterSemicolons = (v: string) =>
+  `regexp_replace(${v}, ';(${FORMULA_SPACE}*)(${FORMULA_TRIGGER})', ';\\1''\\2', 'g')`;
 
 const neutralized = (v: string) =>
   `CASE WHEN regexp_matches(${v}, ${FORMULA_START}) THEN '''' || ${afterSemicolons(v)} ELSE ${afterSemicolons(v)} END`;

@@ -22,6 +22,9 @@ const ROWS: unknown[][] = [
   ['line\r\nbreak, comma', ['x, y', '"q"'], '{"a":"b;@c"}', 7, 0.1, false],
   ['', ['', 'ünïcödé'], '', -5, null, true],
   [null, ['-'], 'null', 1, 2.75, false],
+  // Spaces a spreadsheet may skip before a formula, past ASCII: no-break, ideographic, em space, byte-order mark.
+  ['\u00a0=1+1', ['\ufeff@x', 'a;\u3000=b'], '{"k":"\u2003-1"}', 2, 1, true],
+  ['\u2028+2', ['ok'], '\u00a0', 3, 0.5, false],
 ];
 
 const sqlValue = (v: unknown): string => {
@@ -48,6 +51,8 @@ it('writes every cell as DuckDB COPY writes it', async () => {
     const duck = readFileSync(file, 'utf8');
     const ours = ROWS.map((r) => `${cols.map((c, i) => csvCell(c, r[i])).join(',')}\r\n`).join('');
     expect(ours).toBe(duck);
+    expect(duck).toContain(`\r\n"'\u00a0=1+1","'\ufeff@x; a;\u3000'=b","{""k"":""\u2003-1""}",2,1.0,true\r\n`);
+    expect(duck).toContain(`\r\n"'\u2028+2","ok","\u00a0",3,0.5,false\r\n`);
   } finally {
     conn.closeSync();
     db.closeSync();
