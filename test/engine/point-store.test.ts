@@ -341,46 +341,39 @@ describe('point store', () => {
     },
   );
 
-  it('a store damaged under a running server stops being used; reads keep their answers', async () => {
+  /**
+   * Damages the store of a copy under an engine that opened it (every page after the first two overwritten: schema and
+   * meta stay readable, keys and cards do not), then reads `where`: the same answer as the intact release, twice, and
+   * the store is no longer used.
+   */
+  async function readsThroughDamage(where: IRNode, cols: readonly string[]): Promise<void> {
     const { dir, points } = copy();
-    const where = await lookupWhere();
-    const expected = await page(engine, where, columns);
-    const e = await open(dir);
-    expect((await e.health()).pointReads).toEqual({ ok: true });
-    // Overwrite every page after the first two (schema and meta stay readable; keys and cards do not).
-    const fd = openSync(points, 'r+');
-    const size = statSync(points).size;
-    const junk = Buffer.alloc(size - 8192, 0xa5);
-    writeSync(fd, junk, 0, junk.length, 8192);
-    closeSync(fd);
-    expect(await page(e, where, columns)).toEqual(expected);
-    expect((await e.health()).pointReads).toEqual({
-      ok: false,
-      note: expect.stringMatching(/point store failed, point reads use the release/),
-    });
-    expect(await page(e, where, columns)).toEqual(expected);
-  });
-
-  it('an index page whose card read fails takes those columns from the release and stops using the store', async () => {
-    const { dir, points } = copy();
-    const first = (
-      await engine.run('SELECT company_domain FROM contacts WHERE company_domain IS NOT NULL LIMIT 1')
-    )[0]!;
-    const employees = employeesWhere([String(first.company_domain)], [])!;
-    const expected = await page(engine, employees, FROM_PERSON_COLUMNS);
+    const expected = await page(engine, where, cols);
     expect(expected.length).toBeGreaterThan(0);
     const e = await open(dir);
-    // Damaged before any card is read: the page's card read is the first to fail.
+    expect((await e.health()).pointReads).toEqual({ ok: true });
     const fd = openSync(points, 'r+');
     const junk = Buffer.alloc(statSync(points).size - 8192, 0xa5);
     writeSync(fd, junk, 0, junk.length, 8192);
     closeSync(fd);
-    expect(await page(e, employees, FROM_PERSON_COLUMNS)).toEqual(expected);
+    expect(await page(e, where, cols)).toEqual(expected);
     expect((await e.health()).pointReads).toEqual({
       ok: false,
       note: expect.stringMatching(/point store failed, point reads use the release/),
     });
-    expect(await page(e, employees, FROM_PERSON_COLUMNS)).toEqual(expected);
+    expect(await page(e, where, cols)).toEqual(expected);
+  }
+
+  it('a store damaged under a running server stops being used; reads keep their answers', async () => {
+    await readsThroughDamage(await lookupWhere(), columns);
+  });
+
+  it('an index page whose card read fails takes those columns from the release and stops using the store', async () => {
+    const first = (
+      await engine.run('SELECT company_domain FROM contacts WHERE company_domain IS NOT NULL LIMIT 1')
+    )[0]!;
+    // The page's card read (from-person's employees: card columns plus names the cards lack) is the first to fail.
+    await readsThroughDamage(employeesWhere([String(first.company_domain)], [])!, FROM_PERSON_COLUMNS);
   });
 
   it('reads a layout only when it is a list of names holding sort_key', () => {
