@@ -26,11 +26,11 @@ import { CONTACT_COUNT, keptSql, type Suppressed, visiblePredicate } from './sup
  *
  * Cells: text as is; lists joined with `; `; records as their JSON text; booleans true/false; numbers as
  * DuckDB prints them; nulls empty. Text, list and record cells whose first character past any space
- * (domain/text/csv-cell.ts FORMULA_SPACE) is `=`, `+`, `-` or `@`, or which start with a tab or CR, get a leading `'` so spreadsheets do not run them as formulas (OWASP
- * "CSV injection"), and so does such a character right after a `;` (spreadsheets in many locales split cells on
- * it); E.164 phones (`+1…`) are therefore written as `'+1…`. Text, list and record cells are always quoted, so a
- * `;` never splits one; numbers and booleans are not. Quoting is RFC 4180 (quotes doubled); UTF-8; lines end in
- * CRLF; one header row.
+ * (domain/text/csv-cell.ts FORMULA_SPACE) is `=`, `+`, `-` or `@`, or which start with a tab or CR, get a leading
+ * `'` so spreadsheets do not run them as formulas (OWASP "CSV injection"), and so does such a character right
+ * after a `;` (spreadsheets in many locales split cells on it); E.164 phones (`+1…`) are therefore written as
+ * `'+1…`. Text, list and record cells are always quoted, so a `;` never splits one; numbers and booleans are not.
+ * Quoting is RFC 4180 (quotes doubled); UTF-8; lines end in CRLF; one header row.
  */
 
 /** First character past the spaces a spreadsheet skips is a formula trigger, or the cell starts with a tab or CR. */
