@@ -58,8 +58,8 @@ export type RunExists = (runId: string) => Promise<boolean>;
 /**
  * Upload records as files in the shared files folder (no state-store table: an upload is one account's scratch
  * space for a day; its run is a job in the store). Writes go to a temp file of their own renamed into place; starting
- * a run creates the `.run` marker exclusively (`wx`), and taking a crashed start's claim over creates a takeover file
- * named after that claim exclusively, so two starts of one upload cannot both win, in any process.
+ * a run creates the `.run` marker exclusively (claimRun), and taking a crashed start's claim over creates a takeover
+ * file named after that claim exclusively, so two starts of one upload cannot both win, in any process.
  */
 export class UploadStore {
   constructor(
@@ -124,14 +124,21 @@ export class UploadStore {
 
   /**
    * Claims the upload for a run: the claim for the one caller that created the marker, null for the others. The
-   * marker is written whole beside it and linked into place (`link` fails when it exists), so it is never seen empty.
+   * marker is written whole beside it and linked into place (`link` fails when it exists), so it is never seen empty;
+   * on a file system without hard links it is created exclusively (`wx`) and written.
    */
   async claimRun(id: string, runId: string): Promise<Claim | null> {
     const marker = uploadRunFile(this.filesDir, id);
     const tmp = `${marker}.${randomUUID()}.tmp`;
     await writeFile(tmp, runId, 'utf8');
     try {
-      await link(tmp, marker);
+      try {
+        await link(tmp, marker);
+      } catch (e) {
+        if (!NO_HARD_LINKS.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+        await writeFile(marker, runId, { flag: 'wx' });
+        return { runId, at: (await stat(marker)).mtimeMs };
+      }
       // The temp file and the marker are one file now.
       return { runId, at: (await stat(tmp)).mtimeMs };
     } catch (e) {
@@ -197,6 +204,9 @@ export class UploadStore {
     }
   }
 }
+
+/** What `link` answers on a file system without hard links. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
 /** Writes `path` whole through a temp file of this write's own (two writers of one path never share a temp file). */
 async function replaceFile(path: string, text: string): Promise<void> {
