@@ -9,7 +9,6 @@ import { wordsKey } from '../../src/domain/text/words.js';
 import { type DuckDBEngine, openDuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
 import { compileWhere } from '../../src/engine/elasticsearch/compile/compile-where.js';
 import { phraseText } from '../../src/engine/elasticsearch/compile/words.js';
-import { foldCase } from '../helpers/rows.js';
 import { startTestApp } from '../helpers/test-app.js';
 import { matches } from './conformance/ir-eval.js';
 
@@ -164,7 +163,6 @@ describe('the DuckDB engine on text in capitals of other scripts', () => {
   it('searches distinct values as it filters', async () => {
     const cities = (await engine.distinctValues('contact', 'city', 'İST', 10)).map((v) => v.value);
     expect(cities).toEqual(['İstanbul']);
-    expect(cities.every((c) => foldCase(c).includes(foldCase('İST')))).toBe(true);
     expect((await engine.distinctValues('contact', 'city', 'ΑΘΉ', 10)).map((v) => v.value)).toEqual(['Αθήνα']);
   });
 

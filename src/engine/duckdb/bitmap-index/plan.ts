@@ -119,7 +119,8 @@ function scanDictionary(terms: TermsHeader, text: string, prefix: boolean): numb
   const needle = lowerText(text);
   const hits: number[] = [];
   terms.values.forEach((v, i) => {
-    const s = lowerText(String(v));
+    // An ASCII dictionary (checked above): toLowerCase is lowerText's rule there, without its per-value test.
+    const s = String(v).toLowerCase();
     if (prefix ? s.startsWith(needle) : s.includes(needle)) hits.push(i);
   });
   return hits;
