@@ -58,7 +58,19 @@ export interface QueryRequest {
   /** Count the matches within this budget (ms); past it `count` is null. Omit to skip counting. */
   countBudgetMs?: number;
   /** Fetch a page in the stable order (sort_key ascending) after `afterSortKey`. */
-  page?: { columns: readonly string[]; afterSortKey: number | null; limit: number; budgetMs: number; offset?: number };
+  page?: {
+    columns: readonly string[];
+    afterSortKey: number | null;
+    limit: number;
+    budgetMs: number;
+    offset?: number;
+    /**
+     * The caller takes the rows as JSON text (QueryResult.json) where the engine holds them so: the embedded engine's
+     * index pages read from the point store's cards, which are JSON already. Engines that do not answer `json` answer
+     * rows as usual.
+     */
+    json?: boolean;
+  };
 }
 
 export interface QueryResult {
@@ -69,6 +81,11 @@ export interface QueryResult {
   countTimedOut: boolean;
   /** Page rows with `sort_key`, ascending. */
   rows: Record<string, unknown>[];
+  /**
+   * Only when the page asked for `json` and the engine answered so: each row's `columns` as one JSON object text, in
+   * the order asked, what JSON.stringify would make of the row without `sort_key`; `rows` then hold only `sort_key`.
+   */
+  json?: string[];
 }
 
 /** What an export would hold (`exportCount`). */

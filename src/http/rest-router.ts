@@ -1,6 +1,7 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { Account, ApiKeyRecord } from '../domain/account.js';
+import { answerJson, holdsJsonRows } from '../domain/json-rows.js';
 import { authenticateKey, authenticateOperator, credentialOf } from '../face/auth.js';
 import { withRateLimit } from '../face/rate-limit.js';
 import { buildLabel, invokeOperation } from '../operations/invoke.js';
@@ -122,5 +123,9 @@ export async function answerOperation(
   });
   if (services.config.testAnswerDelayMs > 0) await new Promise((r) => setTimeout(r, services.config.testAnswerDelayMs));
   ctx.status = out.status;
-  ctx.body = out.body;
+  if (holdsJsonRows(out.body)) {
+    // Rows that are JSON text already are written as they are (the same JSON koa would write).
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = answerJson(out.body);
+  } else ctx.body = out.body;
 }

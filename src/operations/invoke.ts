@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError, isAppError } from '../domain/errors/index.js';
+import { plainRows } from '../domain/json-rows.js';
 import { asSettled, type Quota, quotaBlock } from '../domain/quota/index.js';
 import { contactAvailable, contactQuote, QuoteReady, quoteBody, quoteOutput } from './dry-run.js';
 import { errorCodesOf } from './error-codes.js';
@@ -124,7 +125,7 @@ async function checked(op: Operation, run: () => Promise<OpResult>, dryRun = fal
     }
     throw e;
   }
-  const answer = op.family === 'B' ? result.body : result.data;
+  const answer = op.family === 'B' ? result.body : plainRows(result.data);
   const parsed = v.safeParse(dryRun ? quoteOutput : op.output, answer);
   if (!parsed.success) {
     const issue = parsed.issues[0];

@@ -7,7 +7,7 @@ import { CONTACT_CARD_COLUMNS, CONTACT_COLUMNS, DEFAULT_CONTACT_COLUMNS } from '
 import { type IRNode, or } from '../../src/domain/query/ir.js';
 import { pageQuery } from '../../src/engine/duckdb/compile/select.js';
 import { type DuckDBEngine, openDuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
-import { cardCovers, decodeCards, parseCardLayout } from '../../src/engine/duckdb/point-store/layout.js';
+import { cardCovers, decodeCards, parseCardLayout, renderCards } from '../../src/engine/duckdb/point-store/layout.js';
 import { keyTable, POINT_KEY_COLUMNS, pointStoreFile } from '../../src/engine/duckdb/point-store/schema.js';
 import { readCurrent, releaseFile } from '../../src/engine/duckdb/release-store.js';
 import { ident } from '../../src/engine/duckdb/schema.js';
@@ -374,6 +374,73 @@ describe('point store', () => {
     )[0]!;
     // The page's card read (from-person's employees: card columns plus names the cards lack) is the first to fail.
     await readsThroughDamage(employeesWhere([String(first.company_domain)], [])!, FROM_PERSON_COLUMNS);
+  });
+
+  it('writes every card as the JSON object of any card columns, equal to what decodeCards reads', () => {
+    const db = new Database(pointStoreFile(releaseFile(dataDir, releaseId)), { readonly: true });
+    try {
+      const cards = (db.prepare('SELECT card FROM cards ORDER BY sort_key').pluck().all() as string[]).slice(0, 1500);
+      const sets = [
+        DEFAULT_CONTACT_COLUMNS,
+        CONTACT_CARD_COLUMNS,
+        // Any order, a column twice, sort_key asked for (left out), one the layout lacks (null).
+        ['work_email', 'company_industries', 'id', 'has_phone', 'work_email', 'sort_key', 'no_such_column'],
+      ];
+      for (const cols of sets) {
+        const decoded = decodeCards(cards, CONTACT_CARD_COLUMNS, cols).map(({ sort_key: _, ...row }) => row);
+        const rendered = renderCards(cards, CONTACT_CARD_COLUMNS, cols);
+        expect(rendered.map((t) => JSON.parse(t))).toEqual(decoded);
+        // Members in the order asked, as JSON.stringify writes the decoded row.
+        expect(rendered.map((t) => Object.keys(JSON.parse(t)))).toEqual(decoded.map((r) => Object.keys(r)));
+      }
+      expect(renderCards(cards.slice(0, 2), CONTACT_CARD_COLUMNS, ['sort_key'])).toEqual(['{}', '{}']);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('answers an index page asked for as JSON from the cards: the rows the objects page holds, as text', async () => {
+    const filters: IRNode[] = [
+      { field: 'seniority', op: 'in', value: ['director', 'vp'] },
+      { field: 'has_phone', op: 'eq', value: true },
+    ];
+    for (const where of filters)
+      for (const cols of [DEFAULT_CONTACT_COLUMNS, ['name', 'id', 'company_industries']]) {
+        const ask = (json: boolean) =>
+          engine.query('contact', where, {
+            page: { columns: [...cols], afterSortKey: 3, limit: 40, budgetMs: 10_000, ...(json ? { json } : {}) },
+          });
+        const [objects, texts] = await Promise.all([ask(false), ask(true)]);
+        expect(objects.json).toBeUndefined();
+        expect(texts.json).toHaveLength(40);
+        expect(texts.rows).toEqual(objects.rows.map((r) => ({ sort_key: r.sort_key })));
+        expect(texts.json).toEqual(objects.rows.map(({ sort_key: _, ...row }) => JSON.stringify(row)));
+      }
+    // A column the cards lack (skills): rows as objects.
+    const mixed = await engine.query('contact', filters[0]!, {
+      page: { columns: ['id', 'skills'], afterSortKey: null, limit: 10, budgetMs: 10_000, json: true },
+    });
+    expect(mixed.json).toBeUndefined();
+    expect(mixed.rows.map((r) => Object.keys(r).sort())).toEqual(mixed.rows.map(() => ['id', 'skills', 'sort_key']));
+  });
+
+  it('a JSON page meeting a card that is not JSON reads the page from the release and stops using the store', async () => {
+    const where: IRNode = { field: 'seniority', op: 'in', value: ['director', 'vp'] };
+    const ask = (e: DuckDBEngine, json: boolean) =>
+      e.query('contact', where, {
+        page: { columns: [...DEFAULT_CONTACT_COLUMNS], afterSortKey: null, limit: 20, budgetMs: 10_000, json },
+      });
+    const expected = (await ask(engine, false)).rows;
+    const e = await open(
+      copyWithStore(`UPDATE cards SET card = '["per_x", tru' WHERE sort_key = ?`, expected[3]!.sort_key),
+    );
+    const answer = await ask(e, true);
+    expect(answer.json).toBeUndefined();
+    expect(answer.rows).toEqual(expected);
+    expect((await e.health()).pointReads).toEqual({
+      ok: false,
+      note: expect.stringMatching(/point store failed, point reads use the release: a card/),
+    });
   });
 
   it('reads a layout only when it is a list of names holding sort_key', () => {

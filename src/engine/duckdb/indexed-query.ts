@@ -20,7 +20,7 @@ export async function indexedQuery(
   const count = req.countBudgetMs === undefined ? null : matched.count;
   let rows: Record<string, unknown>[] = [];
   if (req.page) {
-    const { columns, afterSortKey, limit, budgetMs, offset } = req.page;
+    const { columns, afterSortKey, limit, budgetMs, offset, json } = req.page;
     // Rows after sort_key k start at bit k (sort_key = bit + 1).
     const from = afterSortKey === null ? 0 : Math.max(0, Math.floor(afterSortKey));
     const keys = matched.rowsFrom(from, offset ?? 0, limit).map((r) => r + 1);
@@ -29,10 +29,27 @@ export async function indexedQuery(
         const q = rowsByKeyQuery(entity, keys, cols);
         return session.run(q.sql, q.params, { budgetMs, ...(req.tenant ? { tenant: req.tenant } : {}) });
       };
+      // A page whose every column is on the cards, asked for as JSON, is the cards' own text (renderCards).
+      const texts =
+        json && entity === 'contact' && onCards(session, columns) ? await session.cardsJson(keys, columns) : null;
+      if (texts?.length === keys.length)
+        return {
+          releaseId: session.info.id,
+          count,
+          countTimedOut: false,
+          rows: texts.map((t) => ({ sort_key: t.sort_key })),
+          json: texts.map((t) => t.json),
+        };
       rows = (entity === 'contact' ? await cardRows(session, keys, columns, byKey) : null) ?? (await byKey(columns));
     }
   }
   return { releaseId: session.info.id, count, countTimedOut: false, rows };
+}
+
+/** True when the cards hold every one of these columns (sort_key aside). */
+function onCards(session: ReleaseSession, columns: readonly string[]): boolean {
+  const wanted = columns.filter((c) => c !== 'sort_key');
+  return wanted.length > 0 && session.cardColumns(wanted).length === wanted.length;
 }
 
 /**

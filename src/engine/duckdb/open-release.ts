@@ -10,6 +10,7 @@ import { BitmapIndex, type EntityIndex } from './bitmap-index/reader.js';
 import { ResultCache } from './bitmap-index/result-cache.js';
 import { ConnectionPool } from './connection-pool.js';
 import { runInterruptible } from './interruptible.js';
+import type { CardJson } from './point-store/point-store.js';
 import { PointReaders } from './point-store/readers.js';
 import { pointStoreFile } from './point-store/schema.js';
 import { plainRows } from './rows.js';
@@ -133,6 +134,8 @@ export interface ReleaseSession {
   indexFailed(error: Error): void;
   /** Contact rows by sort key from the point store (ascending), or null when it cannot answer these columns. */
   cards(sortKeys: readonly number[], columns: readonly string[]): Promise<Record<string, unknown>[] | null>;
+  /** The same cards written as the JSON objects of `columns` (layout.ts renderCards), or null as for cards. */
+  cardsJson(sortKeys: readonly number[], columns: readonly string[]): Promise<CardJson[] | null>;
   /** Which of these contact columns the point store's cards hold (none without a store). */
   cardColumns(columns: readonly string[]): string[];
   /**
@@ -291,7 +294,8 @@ export class OpenRelease {
         index: (entity) => this.index?.[entity] ?? null,
         results: () => this.index?.results ?? null,
         indexFailed: (error) => this.indexFailed(error),
-        cards: (sortKeys, columns) => this.cards(sortKeys, columns),
+        cards: (sortKeys, columns) => this.cards(columns, (r) => r.cards(sortKeys, columns)),
+        cardsJson: (sortKeys, columns) => this.cards(columns, (r) => r.cardsJson(sortKeys, columns)),
         cardColumns: (columns) => {
           const readers = this.points;
           return readers ? columns.filter((c) => readers.covers([c])) : [];
@@ -364,14 +368,12 @@ export class OpenRelease {
     void readers.close();
   }
 
-  private async cards(
-    sortKeys: readonly number[],
-    columns: readonly string[],
-  ): Promise<Record<string, unknown>[] | null> {
+  /** A read of cards (read), or null when the store cannot answer these columns or failed (then it is dropped). */
+  private async cards<T>(columns: readonly string[], read: (readers: PointReaders) => Promise<T>): Promise<T | null> {
     const readers = this.points;
     if (!readers?.covers(columns)) return null;
     try {
-      return await readers.cards(sortKeys, columns);
+      return await read(readers);
     } catch (e) {
       this.dropPoints(readers, e);
       return null;

@@ -1,5 +1,6 @@
 import type { ColumnDef, Entity } from '../../domain/catalog/index.js';
 import { canonicalJson, decodeCursor, encodeCursor, queryHash } from '../../domain/cursor.js';
+import { JsonRows } from '../../domain/json-rows.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import { withContactCredits } from '../credits.js';
 import { engineFor } from '../engine-for.js';
@@ -52,10 +53,15 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
     p.maxPerCompany !== undefined && p.entity === 'contact' && !names.includes('company_domain')
       ? [...names, 'company_domain']
       : names;
+  // The rows may come as JSON text (QueryResult.json) when they are the answer as they are: shapeRow changes no
+  // value (no record column) and no row is skipped (no per-company cap). MCP relabels rows, so it takes objects.
+  const json = ctx.face === 'rest' && p.maxPerCompany === undefined && p.columns.every((c) => c.storage !== 'JSON');
 
   return withContactCredits(ctx, 'search', limit, async (granted) => {
     const want = granted;
     const kept: Record<string, unknown>[] = [];
+    /** The kept rows' JSON text, while every row came so. */
+    let keptJson: string[] | null = json ? [] : null;
     const perCompany = new Map<string, number>();
     let cursorKey = after;
     let total: number | null = null;
@@ -68,8 +74,19 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
       const batch = p.maxPerCompany === undefined ? want + 1 : Math.max(2 * (want - kept.length) + 1, 100);
       const res = await engineFor(ctx).query(p.entity, p.ir, {
         ...(round === 0 && known === undefined ? { countBudgetMs: services.config.countBudgetMs } : {}),
-        page: { columns: fetchCols, afterSortKey: cursorKey, limit: batch, budgetMs: services.config.searchBudgetMs },
+        page: {
+          columns: fetchCols,
+          afterSortKey: cursorKey,
+          limit: batch,
+          budgetMs: services.config.searchBudgetMs,
+          ...(json ? { json } : {}),
+        },
       });
+      if (keptJson && !res.json) {
+        // Without a cap the loop runs once (its batch is the page plus one), so a page's rows all come one way.
+        if (kept.length > 0) throw new Error('a search page got rows as JSON and as objects');
+        keptJson = null;
+      }
       releaseId = res.releaseId;
       if (round === 0) {
         total = known ?? res.count;
@@ -82,7 +99,7 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
         )
           rememberTotal(totalKey, res.count);
       }
-      for (const row of res.rows) {
+      for (const [i, row] of res.rows.entries()) {
         if (kept.length === want) {
           more = true;
           break;
@@ -95,6 +112,7 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
           perCompany.set(company, n + 1);
         }
         kept.push(row);
+        keptJson?.push(res.json![i]!);
       }
       if (more || res.rows.length < batch) break;
     }
@@ -111,6 +129,7 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
     const warnings: Warning[] = [];
     if (countTimedOut) warnings.push(countUnavailableWarning(services.config.countBudgetMs));
     if (kept.length === 0) warnings.push(noRowsWarning(p.keysApplied));
-    return { result: { data: kept.map((r) => shapeRow(r, p.columns)), page, warnings }, delivered: kept.length };
+    const data = keptJson ? new JsonRows(keptJson) : kept.map((r) => shapeRow(r, p.columns));
+    return { result: { data, page, warnings }, delivered: kept.length };
   });
 }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { type Leaf, leafValues } from '../../../domain/query/ir.js';
 import { ident } from '../schema.js';
-import { decodeCards, parseCardLayout } from './layout.js';
+import { decodeCards, parseCardLayout, renderCards } from './layout.js';
 import {
   CARDS_TABLE,
   FULL_CARDS_TABLE,
@@ -17,6 +17,12 @@ import {
 export interface CardRow {
   sort_key: number;
   card: string;
+}
+
+/** One contact's card written as the JSON object of a page's columns (renderCards). */
+export interface CardJson {
+  sort_key: number;
+  json: string;
 }
 
 export type PointStoreOpening = { store: PointStore; reason?: undefined } | { store: null; reason: string };
@@ -203,12 +209,39 @@ export function cardsPage(
   limit: number,
   keep?: (sortKey: number) => boolean,
 ): Record<string, unknown>[] {
-  const bySortKey = new Map<number, string>();
-  for (const part of parts) for (const r of part) if (!keep || keep(r.sort_key)) bySortKey.set(r.sort_key, r.card);
-  const picked = [...bySortKey.keys()].sort((a, b) => a - b).slice(0, limit);
   return decodeCards(
-    picked.map((k) => bySortKey.get(k)!),
+    pickCards(parts, limit, keep).map((c) => c.card),
     layout,
     columns,
   );
+}
+
+/** A page of cards as cardsPage picks them, each written as the JSON object of `columns` (renderCards). */
+export function cardsJsonPage(
+  parts: readonly (readonly CardRow[])[],
+  layout: readonly string[],
+  columns: readonly string[],
+  limit: number,
+): CardJson[] {
+  const picked = pickCards(parts, limit);
+  const json = renderCards(
+    picked.map((c) => c.card),
+    layout,
+    columns,
+  );
+  return picked.map((c, i) => ({ sort_key: c.sort_key, json: json[i]! }));
+}
+
+/** The cards of the parts, each contact once (those `keep` accepts), in ascending sort_key, at most `limit`. */
+function pickCards(
+  parts: readonly (readonly CardRow[])[],
+  limit: number,
+  keep?: (sortKey: number) => boolean,
+): CardRow[] {
+  const bySortKey = new Map<number, string>();
+  for (const part of parts) for (const r of part) if (!keep || keep(r.sort_key)) bySortKey.set(r.sort_key, r.card);
+  return [...bySortKey.keys()]
+    .sort((a, b) => a - b)
+    .slice(0, limit)
+    .map((k) => ({ sort_key: k, card: bySortKey.get(k)! }));
 }

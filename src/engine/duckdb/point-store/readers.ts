@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { type Leaf, leafValues } from '../../../domain/query/ir.js';
 import { cardCovers } from './layout.js';
-import { type CardKind, type CardRow, cardsPage, PointStore } from './point-store.js';
+import { type CardJson, type CardKind, type CardRow, cardsJsonPage, cardsPage, PointStore } from './point-store.js';
 
 export interface ReaderInit {
   file: string;
@@ -159,15 +159,28 @@ export class PointReaders {
    * a reader fails.
    */
   async cards(sortKeys: readonly number[], columns: readonly string[]): Promise<Record<string, unknown>[]> {
+    const { kind, parts } = await this.cardParts(sortKeys, columns);
+    return cardsPage(parts, this.layoutOf(kind), columns, sortKeys.length);
+  }
+
+  /** The same cards written as the JSON objects of `columns` (cardsJsonPage); rejects when a reader fails. */
+  async cardsJson(sortKeys: readonly number[], columns: readonly string[]): Promise<CardJson[]> {
+    const { kind, parts } = await this.cardParts(sortKeys, columns);
+    return cardsJsonPage(parts, this.layoutOf(kind), columns, sortKeys.length);
+  }
+
+  private async cardParts(
+    sortKeys: readonly number[],
+    columns: readonly string[],
+  ): Promise<{ kind: CardKind; parts: CardRow[][] }> {
     const kind = this.kindFor(columns);
     if (!kind) throw new Error('the point store holds none of these columns');
-    const layout = this.layoutOf(kind);
     // A page of up to CARDS_INLINE rows is read on this thread (primary-key reads of cached pages), sparing the
     // round trip to a reader thread. Bigger pages (family B's 5,000 rows, from-person's employees of 100 companies)
     // are split over the readers, whose reads and copies back overlap: at 1 M contacts 7,000 cards took about 20 %
     // less than on one reader, interleaved runs on 2 cores.
     if (this.inline && !this.closing && sortKeys.length <= CARDS_INLINE)
-      return cardsPage([this.inline.cards(sortKeys, kind)], layout, columns, sortKeys.length);
+      return { kind, parts: [this.inline.cards(sortKeys, kind)] };
     const size = Math.ceil(sortKeys.length / this.readers.length);
     // Every part settles before a failure is reported, as in read().
     const parts = await Promise.allSettled(
@@ -175,12 +188,7 @@ export class PointReaders {
     );
     const failed = parts.find((p) => p.status === 'rejected');
     if (failed) throw failed.reason;
-    return cardsPage(
-      parts.map((p) => (p as PromiseFulfilledResult<CardRow[]>).value),
-      layout,
-      columns,
-      sortKeys.length,
-    );
+    return { kind, parts: parts.map((p) => (p as PromiseFulfilledResult<CardRow[]>).value) };
   }
 
   private ask(reader: Reader, kind: CardKind, what: { leaves: Leaf[] } | { sortKeys: number[] }): Promise<CardRow[]> {
