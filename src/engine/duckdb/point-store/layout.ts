@@ -56,14 +56,6 @@ export function arrayElements(text: string): number[] {
   let depth = 0;
   let start = -1;
   let last = -1;
-  const element = () => {
-    if (start < 0) throw new Error('a card holds an empty element');
-    const c = text.charCodeAt(start);
-    if (c !== QUOTE && c !== OPEN_ARRAY && c !== OPEN_OBJECT && !SCALAR.test(text.slice(start, last + 1)))
-      throw new Error('a card holds an element that is not JSON');
-    out.push(start, last + 1);
-    start = -1;
-  };
   let i = 0;
   while (i < text.length && isSpace(text.charCodeAt(i))) i++;
   if (text.charCodeAt(i) !== OPEN_ARRAY) throw new Error('a card is not a JSON array');
@@ -79,12 +71,13 @@ export function arrayElements(text: string): number[] {
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
       depth--;
       if (depth === 0) {
-        if (start >= 0 || out.length > 0) element();
+        if (start >= 0 || out.length > 0) pushElement(out, text, start, last + 1);
         return out;
       }
       last = i;
     } else if (depth === 1 && c === COMMA) {
-      element();
+      pushElement(out, text, start, last + 1);
+      start = -1;
     } else if (!isSpace(c)) {
       if (depth === 1 && start < 0) start = i;
       last = i;
@@ -93,8 +86,31 @@ export function arrayElements(text: string): number[] {
   throw new Error('a card is an array that does not end');
 }
 
-/** A JSON literal or number. */
-const SCALAR = /^(?:null|true|false|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
+/** Adds an element's bounds; throws when it is empty, or is none of a string, array, object, literal or number. */
+function pushElement(out: number[], text: string, start: number, end: number): void {
+  if (start < 0) throw new Error('a card holds an empty element');
+  const c = text.charCodeAt(start);
+  if (c !== QUOTE && c !== OPEN_ARRAY && c !== OPEN_OBJECT && !scalar(text, start, end))
+    throw new Error('a card holds an element that is not JSON');
+  out.push(start, end);
+}
+
+/** True when text[start, end) is a JSON literal or number (this runs for every element that is not text). */
+function scalar(text: string, start: number, end: number): boolean {
+  const c = text.charCodeAt(start);
+  const n = end - start;
+  if (c === 0x6e) return n === 4 && text.startsWith('null', start);
+  if (c === 0x74) return n === 4 && text.startsWith('true', start);
+  if (c === 0x66) return n === 5 && text.startsWith('false', start);
+  // An integer (sort_key, counts) by its digits; anything else by the grammar.
+  let digits = start;
+  while (digits < end && text.charCodeAt(digits) >= 0x30 && text.charCodeAt(digits) <= 0x39) digits++;
+  if (digits === end) return n === 1 || c !== 0x30;
+  return NUMBER.test(text.slice(start, end));
+}
+
+/** A JSON number. */
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 const isSpace = (c: number): boolean => c === SPACE || c === TAB || c === LF || c === CR;
 
