@@ -5,6 +5,7 @@ import { OPERATIONS } from '../../src/operations/index.js';
 import type { Operation } from '../../src/operations/types.js';
 import { expectError, expectToolError } from '../helpers/errors.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
+import { modestProfile } from '../helpers/signal-targets.js';
 import { type ApiResponse, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -57,7 +58,11 @@ beforeAll(async () => {
   rows = await allRows(app, 'contacts');
   company = (await allRows(app, 'companies')).find((x) => has(x.domain))!;
   r = rows.find((x) => [x.work_email, x.network, x.mobile_phone, x.company_domain, x.first_name].every(has))!;
+  for (const name of Object.keys(profile) as (keyof typeof profile)[]) profile[name] = await modestProfile(app, name);
 });
+
+/** The network profiles the signals examples name, sized so that every quote is sufficient (modestProfile). */
+const profile = { collect: '', alert: '', poll: '' };
 afterAll(async () => app.close());
 
 /** A valid input of each operation; path parameters are taken from it, the rest is the body or query string. */
@@ -79,10 +84,10 @@ const EXAMPLES: Record<string, Example> = {
   'enrichments.create': () => ({ inputs: [r.work_email] }),
   'exports.create': () => ({ filter: { countries: ['us'] }, max_rows: 5 }),
   'exports.get': (ids) => ({ id: ids.exportA ?? 'exp_none' }),
-  'signals.collect': () => ({ kind: 'network_profile', target: 'https://www.network.com/in/route-table' }),
+  'signals.collect': () => ({ kind: 'network_profile', target: profile.collect }),
   'signals.collect.get': (ids) => ({ id: ids.collect ?? 'col_none' }),
   'signals.list': () => ({}),
-  'signals.alerts.create': () => ({ kind: 'network_profile', target: 'https://www.network.com/in/route-alert' }),
+  'signals.alerts.create': () => ({ kind: 'network_profile', target: profile.alert }),
   'signals.alerts.list': () => ({}),
   'signals.alerts.get': (ids) => ({ id: ids.alert ?? 'alr_none' }),
   'signals.alerts.update': (ids) => ({ id: ids.alert ?? 'alr_none', active: true }),
@@ -408,7 +413,7 @@ describe('every spending operation quotes with dry_run: the quote is what the re
           {
             accountId,
             kind: 'network_profile',
-            target: 'https://www.network.com/in/quote-poll',
+            target: profile.poll,
             intervalMinutes: 60,
             maxFollowers: null,
             now: app.clock.now(),

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ERROR_CATALOG } from '../../src/domain/errors/index.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
+import { modestProfile } from '../helpers/signal-targets.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { eventually, uploadPageClient } from '../helpers/upload-page.js';
 
@@ -11,10 +12,13 @@ let app: TestApp;
 let client: Client;
 let rows: Row[];
 let key: string;
+/** The profile collect_signals collects, sized so that the pro plan's premium credits cover it. */
+let author: string;
 beforeAll(async () => {
   app = await startTestApp({ contacts: 1500, companies: 150, seed: 12, env: { CDS_SIGNALS_DELAY_MS: '0' } });
   key = (await app.createAccount('pro')).apiKey;
   rows = await allRows(app, 'contacts');
+  author = await modestProfile(app, 'author');
   client = new Client({ name: 'every-tool', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { 'X-API-Key': key } } }),
@@ -191,7 +195,7 @@ function CASES(): Record<string, Case> {
       code: 'export.not_found',
     },
     collect_signals: {
-      valid: { kind: 'network_profile', target: 'https://www.network.com/in/some-author' },
+      valid: () => ({ kind: 'network_profile', target: author }),
       invalid: { kind: 'network_profile', target: 'https://example.com/x' },
       code: 'request.invalid',
       after: (out, s) => (s.collect = out.data.job.id),
