@@ -49,6 +49,8 @@ describe('search pages written from the cards', () => {
       { filter: { has_phone: true, countries: ['us', 'gb'] }, limit: 30 },
       // Card columns in an order of the caller's own, a list column among them.
       { filter: { seniority: ['manager'] }, columns: ['work_email', 'company_industries', 'name', 'has_phone'] },
+      // A number the cards lack (rows as objects).
+      { filter: { employee_count_min: 50 }, columns: ['company_employee_count', 'name'], limit: 60 },
       // A column the cards lack, and a record column: rows as objects.
       { filter: { seniority: ['director'] }, columns: ['name', 'skills'], limit: 25 },
       { filter: { seniority: ['director'] }, columns: ['name', 'experience'], limit: 25 },
