@@ -29,46 +29,41 @@ export async function indexedQuery(
         const q = rowsByKeyQuery(entity, keys, cols);
         return session.run(q.sql, q.params, { budgetMs, ...(req.tenant ? { tenant: req.tenant } : {}) });
       };
-      // A page whose every column is on the cards, asked for as JSON, is the cards' own text (renderCards).
-      const texts =
-        json && entity === 'contact' && onCards(session, columns) ? await session.cardsJson(keys, columns) : null;
-      if (texts?.length === keys.length)
-        return {
-          releaseId: session.info.id,
-          count,
-          countTimedOut: false,
-          rows: texts.map((t) => ({ sort_key: t.sort_key })),
-          json: texts.map((t) => t.json),
-        };
-      rows = (entity === 'contact' ? await cardRows(session, keys, columns, byKey) : null) ?? (await byKey(columns));
+      const page = entity === 'contact' ? await cardRows(session, keys, columns, byKey, json === true) : null;
+      if (page?.json) return { releaseId: session.info.id, count, countTimedOut: false, ...page };
+      rows = page?.rows ?? (await byKey(columns));
     }
   }
   return { releaseId: session.info.id, count, countTimedOut: false, rows };
-}
-
-/** True when the cards hold every one of these columns (sort_key aside). */
-function onCards(session: ReleaseSession, columns: readonly string[]): boolean {
-  const wanted = columns.filter((c) => c !== 'sort_key');
-  return wanted.length > 0 && session.cardColumns(wanted).length === wanted.length;
 }
 
 /**
  * A page's contact rows from the point store's cards, with the columns the cards do not hold (a family B page shows
  * its filters' columns, e.g. company_employee_count) read from the release for those rows only; null when the cards
  * hold none of the columns or cannot answer. Reading a page's text columns from the release costs most of its time
- * (1 M contacts: 100 rows of the default columns plus two, 6.6 ms; the two alone, 1.9 ms).
+ * (1 M contacts: 100 rows of the default columns plus two, 6.6 ms; the two alone, 1.9 ms). `json`: a page whose every
+ * column is on the cards is answered as the cards' own text (renderCards), its rows holding only sort_key.
  */
 async function cardRows(
   session: ReleaseSession,
   keys: readonly number[],
   columns: readonly string[],
   byKey: (columns: readonly string[]) => Promise<Record<string, unknown>[]>,
-): Promise<Record<string, unknown>[] | null> {
+  json: boolean,
+): Promise<Pick<QueryResult, 'rows' | 'json'> | null> {
   const onCard = session.cardColumns(columns);
   // Cards that hold only the id (or the sort key) spare the release's read nothing.
   if (!onCard.some((c) => c !== 'id' && c !== 'sort_key')) return null;
   const rest = columns.filter((c) => c !== 'sort_key' && !onCard.includes(c));
-  if (rest.length === 0) return session.cards(keys, columns);
+  if (rest.length === 0 && json) {
+    const texts = await session.cardsJson(keys, columns);
+    if (texts?.length === keys.length)
+      return { rows: texts.map((t) => ({ sort_key: t.sort_key })), json: texts.map((t) => t.json) };
+  }
+  if (rest.length === 0) {
+    const cards = await session.cards(keys, columns);
+    return cards && { rows: cards };
+  }
   const [others, read] = await Promise.all([byKey(rest), session.cards(keys, onCard)]);
   // Every contact has its card (the store is whole): cards the release's rows do not agree with (or a failed read)
   // are read from the release as well, for these rows and only the columns the cards were to give.
@@ -78,7 +73,7 @@ async function cardRows(
     cards.every((card, i) => Number(card.sort_key) === Number(others[i]!.sort_key));
   const cards = agree(read) ? read : await byKey(onCard);
   if (!agree(cards)) return null;
-  return cards.map((card, i) => ({ ...card, ...others[i] }));
+  return { rows: cards.map((card, i) => ({ ...card, ...others[i] })) };
 }
 
 /** Candidates of one leaf checked by the release's columns at most this many at a time; more go to the scan. */

@@ -40,6 +40,11 @@ export function resolveColumns(
   return out;
 }
 
+/** True when shapeRow keeps every value of these columns as stored (none is a record column). */
+export function shapedAsStored(columns: readonly ColumnDef[]): boolean {
+  return columns.every((c) => c.storage !== 'JSON');
+}
+
 /** A stored row as the API returns it: record columns parsed from their JSON text, helper fields dropped. */
 export function shapeRow(row: Record<string, unknown>, columns: readonly ColumnDef[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -8,7 +8,7 @@ import { buildLabel } from '../invoke.js';
 import { rowsPerCall } from '../limits.js';
 import type { OpContext, OpResult, Page, Warning } from '../types.js';
 import { countUnavailableWarning, noRowsWarning } from '../warnings.js';
-import { shapeRow } from './columns.js';
+import { shapedAsStored, shapeRow } from './columns.js';
 
 export interface SearchPageInput {
   entity: Entity;
@@ -54,8 +54,8 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
       ? [...names, 'company_domain']
       : names;
   // The rows may come as JSON text (QueryResult.json) when they are the answer as they are: shapeRow changes no
-  // value (no record column) and no row is skipped (no per-company cap). MCP relabels rows, so it takes objects.
-  const json = ctx.face === 'rest' && p.maxPerCompany === undefined && p.columns.every((c) => c.storage !== 'JSON');
+  // value and no row is skipped (no per-company cap). MCP relabels rows, so it takes objects.
+  const json = ctx.face === 'rest' && p.maxPerCompany === undefined && shapedAsStored(p.columns);
 
   return withContactCredits(ctx, 'search', limit, async (granted) => {
     const want = granted;
