@@ -258,6 +258,11 @@ describe('every family B parameter compiles to the Query IR', () => {
     expect(ir({ [name]: value })).toEqual(expected);
   });
 
+  it('a negative zero bound is zero in the IR', () => {
+    const leaf = ir({ revenue_max: -0 }) as { value: unknown };
+    expect(Object.is(leaf.value, 0)).toBe(true);
+  });
+
   it('covers every parameter of the catalog', () => {
     expect(new Set(cases.map((c) => c[0]))).toEqual(new Set(FAMILY_B_PARAMS.map((p) => p.name)));
   });

@@ -159,6 +159,16 @@ describe('combination, keysApplied, empty and null', () => {
     expect(parsed.keysApplied).toEqual(['seniority', 'where', 'countries', 'exclude_ids']);
   });
 
+  it('a negative zero is zero in the IR (JSON has no -0, and the IR must survive its own serialization)', () => {
+    const { ir } = parseContactFilter({
+      filter: { total_funding_max: -0, where: { field: 'company_employee_count', op: 'gte', value: -0 } },
+    });
+    const values = (ir as { and: { value: unknown }[] }).and.map((l) => l.value);
+    expect(values).toHaveLength(2);
+    for (const v of values) expect(Object.is(v, 0)).toBe(true);
+    expect(JSON.parse(JSON.stringify(ir))).toEqual(ir);
+  });
+
   it('an empty filter matches everything', () => {
     expect(parseContactFilter({ filter: {} })).toEqual({ ir: { and: [] }, keysApplied: [] });
   });

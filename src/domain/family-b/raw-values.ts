@@ -1,7 +1,7 @@
 import type { FamilyBParamDef } from '../catalog/index.js';
 import { invalidValue, malformed, tooManyValues } from '../query/filter-errors.js';
 import { DEFAULT_LIST_MAX } from '../query/limits.js';
-import { FILTER_NUMBER_RANGE_TEXT, inFilterRange } from '../query/number-range.js';
+import { FILTER_NUMBER_RANGE_TEXT, filterNumber, inFilterRange } from '../query/number-range.js';
 import { isIsoDate, item, quote } from '../query/shape.js';
 
 /**
@@ -49,7 +49,7 @@ export function readNumber(raw: unknown, field: string): number {
     throw invalidValue(field, 'a number', raw, 'Send a number without quotes, for example 50.');
   if (!inFilterRange(raw))
     throw invalidValue(field, `a number ${FILTER_NUMBER_RANGE_TEXT}`, raw, 'Send a number inside that range.');
-  return raw;
+  return filterNumber(raw);
 }
 
 export function readBoolean(raw: unknown, field: string): boolean {

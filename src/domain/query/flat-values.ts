@@ -3,6 +3,7 @@ import { normalizeCompanyName, normalizeDomain } from '../normalize/index.js';
 import { lowerText } from '../text/lower.js';
 import { invalidValue, malformed, tooManyValues } from './filter-errors.js';
 import { DEFAULT_LIST_MAX } from './limits.js';
+import { filterNumber } from './number-range.js';
 import { isYearMonth, item, quote, unique } from './shape.js';
 import { foldOrThrow } from './values.js';
 
@@ -74,7 +75,7 @@ export function parseInteger(raw: unknown, field: string): number {
   if (typeof raw !== 'number' || !Number.isSafeInteger(raw)) {
     throw invalidValue(field, 'an integer', raw, 'Send a whole number without quotes, for example 50.');
   }
-  return raw;
+  return filterNumber(raw);
 }
 
 /** A `YYYY-MM` month bound (`last_round_after`, ...). */

@@ -10,3 +10,11 @@ export function inFilterRange(n: number): boolean {
 }
 
 export const FILTER_NUMBER_RANGE_TEXT = 'between -1e18 and 1e18';
+
+/**
+ * A filter number as the Query IR holds it: -0 becomes 0. JSON has no negative zero, so an IR holding one would not
+ * survive its own serialization (a cursor's query hash, a job's payload); every engine compares the two as equal.
+ */
+export function filterNumber(n: number): number {
+  return n === 0 ? 0 : n;
+}

@@ -2,7 +2,7 @@ import type { ColumnDef, Entity } from '../catalog/index.js';
 import { rejected, tooManyValues } from './filter-errors.js';
 import type { Scalar } from './ir.js';
 import { WHERE_MAX_IN_VALUES } from './limits.js';
-import { FILTER_NUMBER_RANGE_TEXT, inFilterRange } from './number-range.js';
+import { FILTER_NUMBER_RANGE_TEXT, filterNumber, inFilterRange } from './number-range.js';
 import { describeType, hasEdgeWildcard, isAbsent, isIsoDate, isYearMonth, item, quote, unique } from './shape.js';
 import { foldOrThrow } from './values.js';
 import { FOLDING_OPS, takes, type WhereOp } from './where-operators.js';
@@ -51,7 +51,7 @@ function scalar(col: ColumnDef, op: WhereOp, raw: unknown, path: string, entity:
   switch (col.kind) {
     case 'number':
       if (typeof raw !== 'number' || !Number.isFinite(raw)) return refuse(describeType(raw));
-      return inFilterRange(raw) ? raw : refuse(`${raw}; numbers are ${FILTER_NUMBER_RANGE_TEXT}`);
+      return inFilterRange(raw) ? filterNumber(raw) : refuse(`${raw}; numbers are ${FILTER_NUMBER_RANGE_TEXT}`);
     case 'bool':
       return typeof raw === 'boolean' ? raw : refuse(describeType(raw));
     case 'date':
