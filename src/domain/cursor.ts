@@ -26,7 +26,11 @@ export function queryHash(query: unknown): string {
 
 /** JSON with object keys sorted, so equal queries hash equally whatever the key order. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    // A list of plain values (a filter's 1,000 domains) is its JSON as it is: only objects have keys to sort.
+    if (value.every((v) => v === null || typeof v !== 'object')) return JSON.stringify(value);
+    return `[${value.map(canonicalJson).join(',')}]`;
+  }
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)

@@ -19,6 +19,17 @@ describe('cursor codec', () => {
     expect(decodeCursor(secret, t, { buildLabel: '0.1.0+r1', queryHash: q }).k).toBe(42);
   });
 
+  it('canonical JSON writes a list of plain values as each value is written, in order', () => {
+    const lists: unknown[][] = [
+      [],
+      ['acme.com', 'b\u00fccher.de', 'quote " and \\ backslash', '😀', ''],
+      [1, -0, 2.5, 1e21, null, true, false, Number.NaN],
+      [null, undefined, 'x'],
+    ];
+    for (const list of lists) expect(canonicalJson(list)).toBe(`[${list.map((v) => canonicalJson(v)).join(',')}]`);
+    expect(canonicalJson(['b', { d: 1, c: [2, 'x'] }, 3])).toBe('["b",{"c":[2,"x"],"d":1},3]');
+  });
+
   it('canonical JSON ignores key order', () => {
     expect(canonicalJson({ b: 1, a: [{ d: 1, c: 2 }] })).toBe(canonicalJson({ a: [{ c: 2, d: 1 }], b: 1 }));
     expect(queryHash({ x: 1, y: 2 })).toBe(queryHash({ y: 2, x: 1 }));

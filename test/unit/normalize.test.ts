@@ -1,3 +1,5 @@
+import { Rng } from '../../loaders/generate/rng.js';
+import { isHostname } from '../../src/domain/normalize/hostname.js';
 import {
   classifyEnrichInput,
   emailDomain,
@@ -99,6 +101,51 @@ describe('normalizeDomain', () => {
     `${'a'.repeat(64)}.com`,
   ])('%j is not a domain', (input) => {
     expect(normalizeDomain(input)).toBeUndefined();
+  });
+});
+
+describe('hostnames and bare domains (seeded random strings)', () => {
+  /** The DNS rules as regular expressions, the definition the one-pass check must agree with. */
+  const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+  const byRules = (host: string): boolean => {
+    const labels = host.split('.');
+    return (
+      host.length <= 253 && labels.length > 1 && labels.every((l) => LABEL.test(l)) && !/^\d+$/.test(labels.at(-1)!)
+    );
+  };
+  const rng = new Rng(35);
+  const pick = (chars: string): string => chars[rng.int(chars.length)]!;
+  /** Mostly hostname characters, some of which break the rules (capitals, `_`, a non-ASCII letter, an empty label). */
+  const candidate = (): string => {
+    const labels = Array.from({ length: 1 + rng.int(4) }, () => {
+      const long = rng.int(20) === 0;
+      const size = long ? 60 + rng.int(8) : rng.int(9);
+      return Array.from({ length: size }, () =>
+        rng.int(25) === 0 ? pick('A_ü.') : pick('abcdefghijklmnopqrstuvwxyz0123456789--'),
+      ).join('');
+    });
+    const host = labels.join('.');
+    return rng.int(10) === 0 ? `www.${host}` : host;
+  };
+  const hosts = Array.from({ length: 20_000 }, candidate);
+
+  it('isHostname agrees with the DNS rules', () => {
+    const mismatches = hosts.filter((h) => isHostname(h) !== byRules(h));
+    expect(mismatches).toEqual([]);
+    // Both kinds are well represented, so the agreement is not one of rejecting everything.
+    expect(hosts.filter(byRules).length).toBeGreaterThan(2_000);
+    expect(hosts.filter((h) => !byRules(h)).length).toBeGreaterThan(2_000);
+    expect(isHostname(`${'a.'.repeat(126)}io`)).toBe(false);
+    expect(isHostname(`${'a.'.repeat(125)}io`)).toBe(true);
+  });
+
+  it('a domain sent bare normalizes as the same domain sent in a URL and in capitals', () => {
+    for (const host of hosts) {
+      const bare = normalizeDomain(host);
+      expect([host, normalizeDomain(`https://${host}/about?x=1`)]).toEqual([host, bare]);
+      expect([host, normalizeDomain(host.toUpperCase())]).toEqual([host, bare]);
+      if (bare !== undefined) expect(normalizeDomain(bare)).toBe(bare);
+    }
   });
 });
 

@@ -5,6 +5,9 @@ import { asciiHost, isHostname } from './hostname.js';
  * trailing dot or leading `www.`; lowercase, internationalized names in punycode. undefined when not a domain.
  */
 export function normalizeDomain(input: string): string | undefined {
+  // Already bare (lowercase, no scheme, path, port or `www.`): every step below would leave it as it is. Most lists of
+  // domains in a filter are written so, and are normalized again on every request.
+  if (!input.startsWith('www.') && isHostname(input)) return input;
   let s = input.trim();
   if (s === '' || /\s/.test(s)) return undefined;
   s = s.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^\/\//, '');
