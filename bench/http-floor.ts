@@ -1,16 +1,19 @@
 /**
- * The floor under a count over HTTP: the suite's `name-contains` count (no match, answered by PostgreSQL's pg_trgm
- * index in well under a millisecond) timed three ways, alternated call by call:
+ * The floor under a count or a first page over HTTP: a suite query (by default `name-contains`, no match, counted by
+ * PostgreSQL's pg_trgm index in well under a millisecond) timed three ways, alternated call by call:
  *   - `bare`: a node:http server in a process of its own that does nothing but send the service's own answer bytes;
- *   - `service`: the same count from `cds serve`;
- *   - `postgres`: the same count from the peer's table (bench/peer-postgres), over its SQL client.
+ *   - `service`: the same call to `cds serve`;
+ *   - `postgres`: the same statement on the peer's table (bench/peer-postgres), over its SQL client.
  * Each is timed back to back and after a 10 ms pause in which every process sits idle, as in the peer's interleaved
  * run, where each side waits while the other answers. What the bare server costs after a pause is what any HTTP
- * answer from a Node process costs on this machine before the service does any work.
+ * answer of that size from a Node process costs on this machine before the service does any work. `--page` times the
+ * first page of 100 rows (the peer's first-page statement, the service's search) instead of the count.
  *
- *   node dist/bench/http-floor.js [--contacts 1000000] [--data DIR] [--calls 1000] [--pg URL] [--tag T]
+ *   node dist/bench/http-floor.js [--contacts 1000000] [--data DIR] [--calls 1000] [--pg URL] [--query NAME] [--page]
+ *     [--tag T]
  *
- * Writes bench/results/http-floor-<contacts>[-<tag>].json.
+ * Writes bench/results/http-floor-<contacts>[-<query>-page][-<tag>].json (the query's name only with --page or
+ * --query).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -34,14 +37,19 @@ const { values } = parseArgs({
     data: { type: 'string' },
     calls: { type: 'string', default: '1000' },
     pg: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
+    query: { type: 'string', default: 'name-contains' },
+    page: { type: 'boolean', default: false },
     tag: { type: 'string' },
-    'serve-bare': { type: 'string' },
+    'serve-bare': { type: 'boolean', default: false },
   },
 });
 
-if (values['serve-bare'] !== undefined) {
-  // The bare server: the answer's bytes, after reading the request's body, as the service answers.
-  const body = values['serve-bare'];
+if (values['serve-bare']) {
+  // The bare server: the answer's bytes (read from stdin: a page is too long for an argument), after reading the
+  // request's body, as the service answers.
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks).toString('utf8');
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -61,18 +69,24 @@ async function measure(): Promise<void> {
   const log = (s: string): boolean => process.stdout.write(s);
   const dir = benchDataDir(root, contacts, values.data);
   const key = benchKey(root, dir);
-  const query = (await querySuite(dir)).find((q) => q.name.startsWith('name-contains'));
-  if (!query) throw new Error('the query suite has no name-contains query');
+  const queryName = values.query ?? 'name-contains';
+  const page = values.page === true;
+  const query = (await querySuite(dir)).find((q) => q.name.startsWith(queryName));
+  if (!query) throw new Error(`the query suite has no query named ${queryName}`);
+  if (query.familyB) throw new Error(`${query.name} is a family B query: this bench times family A calls`);
 
   const db = await connectPeer(values.pg, dir, log);
-  const countSql = peerSql(TABLE, query.filter).count;
+  const sql = peerSql(TABLE, query.filter)[page ? 'first' : 'count'];
+  const path = page ? '/v1/contacts/search' : '/v1/contacts/count';
+  const body = page ? { filter: query.filter, limit: 100 } : { filter: query.filter };
 
   const server = await startBenchServer(dir);
   const post = poster(server.url, key);
-  const answer = JSON.stringify(await post('/v1/contacts/count', { filter: query.filter }));
-  const bare = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve-bare', answer], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const answer = JSON.stringify(await post(path, body));
+  const bare = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve-bare'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
+  bare.stdin.end(answer);
   const port = await new Promise<string>((resolve, reject) => {
     bare.stdout.once('data', (b: Buffer) => resolve(b.toString().trim()));
     bare.once('exit', (code) => reject(new Error(`the bare server exited (${code})`)));
@@ -80,9 +94,9 @@ async function measure(): Promise<void> {
   const postBare = poster(`http://127.0.0.1:${port}`, key);
 
   const sides = {
-    bare: () => postBare('/v1/contacts/count', { filter: query.filter }),
-    service: () => post('/v1/contacts/count', { filter: query.filter }),
-    postgres: () => db.query(...countSql),
+    bare: () => postBare(path, body),
+    service: () => post(path, body),
+    postgres: () => db.query(...sql),
   };
   type Side = keyof typeof sides;
   const modes = { back_to_back: 0, after_10ms_idle: 10 };
@@ -117,6 +131,7 @@ async function measure(): Promise<void> {
     contacts,
     calls,
     query: query.name,
+    call: page ? 'first page of 100 rows' : 'count',
     answer_bytes: Buffer.byteLength(answer),
     tag: values.tag ?? null,
     machine: machine(),
@@ -124,7 +139,13 @@ async function measure(): Promise<void> {
     ...results,
   };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-  const out = join(root, 'bench', 'results', `http-floor-${contacts}${values.tag ? `-${values.tag}` : ''}.json`);
+  const named = page || values.query !== 'name-contains' ? `-${queryName}${page ? '-page' : ''}` : '';
+  const out = join(
+    root,
+    'bench',
+    'results',
+    `http-floor-${contacts}${named}${values.tag ? `-${values.tag}` : ''}.json`,
+  );
   writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
   log(`wrote ${out}\n`);
 }
