@@ -69,8 +69,8 @@ async function measure(): Promise<void> {
   const log = (s: string): boolean => process.stdout.write(s);
   const dir = benchDataDir(root, contacts, values.data);
   const key = benchKey(root, dir);
-  const queryName = values.query ?? 'name-contains';
-  const page = values.page === true;
+  const queryName = values.query;
+  const page = values.page;
   const query = (await querySuite(dir)).find((q) => q.name.startsWith(queryName));
   if (!query) throw new Error(`the query suite has no query named ${queryName}`);
   if (query.familyB) throw new Error(`${query.name} is a family B query: this bench times family A calls`);
@@ -139,7 +139,7 @@ async function measure(): Promise<void> {
     ...results,
   };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-  const named = page || values.query !== 'name-contains' ? `-${queryName}${page ? '-page' : ''}` : '';
+  const named = page || queryName !== 'name-contains' ? `-${queryName}${page ? '-page' : ''}` : '';
   const out = join(
     root,
     'bench',
