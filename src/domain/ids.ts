@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /** Prefixed ids from one table (STYLE: Unkey). */
 export const ID_PREFIX = {
@@ -20,10 +20,24 @@ export const ID_PREFIX = {
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
+/**
+ * Random bytes for ids, drawn from the CSPRNG a pool at a time: one CSPRNG call per id took about 6 µs here, and a
+ * search page makes two ids (its request and its hold). Each byte is used once. Secrets (API keys, session tokens)
+ * do not come from here.
+ */
+const POOL_BYTES = 4096;
+const pool = Buffer.alloc(POOL_BYTES);
+let poolUsed = POOL_BYTES;
+
 export function randomToken(length: number): string {
-  const bytes = randomBytes(length);
+  if (length > POOL_BYTES) throw new RangeError(`a token of ${length} characters is longer than the pool`);
+  if (poolUsed + length > POOL_BYTES) {
+    randomFillSync(pool);
+    poolUsed = 0;
+  }
   let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i]! % 62];
+  for (let i = 0; i < length; i++) out += ALPHABET[pool[poolUsed + i]! % 62];
+  poolUsed += length;
   return out;
 }
 
