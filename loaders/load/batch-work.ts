@@ -133,7 +133,7 @@ export class BatchWork {
 
   /** Writes the rows still buffered of one kind. */
   end(kind: 'companies' | 'people'): BatchResult {
-    const file = (kind === 'people' ? this.peopleOut : this.companiesOut).flush();
+    const file = (kind === 'people' ? this.peopleOut : this.companiesOut).close();
     return { rejects: [], files: file ? [file] : [], employers: [], unknownIndustries: 0 };
   }
 }
