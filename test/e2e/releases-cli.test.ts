@@ -153,7 +153,7 @@ it('rolls back while a load runs; the load then publishes its own release', asyn
     const t0 = Date.now();
     while ((await count()) !== 300 && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 50));
     // The rolled-back release serves while the load still runs. How soon is checked by the quiet rollback above (within
-    // a second); here the load keeps both cores busy, and seeing and opening the release took 1.0 to 2.5 s in runs
+    // a second); here the load keeps both cores busy, and seeing and opening the release took 0.9 to 2.5 s in runs
     // on this 2-core machine, the slowest with the test suite beside it.
     expect(await count()).toBe(300);
     expect(loading.exitCode).toBeNull(); // the load was still running during the rollback
