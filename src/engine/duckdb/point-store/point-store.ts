@@ -25,6 +25,12 @@ export interface CardJson {
   json: string;
 }
 
+/** The statements reading cards of one kind: of many sort keys (a JSON list) at once, and of one. */
+interface CardReads {
+  many: Database.Statement<[string], CardRow>;
+  one: (sortKey: number) => string | undefined;
+}
+
 export type PointStoreOpening = { store: PointStore; reason?: undefined } | { store: null; reason: string };
 
 /** Which cards a read takes: the cards, or (for columns only they hold) the full cards. */
@@ -39,10 +45,10 @@ export class PointStore {
     private readonly db: Database.Database,
     readonly layout: readonly string[],
     private readonly keyReads: ReadonlyMap<string, Database.Statement<[string], number>>,
-    private readonly cardReads: Database.Statement<[string], CardRow>,
+    private readonly cardReads: CardReads,
     /** The full cards' layout and reads, in a store written with them. */
     readonly fullLayout: readonly string[] | null,
-    private readonly fullCardReads: Database.Statement<[string], CardRow> | null,
+    private readonly fullCardReads: CardReads | null,
   ) {}
 
   /**
@@ -61,6 +67,10 @@ export class PointStore {
       // The interior B-tree pages of the key and card tables (about 20 MB at 10 M contacts) stay cached:
       // a lookup then reads one leaf page of each.
       db.pragma('cache_size = -32768');
+      // A published store never changes (a delta writes an overlay beside it), so this read-only connection keeps its
+      // shared lock (on the attached base too) instead of taking and dropping it, and checking the file for changes,
+      // on every read: a page's cards read one by one then cost about half of one read of all of them.
+      db.pragma('locking_mode = EXCLUSIVE');
       const meta = new Map(db.prepare(`SELECT key, value FROM ${POINT_META_TABLE}`).raw().all() as [string, string][]);
       const overlay = meta.has(POINT_META.baseReleaseId);
       const own = meta.get(overlay ? POINT_META.overlayReleaseId : POINT_META.releaseId);
@@ -102,11 +112,19 @@ export class PointStore {
             .pluck() as Database.Statement<[string], number>,
         ]),
       );
-      const reads = (table: string) =>
-        db.prepare(
+      const reads = (table: string): CardReads => ({
+        many: db.prepare(
           'WITH k AS (SELECT value AS sort_key FROM json_each(?)) ' +
             both('SELECT sort_key, card', `${table} WHERE sort_key IN (SELECT sort_key FROM k)`),
-        ) as Database.Statement<[string], CardRow>;
+        ) as Database.Statement<[string], CardRow>,
+        // An overlay's statement names the key twice (its rows, then the base's).
+        one: ((read) => (overlay ? (k: number) => read.get(k, k) : (k: number) => read.get(k)))(
+          db.prepare(both('SELECT card', `${table} WHERE sort_key = ?`)).pluck() as Database.Statement<
+            number[],
+            string
+          >,
+        ),
+      });
       // Full cards are optional: a store without them (or whose layout this build cannot read) answers the rest.
       const fullLayout = parseCardLayout(meta.get(POINT_META.fullCardColumns));
       return {
@@ -142,15 +160,23 @@ export class PointStore {
       if (!read) throw new Error(`the point store has no key table for ${leaf.field}`);
       if (values.length > 0) for (const k of read.all(JSON.stringify(values))) keys.add(k);
     }
-    return keys.size === 0 ? [] : this.reads(kind).all(JSON.stringify([...keys]));
+    return keys.size === 0 ? [] : this.reads(kind).many.all(JSON.stringify([...keys]));
   }
 
-  /** The cards of these contacts (by sort_key), in no order; sort keys without a card are left out. */
+  /** The cards of these contacts (by sort_key), in their order; sort keys without a card are left out. */
   cards(sortKeys: readonly number[], kind: CardKind = 'card'): CardRow[] {
-    return sortKeys.length === 0 ? [] : this.reads(kind).all(JSON.stringify(sortKeys));
+    // One primary-key read each: for a page of 100 cards this took about 45 µs against 80 µs for one statement
+    // joining the keys' JSON list (1 M contacts, cached pages), which the lookups by identifier still use.
+    const one = this.reads(kind).one;
+    const rows: CardRow[] = [];
+    for (const sort_key of sortKeys) {
+      const card = one(sort_key);
+      if (card !== undefined) rows.push({ sort_key, card });
+    }
+    return rows;
   }
 
-  private reads(kind: CardKind): Database.Statement<[string], CardRow> {
+  private reads(kind: CardKind): CardReads {
     if (kind === 'card') return this.cardReads;
     if (!this.fullCardReads) throw new Error('the point store holds no full cards');
     return this.fullCardReads;
