@@ -105,6 +105,14 @@ describe('SQLite store specifics', () => {
         true,
       ]);
       expect(usage.read(key)).toEqual({ used: 0, held: 10 });
+      // A counter's first hold (the upsert's insert) is held to the cap too.
+      const fresh = { ...key, window_start: '2026-03-11T00:00:00.000Z' };
+      expect([
+        usage.holdWithin(fresh, 11, 10),
+        usage.holdWithin(fresh, 10, 10),
+        usage.holdWithin(fresh, 1, 10),
+      ]).toEqual([false, true, false]);
+      expect(usage.read(fresh)).toEqual({ used: 0, held: 10 });
     } finally {
       db.close();
     }

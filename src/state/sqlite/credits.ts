@@ -174,7 +174,8 @@ export class SqliteCredits {
     // Settling twice is a no-op that returns the hold as settled the first time: never a double charge.
     if (row.status !== 'held') return toHold(row);
     const settled = Math.min(charged, row.amount);
-    if (this.markSettled.run({ id: holdId, status, charged: settled, now: now.toISOString() }).changes !== 1)
+    const settledAt = now.toISOString();
+    if (this.markSettled.run({ id: holdId, status, charged: settled, now: settledAt }).changes !== 1)
       return toHold(this.holdById.get(holdId)!);
     for (const w of this.windowsOf.all(holdId)) {
       this.usage.settle(
@@ -191,7 +192,8 @@ export class SqliteCredits {
       line: lineOf(row.kind, row.category, row.line),
       credits: settled,
     });
-    return toHold(this.holdById.get(holdId)!);
+    // The row as the UPDATE above left it.
+    return toHold({ ...row, status, charged: settled, settled_at: settledAt });
   }
 
   private snapshotIn(accountId: string, now: Date): CreditSnapshot {

@@ -21,7 +21,6 @@ const KEY =
  */
 export class UsageCounters {
   private readonly read_: Statement<[CounterKey], { used: number; held: number }>;
-  private readonly ensure: Statement<[CounterKey]>;
   private readonly holdCapped: Statement<[CounterKey & { amount: number; cap: number }]>;
   private readonly holdUncapped: Statement<[CounterKey & { amount: number }]>;
   private readonly settle_: Statement<
@@ -30,14 +29,12 @@ export class UsageCounters {
 
   constructor(db: Database) {
     this.read_ = db.prepare(`SELECT used, held FROM usage WHERE ${KEY}`);
-    this.ensure = db.prepare(
-      'INSERT INTO usage (account_id, kind, category, window_kind, window_start) VALUES (@account_id, @kind, ' +
-        '@category, @window_kind, @window_start) ON CONFLICT DO NOTHING',
-    );
-    this.holdCapped = db.prepare(
-      `UPDATE usage SET held = held + @amount WHERE ${KEY} AND used + held + @amount <= @cap`,
-    );
-    this.holdUncapped = db.prepare(`UPDATE usage SET held = held + @amount WHERE ${KEY}`);
+    // A counter is created by its first hold: one upsert, whose update is skipped (no change) past the cap.
+    const upsert =
+      'INSERT INTO usage (account_id, kind, category, window_kind, window_start, held) VALUES (@account_id, @kind, ' +
+      '@category, @window_kind, @window_start, @amount) ON CONFLICT DO UPDATE SET held = held + excluded.held';
+    this.holdCapped = db.prepare(`${upsert} WHERE used + held + excluded.held <= @cap`);
+    this.holdUncapped = db.prepare(upsert);
     // A hold moved the plan-wide counter and its category's counter; settling moves both back.
     this.settle_ = db.prepare(
       `UPDATE usage SET held = held - @amount, used = used + @charged
@@ -51,12 +48,12 @@ export class UsageCounters {
 
   /** Adds `amount` to held only if the cap still allows it; false when it does not. */
   holdWithin(key: CounterKey, amount: number, cap: number): boolean {
-    this.ensure.run(key);
+    // A new counter starts at `amount`, which the cap must allow as well.
+    if (amount > cap) return false;
     return this.holdCapped.run({ ...key, amount, cap }).changes === 1;
   }
 
   hold(key: CounterKey, amount: number): void {
-    this.ensure.run(key);
     this.holdUncapped.run({ ...key, amount });
   }
 
