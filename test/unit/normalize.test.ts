@@ -12,6 +12,7 @@ import {
   parseEmail,
   parseNetworkUrl,
 } from '../../src/domain/normalize/index.js';
+import { lowerText } from '../../src/domain/text/lower.js';
 
 const HOST = 'network.com';
 
@@ -174,6 +175,61 @@ describe('normalizeCompanyName', () => {
     ['   ', ''],
   ])('%j -> %j', (input, name) => {
     expect(normalizeCompanyName(input)).toBe(name);
+  });
+});
+
+describe('normalizeCompanyName against the spec steps (seeded random names)', () => {
+  /** The spec's legal suffixes; one is stripped when a space or comma (or nothing) comes before it. */
+  const SUFFIXES = [
+    'inc',
+    'inc.',
+    'incorporated',
+    'llc',
+    'l.l.c.',
+    'ltd',
+    'ltd.',
+    'limited',
+    'corp',
+    'corp.',
+    'corporation',
+    'co',
+    'co.',
+    'gmbh',
+    'ag',
+    'sa',
+    's.a.',
+    'bv',
+    'b.v.',
+    'plc',
+    'pty ltd',
+    'srl',
+  ];
+  const bySteps = (input: string): string => {
+    let name = lowerText(input).replace(/\s+/g, ' ').trim();
+    for (const suffix of [...SUFFIXES].sort((a, b) => b.length - a.length)) {
+      if (!name.endsWith(suffix)) continue;
+      const before = name.slice(0, name.length - suffix.length);
+      if (before === '' || /[\s,]$/.test(before)) {
+        name = before.replace(/[\s,]+$/, '').trim();
+        break;
+      }
+    }
+    return name.replace(/^the /, '');
+  };
+  const rng = new Rng(37);
+  const WORDS = [...SUFFIXES, 'the', 'The', 'pty', 'Acme', 'INC', 'Ltd.', 'co', 'xinc', 'incx', 'société', 'ÆON', 'a'];
+  const SEPARATORS = [' ', ' ', ' ', ',', ', ', ' , ', '  ', '\t', '\u00a0', '\n', ''];
+  const names = Array.from({ length: 20_000 }, () =>
+    Array.from({ length: 1 + rng.int(4) }, () => rng.pick(WORDS) + rng.pick(SEPARATORS)).join(rng.pick(SEPARATORS)),
+  );
+
+  it('agrees with lowercasing, collapsing, stripping one suffix and a leading "the "', () => {
+    const mismatches = names.filter((n) => normalizeCompanyName(n) !== bySteps(n));
+    expect(mismatches).toEqual([]);
+    // Names with a suffix stripped and names without are both well represented.
+    const stripped = names.filter((n) => bySteps(n) !== lowerText(n).replace(/\s+/g, ' ').trim().replace(/^the /, ''));
+    expect(stripped.length).toBeGreaterThan(3000);
+    expect(names.length - stripped.length).toBeGreaterThan(3000);
   });
 });
 
