@@ -51,6 +51,9 @@ export const MAX_JSON_DEPTH = 64;
  * pass before parsing, so no recursive step (parsing, hashing for idempotency, validation) meets a deep body.
  */
 export function nestedDeeperThan(text: string, max: number): boolean {
+  // Nothing can be deeper than the number of brackets that open: most bodies open a few, counted natively, and only
+  // a body with more than `max` of them is walked character by character.
+  if (opensAtMost(text, '{', max) + opensAtMost(text, '[', max) <= max) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -68,6 +71,13 @@ export function nestedDeeperThan(text: string, max: number): boolean {
     }
   }
   return false;
+}
+
+/** How many times `bracket` occurs in `text`, counted up to `max + 1`. */
+function opensAtMost(text: string, bracket: string, max: number): number {
+  let n = 0;
+  for (let i = text.indexOf(bracket); i >= 0 && n <= max; i = text.indexOf(bracket, i + 1)) n++;
+  return n;
 }
 
 function tooLarge(maxBytes: number): AppError {
