@@ -1,4 +1,5 @@
 import { Rng } from '../../loaders/generate/rng.js';
+import { LEGAL_SUFFIXES } from '../../src/domain/normalize/company-name.js';
 import { isHostname } from '../../src/domain/normalize/hostname.js';
 import {
   classifyEnrichInput,
@@ -179,34 +180,10 @@ describe('normalizeCompanyName', () => {
 });
 
 describe('normalizeCompanyName against the spec steps (seeded random names)', () => {
-  /** The spec's legal suffixes; one is stripped when a space or comma (or nothing) comes before it. */
-  const SUFFIXES = [
-    'inc',
-    'inc.',
-    'incorporated',
-    'llc',
-    'l.l.c.',
-    'ltd',
-    'ltd.',
-    'limited',
-    'corp',
-    'corp.',
-    'corporation',
-    'co',
-    'co.',
-    'gmbh',
-    'ag',
-    'sa',
-    's.a.',
-    'bv',
-    'b.v.',
-    'plc',
-    'pty ltd',
-    'srl',
-  ];
+  /** The steps one at a time: a legal suffix (longest first) goes when a space, a comma or nothing comes before it. */
   const bySteps = (input: string): string => {
     let name = lowerText(input).replace(/\s+/g, ' ').trim();
-    for (const suffix of [...SUFFIXES].sort((a, b) => b.length - a.length)) {
+    for (const suffix of [...LEGAL_SUFFIXES].sort((a, b) => b.length - a.length)) {
       if (!name.endsWith(suffix)) continue;
       const before = name.slice(0, name.length - suffix.length);
       if (before === '' || /[\s,]$/.test(before)) {
@@ -217,7 +194,21 @@ describe('normalizeCompanyName against the spec steps (seeded random names)', ()
     return name.replace(/^the /, '');
   };
   const rng = new Rng(37);
-  const WORDS = [...SUFFIXES, 'the', 'The', 'pty', 'Acme', 'INC', 'Ltd.', 'co', 'xinc', 'incx', 'société', 'ÆON', 'a'];
+  const WORDS = [
+    ...LEGAL_SUFFIXES,
+    'the',
+    'The',
+    'pty',
+    'Acme',
+    'INC',
+    'Ltd.',
+    'co',
+    'xinc',
+    'incx',
+    'société',
+    'ÆON',
+    'a',
+  ];
   const SEPARATORS = [' ', ' ', ' ', ',', ', ', ' , ', '  ', '\t', '\u00a0', '\n', ''];
   const names = Array.from({ length: 20_000 }, () =>
     Array.from({ length: 1 + rng.int(4) }, () => rng.pick(WORDS) + rng.pick(SEPARATORS)).join(rng.pick(SEPARATORS)),

@@ -1,6 +1,7 @@
 import { lowerText } from '../text/lower.js';
 
-const SUFFIXES = [
+/** The spec's legal suffixes, of which normalizeCompanyName strips one at the end of a name. */
+export const LEGAL_SUFFIXES: readonly string[] = [
   'inc',
   'inc.',
   'incorporated',
@@ -28,7 +29,7 @@ const SUFFIXES = [
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Longest first so "pty ltd" wins over "ltd"; the suffix must be a whole word (start, space or comma before it).
 const TRAILING_SUFFIX = new RegExp(
-  `(?:^|[\\s,]+)(?:${[...SUFFIXES]
+  `(?:^|[\\s,]+)(?:${[...LEGAL_SUFFIXES]
     .sort((a, b) => b.length - a.length)
     .map(escapeRegExp)
     .join('|')})$`,

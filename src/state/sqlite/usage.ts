@@ -17,7 +17,7 @@ const KEY =
 
 /**
  * Usage counters (used and held per window). Every change is one statement; the cap check is part of the
- * UPDATE itself (`... AND used + held + amount <= cap`), never a read followed by a write.
+ * statement's update itself (`... WHERE used + held + amount <= cap`), never a read followed by a write.
  */
 export class UsageCounters {
   private readonly read_: Statement<[CounterKey], { used: number; held: number }>;
