@@ -38,6 +38,26 @@ describe('SQLite store specifics', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("a job poll with nothing queued is a read: it neither waits for nor fails on another process's writer", async () => {
+    const store = open({ busyTimeoutMs: 2000 });
+    const id = (await store.createAccount({ name: 'a', plan: 'starter', billingDay: null, now: T0 })).id;
+    // Another connection (as another process would) holds the write lock.
+    const other = new Database(join(dir, 'state.sqlite'));
+    other.pragma('busy_timeout = 0');
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const started = Date.now();
+      expect(await store.claimJob(['export'], T0, 'w1')).toBeUndefined();
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    // With a job queued, the claim is the write it always was.
+    const { job } = await store.createJob({ id: 'exp_poll1', accountId: id, kind: 'export', payload: {}, now: T0 });
+    expect((await store.claimJob(['export'], T0, 'w1'))?.id).toBe(job.id);
+  });
+
   it('keeps only the keyed hash of a secret on disk', async () => {
     const store = open();
     const id = (await store.createAccount({ name: 'a', plan: 'starter', billingDay: null, now: T0 })).id;

@@ -53,6 +53,7 @@ export class SqliteJobs {
   private readonly activeOfKinds: Statement<[string, string], { id: string }>;
   private readonly activeOfAlert: Statement<[string, string, string], { id: string }>;
   private readonly claim: Statement<[{ kinds: string; now: string; worker: string | null }], JobRow>;
+  private readonly anyQueued: Statement<[{ kinds: string }], number>;
   private readonly progress: Statement<[{ id: string; result: string; now: string; attempt: number | null }]>;
   private readonly end: Statement<
     [{ id: string; status: JobStatus; result: string; error: string | null; now: string }]
@@ -93,6 +94,9 @@ export class SqliteJobs {
        WHERE id = (SELECT id FROM jobs WHERE status = 'queued' AND kind IN (SELECT value FROM json_each(@kinds)) ORDER BY created_at, rowid LIMIT 1)
        RETURNING *`,
     );
+    this.anyQueued = db
+      .prepare("SELECT 1 FROM jobs WHERE status = 'queued' AND kind IN (SELECT value FROM json_each(@kinds)) LIMIT 1")
+      .pluck() as Statement<[{ kinds: string }], number>;
     this.claimOne = db.prepare(
       `UPDATE jobs SET status = 'running', attempts = attempts + 1, worker = @worker, started_at = @now, heartbeat_at = @now
        WHERE id = @id AND status = 'queued' RETURNING *`,
@@ -151,8 +155,12 @@ export class SqliteJobs {
 
   claimNext(kinds: JobKind[], now: Date, worker?: string): Job | undefined {
     if (kinds.length === 0) return undefined;
+    const list = JSON.stringify(kinds);
+    // A runner polls every kind several times a second: with nothing queued the poll is a read, so an idle server
+    // takes no write lock (an UPDATE that matches nothing still does, and waits for another process's writer).
+    if (this.anyQueued.get({ kinds: list }) === undefined) return undefined;
     // One UPDATE … RETURNING: two processes can never claim the same row.
-    const row = this.claim.get({ kinds: JSON.stringify(kinds), now: now.toISOString(), worker: worker ?? null });
+    const row = this.claim.get({ kinds: list, now: now.toISOString(), worker: worker ?? null });
     return row && toJob(row);
   }
 
