@@ -89,14 +89,17 @@ export class SqliteJobs {
       'SELECT id FROM jobs WHERE account_id = ? AND kind IN (SELECT value FROM json_each(?)) AND status IN ' +
         "('queued', 'running') AND json_extract(payload, '$.alertId') = ? LIMIT 1",
     );
+    // The jobs a claim may take: the poll's read and the claim's UPDATE ask the same thing.
+    const queued = "status = 'queued' AND kind IN (SELECT value FROM json_each(@kinds))";
     this.claim = db.prepare(
       `UPDATE jobs SET status = 'running', attempts = attempts + 1, worker = @worker, started_at = @now, heartbeat_at = @now
-       WHERE id = (SELECT id FROM jobs WHERE status = 'queued' AND kind IN (SELECT value FROM json_each(@kinds)) ORDER BY created_at, rowid LIMIT 1)
+       WHERE id = (SELECT id FROM jobs WHERE ${queued} ORDER BY created_at, rowid LIMIT 1)
        RETURNING *`,
     );
-    this.anyQueued = db
-      .prepare("SELECT 1 FROM jobs WHERE status = 'queued' AND kind IN (SELECT value FROM json_each(@kinds)) LIMIT 1")
-      .pluck() as Statement<[{ kinds: string }], number>;
+    this.anyQueued = db.prepare(`SELECT 1 FROM jobs WHERE ${queued} LIMIT 1`).pluck() as Statement<
+      [{ kinds: string }],
+      number
+    >;
     this.claimOne = db.prepare(
       `UPDATE jobs SET status = 'running', attempts = attempts + 1, worker = @worker, started_at = @now, heartbeat_at = @now
        WHERE id = @id AND status = 'queued' RETURNING *`,

@@ -112,19 +112,20 @@ export class PointStore {
             .pluck() as Database.Statement<[string], number>,
         ]),
       );
-      const reads = (table: string): CardReads => ({
-        many: db.prepare(
-          'WITH k AS (SELECT value AS sort_key FROM json_each(?)) ' +
-            both('SELECT sort_key, card', `${table} WHERE sort_key IN (SELECT sort_key FROM k)`),
-        ) as Database.Statement<[string], CardRow>,
-        // An overlay's statement names the key twice (its rows, then the base's).
-        one: ((read) => (overlay ? (k: number) => read.get(k, k) : (k: number) => read.get(k)))(
-          db.prepare(both('SELECT card', `${table} WHERE sort_key = ?`)).pluck() as Database.Statement<
-            number[],
-            string
-          >,
-        ),
-      });
+      const reads = (table: string): CardReads => {
+        const one = db.prepare(both('SELECT card', `${table} WHERE sort_key = ?`)).pluck() as Database.Statement<
+          number[],
+          string
+        >;
+        return {
+          many: db.prepare(
+            'WITH k AS (SELECT value AS sort_key FROM json_each(?)) ' +
+              both('SELECT sort_key, card', `${table} WHERE sort_key IN (SELECT sort_key FROM k)`),
+          ) as Database.Statement<[string], CardRow>,
+          // An overlay's statement names the key twice (its rows, then the base's).
+          one: overlay ? (k) => one.get(k, k) : (k) => one.get(k),
+        };
+      };
       // Full cards are optional: a store without them (or whose layout this build cannot read) answers the rest.
       const fullLayout = parseCardLayout(meta.get(POINT_META.fullCardColumns));
       return {
