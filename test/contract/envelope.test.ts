@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { expectError } from '../helpers/errors.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -70,6 +71,38 @@ describe('envelopes, errors and versions over real HTTP', () => {
     });
     expectError(res, 400, 'request.invalid');
     expect(res.body.error.message).toMatch(/larger than/);
+  });
+
+  it('an oversize body sent without Content-Length answers 400 request.invalid once the limit is passed', async () => {
+    // Chunked, with no length announced: the limit is found while reading, and the rest is never waited for.
+    const chunk = `"${'x'.repeat(16 * 1024 - 2)}",`;
+    const answer = await new Promise<{
+      status: number;
+      connection: string | undefined;
+      body: { error: { code: string; message: string } };
+    }>((resolve, reject) => {
+      const req = http.request(`${app.url}/v1/feedback`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (b: Buffer) => (text += b.toString()));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) }),
+        );
+      });
+      req.on('error', reject);
+      req.write('{"message":[');
+      const sent = Math.ceil(app.config.maxBodyBytes / chunk.length) + 1;
+      for (let i = 0; i < sent; i++) req.write(chunk);
+      // The body never ends: an answer can only come from the limit.
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.code).toBe('request.invalid');
+    expect(answer.body.error.message).toMatch(/larger than/);
+    // The unread rest is not waited for: the connection closes after the answer.
+    expect(answer.connection).toBe('close');
   });
 
   it.each(['2026-9-19', 'yesterday', '2026-02-30', '2026-13-01'])(

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import { AppError } from '../../domain/errors/index.js';
 
@@ -13,14 +14,14 @@ export function jsonBody(maxBytes: number): Middleware {
     }
     const length = Number(ctx.get('Content-Length') || '0');
     if (length > maxBytes) throw tooLarge(maxBytes);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of ctx.req) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) throw tooLarge(maxBytes);
-      chunks.push(chunk as Buffer);
+    let text: string;
+    try {
+      text = await readText(ctx.req, maxBytes);
+    } catch (e) {
+      // The rest of the body is never read: the connection closes after the answer rather than wait for it.
+      ctx.set('Connection', 'close');
+      throw e;
     }
-    const text = Buffer.concat(chunks).toString('utf8');
     if (text.trim() === '') {
       ctx.state.body = undefined;
       return next();
@@ -78,6 +79,35 @@ function opensAtMost(text: string, bracket: string, max: number): number {
   let n = 0;
   for (let i = text.indexOf(bracket); i >= 0 && n <= max; i = text.indexOf(bracket, i + 1)) n++;
   return n;
+}
+
+/**
+ * The request's body as UTF-8 text; rejects with request.invalid as soon as more than `maxBytes` have come (the rest
+ * is not read). Read with the stream's own events: its async iterator cost about twice as much per request.
+ */
+function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (e?: Error): void => {
+      req.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
+      if (e) reject(e);
+      else resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.pause();
+        done(tooLarge(maxBytes));
+      } else chunks.push(chunk);
+    };
+    const onEnd = (): void => done();
+    // A client gone before its body ended: the request fails as the iterator's premature close did.
+    const onClose = (): void => {
+      if (!req.complete) done(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    };
+    req.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose);
+  });
 }
 
 function tooLarge(maxBytes: number): AppError {
