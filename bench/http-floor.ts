@@ -10,15 +10,20 @@
  * first page of 100 rows (the peer's first-page statement, the service's search) instead of the count.
  *
  *   node dist/bench/http-floor.js [--contacts 1000000] [--data DIR] [--calls 1000] [--pg URL] [--query NAME] [--page]
- *     [--tag T]
+ *     [--server-timing] [--tag T]
+ *
+ * `--server-timing` also times each call inside the bare server's and the service's processes, from Node's request
+ * event to the answer handed to the socket (lib/server-timing.ts): the server's own part of each side, without the
+ * client, the transfer and the wait to be scheduled (`server_handling` in the results).
  *
  * Writes bench/results/http-floor-<contacts>[-<query>-page][-<tag>].json (the query's name only with --page or
  * --query).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -27,6 +32,7 @@ import { poster } from './lib/http.js';
 import { machine } from './lib/machine.js';
 import { querySuite } from './lib/query-suite.js';
 import { startBenchServer } from './lib/server.js';
+import { serverTimingEnv, serverTimings } from './lib/server-timing.js';
 import { percentile, round, timed } from './lib/stats.js';
 import { peerSql } from './peer-postgres/compile.js';
 import { connectPeer, TABLE } from './peer-postgres/load.js';
@@ -40,6 +46,7 @@ const { values } = parseArgs({
     query: { type: 'string', default: 'name-contains' },
     page: { type: 'boolean', default: false },
     tag: { type: 'string' },
+    'server-timing': { type: 'boolean', default: false },
     'serve-bare': { type: 'boolean', default: false },
   },
 });
@@ -50,6 +57,8 @@ if (values['serve-bare']) {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   const body = Buffer.concat(chunks).toString('utf8');
+  // Exits on SIGTERM through process.exit, so that `--server-timing` writes its file.
+  process.once('SIGTERM', () => process.exit(0));
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -80,12 +89,17 @@ async function measure(): Promise<void> {
   const path = page ? '/v1/contacts/search' : '/v1/contacts/count';
   const body = page ? { filter: query.filter, limit: 100 } : { filter: query.filter };
 
-  const server = await startBenchServer(dir);
+  const timingDir = values['server-timing'] ? mkdtempSync(join(tmpdir(), 'cds-server-timing-')) : null;
+  const timingPrefix = timingDir ? join(timingDir, 'server') : null;
+  const timingEnv = timingPrefix ? serverTimingEnv(timingPrefix) : {};
+  const server = await startBenchServer(dir, timingEnv);
   const post = poster(server.url, key);
   const answer = JSON.stringify(await post(path, body));
   const bare = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve-bare'], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...timingEnv },
   });
+  const bareExited = new Promise<void>((resolve) => bare.once('exit', () => resolve()));
   bare.stdin.end(answer);
   const port = await new Promise<string>((resolve, reject) => {
     bare.stdout.once('data', (b: Buffer) => resolve(b.toString().trim()));
@@ -101,8 +115,9 @@ async function measure(): Promise<void> {
   type Side = keyof typeof sides;
   const modes = { back_to_back: 0, after_10ms_idle: 10 };
   const results: Record<string, Record<Side, { p50: number; p95: number }>> = {};
+  const WARMUP = 200;
   try {
-    for (let i = 0; i < 200; i++) for (const f of Object.values(sides)) await f();
+    for (let i = 0; i < WARMUP; i++) for (const f of Object.values(sides)) await f();
     for (const [mode, pauseMs] of Object.entries(modes)) {
       const samples: Record<Side, number[]> = { bare: [], service: [], postgres: [] };
       for (let i = 0; i < calls; i++)
@@ -124,8 +139,31 @@ async function measure(): Promise<void> {
     }
   } finally {
     bare.kill();
+    await bareExited;
     await server.stop();
     await db.end();
+  }
+  // Each process timed every call it answered, in order: the service the call that fetched the answer first, then both
+  // the warm-up and each mode's calls.
+  let serverHandling: Record<string, Record<'bare' | 'service', { p50: number; p95: number }>> | null = null;
+  if (timingDir && timingPrefix) {
+    const recorded = {
+      bare: serverTimings(timingPrefix, bare.pid!).slice(WARMUP),
+      service: serverTimings(timingPrefix, server.pid).slice(1 + WARMUP),
+    };
+    rmSync(timingDir, { recursive: true, force: true });
+    serverHandling = {};
+    for (const [m, mode] of Object.keys(modes).entries()) {
+      const row = Object.fromEntries(
+        (['bare', 'service'] as const).map((side) => {
+          const part = recorded[side].slice(m * calls, (m + 1) * calls);
+          if (part.length !== calls) throw new Error(`the ${side} process timed ${recorded[side].length} calls`);
+          return [side, { p50: round(percentile(part, 50), 3), p95: round(percentile(part, 95), 3) }];
+        }),
+      ) as Record<'bare' | 'service', { p50: number; p95: number }>;
+      serverHandling[mode] = row;
+      log(`${mode.padEnd(16)} inside the process, p50  bare ${row.bare.p50} ms   service ${row.service.p50} ms\n`);
+    }
   }
   const summary = {
     contacts,
@@ -137,6 +175,7 @@ async function measure(): Promise<void> {
     machine: machine(),
     at: new Date().toISOString(),
     ...results,
+    ...(serverHandling ? { server_handling: serverHandling } : {}),
   };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
   const named = page || queryName !== 'name-contains' ? `-${queryName}${page ? '-page' : ''}` : '';
