@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -146,6 +146,39 @@ describe('upload page: bad files get a clear message and charge nothing', () => 
     const res = await uploadPageClient(link).file(big);
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('upload.too_large');
+    expect(await used(key)).toMatchObject({ used: 0, held: 0 });
+  });
+
+  it('over 15 MB sent without Content-Length: 413 once the limit is passed, the rest drained', async () => {
+    const { key, link } = await newUpload();
+    const page = uploadPageClient(link);
+    // One kept-alive connection: the next call can use it only once this upload's rest has been read and dropped.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const call = (path: string, method: string, chunks: string[]) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = request(path, { method, agent, headers: { 'Content-Type': 'text/csv', 'X-File-Name': 'big.csv' } });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (b: Buffer) => (text += b.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        req.on('error', reject);
+        // Streamed in chunks with no length announced; the rest keeps coming after the answer.
+        for (const c of chunks) req.write(c);
+        req.end();
+      });
+    try {
+      const big = await call(
+        page.at('file'),
+        'POST',
+        Array.from({ length: 17 }, () => 'a'.repeat(1024 * 1024)),
+      );
+      expect([big.status, big.body.error.code]).toEqual([413, 'upload.too_large']);
+      const next = await call(page.at('state'), 'GET', []);
+      expect(next.status).toBe(200);
+    } finally {
+      agent.destroy();
+    }
     expect(await used(key)).toMatchObject({ used: 0, held: 0 });
   });
 

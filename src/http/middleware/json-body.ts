@@ -1,6 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import { AppError } from '../../domain/errors/index.js';
+import { readLimited } from '../read-limited.js';
 
 /**
  * Reads a JSON body with a size limit into ctx.state.body. A body that is not JSON and oversize bodies
@@ -16,7 +16,7 @@ export function jsonBody(maxBytes: number): Middleware {
     if (length > maxBytes) throw tooLarge(maxBytes);
     let text: string;
     try {
-      text = await readText(ctx.req, maxBytes);
+      text = (await readLimited(ctx.req, maxBytes, () => tooLarge(maxBytes))).toString('utf8');
     } catch (e) {
       // The rest of the body is never read: the connection closes after the answer rather than wait for it.
       ctx.set('Connection', 'close');
@@ -79,37 +79,6 @@ function opensAtMost(text: string, bracket: string, max: number): number {
   let n = 0;
   for (let i = text.indexOf(bracket); i >= 0 && n <= max; i = text.indexOf(bracket, i + 1)) n++;
   return n;
-}
-
-/**
- * The request's body as UTF-8 text; rejects with request.invalid as soon as more than `maxBytes` have come (the rest
- * is not read). Read with the stream's events, without an async iterator and a promise per chunk.
- */
-function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
-  // Read to its end already (nothing here does that, but it would never emit 'end' again): an empty body.
-  if (req.readableEnded) return Promise.resolve('');
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (e?: Error): void => {
-      req.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
-      if (e) reject(e);
-      else resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        req.pause();
-        done(tooLarge(maxBytes));
-      } else chunks.push(chunk);
-    };
-    const onEnd = (): void => done();
-    // A client gone before its body ended: the request fails as the iterator's premature close did.
-    const onClose = (): void => {
-      if (!req.complete) done(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    };
-    req.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose);
-  });
 }
 
 function tooLarge(maxBytes: number): AppError {

@@ -1,24 +1,21 @@
 import type { Context } from 'koa';
 import { AppError } from '../../domain/errors/index.js';
+import { readLimited } from '../read-limited.js';
 
 /** The raw request body, stopping as soon as it passes `maxBytes` (then `tooLarge()` is thrown). */
 export async function readRawBody(ctx: Context, maxBytes: number, tooLarge: () => AppError): Promise<Buffer> {
+  // Past the limit the rest is drained, not read into memory: a browser still sending its file then reads the answer.
   const length = Number(ctx.get('Content-Length') || '0');
   if (length > maxBytes) {
     ctx.req.resume();
     throw tooLarge();
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      ctx.req.resume();
-      throw tooLarge();
-    }
-    chunks.push(chunk as Buffer);
+  try {
+    return await readLimited(ctx.req, maxBytes, tooLarge);
+  } catch (e) {
+    ctx.req.resume();
+    throw e;
   }
-  return Buffer.concat(chunks);
 }
 
 /** A small JSON object body of the page's form calls. */
