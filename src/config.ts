@@ -50,7 +50,7 @@ export const SETTINGS: readonly Setting[] = [
     key: 'engine',
     env: 'CDS_ENGINE',
     default: 'duckdb',
-    doc: 'Search engine adapter: duckdb (embedded) or elasticsearch.',
+    doc: 'Search engine adapter: duckdb (embedded), opensearch (OpenSearch 2.19/3.x) or elasticsearch (9.x).',
   },
   { key: 'state', env: 'CDS_STATE', default: 'sqlite', doc: 'State store adapter: sqlite (embedded) or redis.' },
   {
@@ -66,6 +66,15 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'Prefix of every Redis key the deployment writes (state, rate windows, job queue); one per deployment.',
   },
   { key: 'redisTls', env: 'REDIS_TLS', default: '0', doc: 'Use TLS to Redis even with a redis:// URL.' },
+  {
+    key: 'opensearchUrl',
+    env: 'OPENSEARCH_URL',
+    default: '',
+    doc:
+      'OpenSearch URL for CDS_ENGINE=opensearch (http(s)://[user:password@]host:9200); required with it. OpenSearch ' +
+      '2.19 and 3.x (tools/opensearch/ runs one locally). CDS_ES_CA_FILE, CDS_ES_PREFIX, CDS_ES_SHARDS and ' +
+      'CDS_ES_REPLICAS apply to it as to Elasticsearch.',
+  },
   {
     key: 'elasticsearchUrl',
     env: 'ELASTICSEARCH_URL',
@@ -378,6 +387,10 @@ export const SETTINGS: readonly Setting[] = [
 const intIn = (min: number, max: number) =>
   v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max));
 
+/** The search engine adapters (CDS_ENGINE): the embedded one and the two transports of the search-cluster family. */
+export const ENGINES = ['duckdb', 'opensearch', 'elasticsearch'] as const;
+export type EngineName = (typeof ENGINES)[number];
+
 const ConfigSchema = v.object({
   dataDir: v.pipe(v.string(), v.minLength(1)),
   filesDir: v.string(),
@@ -385,7 +398,7 @@ const ConfigSchema = v.object({
   host: v.pipe(v.string(), v.minLength(1)),
   publicUrl: v.string(),
   logLevel: v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-  engine: v.picklist(['duckdb', 'elasticsearch']),
+  engine: v.picklist(ENGINES),
   state: v.picklist(['sqlite', 'redis']),
   redisUrl: v.pipe(
     v.string(),
@@ -395,6 +408,10 @@ const ConfigSchema = v.object({
   redisTls: v.pipe(
     v.picklist(['0', '1'], 'must be 0 or 1'),
     v.transform((x) => x === '1'),
+  ),
+  opensearchUrl: v.pipe(
+    v.string(),
+    v.check((s) => s === '' || /^https?:\/\/\S+$/i.test(s), 'an http(s) URL, or empty'),
   ),
   elasticsearchUrl: v.pipe(
     v.string(),

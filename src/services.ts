@@ -6,9 +6,12 @@ import { type Clock, systemClock } from './domain/clock.js';
 import { openDuckDBEngine } from './engine/duckdb/duckdb-engine.js';
 import { sweepKilledLoads } from './engine/duckdb/release-store.js';
 import { DuckDBWhereSqlParser } from './engine/duckdb/where-sql/parser.js';
-import type { EsConnection } from './engine/elasticsearch/client.js';
-import { openElasticsearchEngine } from './engine/elasticsearch/elasticsearch-engine.js';
+import { elasticsearchClient } from './engine/elasticsearch/client.js';
+import { opensearchClient } from './engine/opensearch/client.js';
 import type { SearchEngine } from './engine/port.js';
+import type { ClusterConnection } from './engine/search-cluster/connection.js';
+import { openClusterEngine } from './engine/search-cluster/engine.js';
+import type { ClusterClient } from './engine/search-cluster/transport.js';
 import { timedEngine } from './engine/timed.js';
 import { OperatorSignIns } from './face/operator-sign-ins.js';
 import { BullJobQueue } from './jobs/bullmq/bullmq-queue.js';
@@ -103,22 +106,35 @@ async function openStateForServer(
   }
 }
 
-/** How this deployment reaches its Elasticsearch cluster (ELASTICSEARCH_URL, CDS_ES_API_KEY, CDS_ES_CA_FILE). */
-export function esConnection(config: Config): EsConnection {
-  if (!config.elasticsearchUrl)
-    throw new ConfigError('CDS_ENGINE=elasticsearch needs ELASTICSEARCH_URL (http://host:9200 or https://…)');
+/**
+ * How this deployment reaches its search cluster: OPENSEARCH_URL (CDS_ENGINE=opensearch) or ELASTICSEARCH_URL
+ * (CDS_ENGINE=elasticsearch), with CDS_ES_API_KEY and CDS_ES_CA_FILE.
+ */
+export function clusterConnection(config: Config): ClusterConnection {
+  const [url, name] =
+    config.engine === 'opensearch'
+      ? [config.opensearchUrl, 'OPENSEARCH_URL']
+      : [config.elasticsearchUrl, 'ELASTICSEARCH_URL'];
+  if (!url) throw new ConfigError(`CDS_ENGINE=${config.engine} needs ${name} (http://host:9200 or https://…)`);
+  if (config.engine === 'opensearch' && config.esApiKey)
+    throw new ConfigError('OpenSearch takes no API key (CDS_ES_API_KEY): put a user and password in OPENSEARCH_URL');
   return {
-    url: config.elasticsearchUrl,
+    url,
     ...(config.esApiKey ? { apiKey: config.esApiKey } : {}),
     ...(config.esCaFile ? { caFile: config.esCaFile } : {}),
   };
 }
 
+/** A client of the configured search cluster, through its product's transport; the caller closes it. */
+export function clusterClient(config: Config, requestTimeout?: number): ClusterClient {
+  const c = clusterConnection(config);
+  return config.engine === 'opensearch' ? opensearchClient(c, requestTimeout) : elasticsearchClient(c, requestTimeout);
+}
+
 /** Opens the search engine chosen by configuration (CDS_ENGINE). */
 export async function openEngine(config: Config): Promise<SearchEngine> {
-  if (config.engine === 'elasticsearch') {
-    return openElasticsearchEngine({ connection: esConnection(config), prefix: config.esPrefix });
-  }
+  if (config.engine !== 'duckdb')
+    return openClusterEngine({ client: clusterClient(config), ownsClient: true, prefix: config.esPrefix });
   return openDuckDBEngine({
     dataDir: config.dataDir,
     poolSize: config.duckdbPool,

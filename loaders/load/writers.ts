@@ -1,15 +1,14 @@
 import type { Config } from '../../src/config.js';
 import { currentRelease } from '../../src/engine/duckdb/release-store.js';
 import { openDuckDBReleaseWriter } from '../../src/engine/duckdb/release-writer/writer.js';
-import { esClient } from '../../src/engine/elasticsearch/client.js';
-import { readServing } from '../../src/engine/elasticsearch/releases.js';
 import type { OpenReleaseWriter } from '../../src/engine/release-writer.js';
-import { esConnection } from '../../src/services.js';
-import { elasticsearchReleaseWriter } from './elasticsearch-writer.js';
+import { readServing } from '../../src/engine/search-cluster/releases.js';
+import { clusterClient } from '../../src/services.js';
+import { clusterReleaseWriter } from './cluster-writer.js';
 
 /**
  * The one place the loader learns which engine it writes for: the embedded engine's DuckDB release, or the
- * Elasticsearch indices of CDS_ENGINE=elasticsearch. The load pipeline (index.ts) only knows the ReleaseWriter port.
+ * indices of the search cluster of CDS_ENGINE=opensearch or elasticsearch. The load pipeline (index.ts) only knows the ReleaseWriter port.
  */
 export const defaultReleaseWriter: OpenReleaseWriter = openDuckDBReleaseWriter;
 
@@ -22,15 +21,15 @@ export interface EngineWriter {
 
 /** The writer of an engine, and what to close once the load is over. */
 export function releaseWriterFor(config: Config): EngineWriter {
-  if (config.engine !== 'elasticsearch')
+  if (config.engine === 'duckdb')
     return {
       openWriter: openDuckDBReleaseWriter,
       serving: async () => currentRelease(config.dataDir)?.id ?? null,
       close: async () => undefined,
     };
-  const client = esClient(esConnection(config), 120_000);
+  const client = clusterClient(config, 120_000);
   return {
-    openWriter: elasticsearchReleaseWriter({
+    openWriter: clusterReleaseWriter({
       client,
       prefix: config.esPrefix,
       shards: config.esShards,

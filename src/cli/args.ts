@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { ENGINES, type EngineName } from '../config.js';
 
 export class UsageError extends Error {}
 
@@ -47,3 +48,11 @@ export function intOption(
 
 /** Flags shared by every command that reads settings (see src/config.ts). */
 export const DATA_OPTION = { data: { type: 'string' as const } };
+
+/** `--engine NAME` of the commands that write a release: one of CDS_ENGINE's values, or the configured one. */
+export function engineOption(value: unknown, configured: EngineName): EngineName {
+  if (value === undefined) return configured;
+  if (typeof value !== 'string' || !(ENGINES as readonly string[]).includes(value))
+    throw new UsageError(`--engine takes ${ENGINES.join(', ')}`);
+  return value as EngineName;
+}

@@ -7,8 +7,8 @@ import type { IRNode } from '../../src/domain/query/ir.js';
 import { lowerText } from '../../src/domain/text/lower.js';
 import { wordsKey } from '../../src/domain/text/words.js';
 import { type DuckDBEngine, openDuckDBEngine } from '../../src/engine/duckdb/duckdb-engine.js';
-import { compileWhere } from '../../src/engine/elasticsearch/compile/compile-where.js';
-import { phraseText } from '../../src/engine/elasticsearch/compile/words.js';
+import { compileWhere } from '../../src/engine/search-cluster/compile/compile-where.js';
+import { phraseText } from '../../src/engine/search-cluster/compile/words.js';
 import { startTestApp } from '../helpers/test-app.js';
 import { matches } from './conformance/ir-eval.js';
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SETTINGS } from '../../config.js';
 import { ADDED_ERROR_CODES, ERROR_CATALOG, type ErrorCode } from '../../domain/errors/index.js';
-import { indexDefinition } from '../../engine/elasticsearch/mappings.js';
+import { indexDefinition } from '../../engine/search-cluster/mappings.js';
 import { OPERATIONS } from '../../operations/index.js';
 import { type CommandSpec, parse } from '../args.js';
 

@@ -4,13 +4,13 @@ import { writeLoadReport } from '../../../loaders/load/report-file.js';
 import { releaseWriterFor } from '../../../loaders/load/writers.js';
 import { loadConfig } from '../../config.js';
 import { DeltaRefused } from '../../engine/release-writer.js';
-import { type CommandSpec, parse, UsageError } from '../args.js';
+import { type CommandSpec, engineOption, parse, UsageError } from '../args.js';
 import { stateSuppression } from '../suppression.js';
 
 export const loadSpec: CommandSpec = {
   name: 'load',
   usage:
-    'cds load [--data DIR] --people FILE --companies FILE [--strict] [--report FILE] [--engine duckdb|elasticsearch] ' +
+    'cds load [--data DIR] --people FILE --companies FILE [--strict] [--report FILE] [--engine duckdb|opensearch|elasticsearch] ' +
     '[--full-cards]\n       cds load [--data DIR] --delta --people FILE [--companies FILE] [--deletes FILE] [--strict] ' +
     '[--report FILE] [--full-cards] [--rebuild]',
   summary:
@@ -18,12 +18,12 @@ export const loadSpec: CommandSpec = {
     '.gz) as a new release. Bad rows are skipped and reported ' +
     '(count, line numbers, reasons; all of them in DIR/releases/<id>.rejects.jsonl); --strict fails the load ' +
     'instead. People on the opt-out list (cds optout) are left out and counted by identifier type. A failed load ' +
-    'leaves the previous release serving. With CDS_ENGINE=elasticsearch (or --engine elasticsearch) the release is ' +
+    'leaves the previous release serving. With CDS_ENGINE=opensearch or elasticsearch (or --engine) the release is ' +
     'bulk-indexed into new versioned indices and the aliases are swapped in one call. --delta builds the new ' +
     'release from the serving one plus changed people and companies (upserts by source id) and deleted people, ' +
     're-deriving every denormalized field, with the same indexes, point store and swap: it patches a copy of the ' +
     "serving release, writing only the rows it touches (new people are paged after the serving release's rows " +
-    'until a full load or --rebuild numbers every row in id order again); on Elasticsearch the result is indexed ' +
+    'until a full load or --rebuild numbers every row in id order again); on a search cluster the result is indexed ' +
     'into new versioned indices and the aliases swap, as for a full load. Exit 0 ' +
     'ok, 1 failed (a missing dump file, a failed build), 2 bad input (arguments, no serving release for a delta, a bad ' +
     'line in the deletes file, a delta the release cannot take).',
@@ -43,7 +43,7 @@ export const loadSpec: CommandSpec = {
     'Options:\n  --data DIR         data directory (default ./data)\n  --people FILE      people dump (.jsonl, ' +
     '.ndjson, .json or .csv)\n  --companies FILE   companies dump (.jsonl, .ndjson, .json or .csv)\n  --strict      ' +
     '     fail on the first bad row\n  --report FILE      also write a machine-readable report (release id, ' +
-    'duration, rows read/loaded/rejected, rejects by reason)\n  --engine NAME      duckdb or elasticsearch (default ' +
+    'duration, rows read/loaded/rejected, rejects by reason)\n  --engine NAME      duckdb, opensearch or elasticsearch (default ' +
     'CDS_ENGINE)\n  --full-cards       keep every column ready for point reads: enrichment and lookups with columns ' +
     '["*"] read the point store (about 5x its size) instead of the columns (embedded engine)\n  --delta            ' +
     'apply changed records to the serving release: --people (and --companies, optional) hold only new or changed ' +
@@ -62,9 +62,7 @@ export async function load(argv: string[]): Promise<void> {
   if (typeof values.people !== 'string' || typeof values.companies !== 'string')
     throw new UsageError('--people and --companies are required (see cds load --help)');
   const config = loadConfig(argv);
-  if (values.engine !== undefined && values.engine !== 'duckdb' && values.engine !== 'elasticsearch')
-    throw new UsageError('--engine takes duckdb or elasticsearch');
-  const engine = (values.engine as 'duckdb' | 'elasticsearch' | undefined) ?? config.engine;
+  const engine = engineOption(values.engine, config.engine);
   const writer = releaseWriterFor({ ...config, engine });
   const report = await loadRelease({
     openWriter: writer.openWriter,
@@ -87,9 +85,7 @@ export async function load(argv: string[]): Promise<void> {
 async function delta(argv: string[], values: Record<string, unknown>): Promise<void> {
   if (typeof values.people !== 'string') throw new UsageError('--delta needs --people (see cds load --help)');
   const config = loadConfig(argv);
-  if (values.engine !== undefined && values.engine !== 'duckdb' && values.engine !== 'elasticsearch')
-    throw new UsageError('--engine takes duckdb or elasticsearch');
-  const engine = (values.engine as 'duckdb' | 'elasticsearch' | undefined) ?? config.engine;
+  const engine = engineOption(values.engine, config.engine);
   const writer = releaseWriterFor({ ...config, engine });
   const companies = typeof values.companies === 'string' ? values.companies : undefined;
   const report = await loadDelta({

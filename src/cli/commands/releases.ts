@@ -1,13 +1,12 @@
 import { type Config, loadConfig } from '../../config.js';
 import { pruneReleases } from '../../engine/duckdb/release-store.js';
 import { describeReleases, indexRelease, ReleaseRefused, rollbackRelease } from '../../engine/duckdb/releases.js';
-import { esClient } from '../../engine/elasticsearch/client.js';
 import {
-  describeEsReleases,
-  pruneEsReleases,
-  rollbackEsRelease,
-} from '../../engine/elasticsearch/release-writer/release-admin.js';
-import { esConnection } from '../../services.js';
+  describeClusterReleases,
+  pruneClusterReleases,
+  rollbackClusterRelease,
+} from '../../engine/search-cluster/release-writer/release-admin.js';
+import { clusterClient } from '../../services.js';
 import { type CommandSpec, parse, UsageError } from '../args.js';
 
 export const releasesSpec: CommandSpec = {
@@ -18,7 +17,7 @@ export const releasesSpec: CommandSpec = {
   summary:
     'Lists the data releases on disk, puts an earlier one back (rollback: the previous one, or the one named), or ' +
     'deletes all but the newest N (never the serving one), or builds the search index of a release loaded without ' +
-    'one; one JSON line each. With CDS_ENGINE=elasticsearch they act on the releases of the cluster (a rollback ' +
+    'one; one JSON line each. With CDS_ENGINE=opensearch or elasticsearch they act on the releases of the cluster (a rollback ' +
     'swaps both aliases in one call). Exit 0 ok, 1 failed, 2 bad input.',
   options: { data: { type: 'string' }, keep: { type: 'string' } },
   help:
@@ -34,7 +33,7 @@ export async function releases(argv: string[]): Promise<void> {
   const [action, id] = positionals;
   const config = loadConfig(argv);
   const { dataDir } = config;
-  if (config.engine === 'elasticsearch') return esReleases(config, action, id, values.keep);
+  if (config.engine !== 'duckdb') return clusterReleases(config, action, id, values.keep);
   switch (action) {
     case 'list':
       for (const r of await describeReleases(dataDir)) process.stdout.write(`${JSON.stringify(r)}\n`);
@@ -69,17 +68,17 @@ export async function releases(argv: string[]): Promise<void> {
   }
 }
 
-/** The same actions on the releases of the Elasticsearch cluster (CDS_ENGINE=elasticsearch). */
-async function esReleases(config: Config, action?: string, id?: string, keepText?: unknown): Promise<void> {
-  const client = esClient(esConnection(config));
+/** The same actions on the releases of the search cluster (CDS_ENGINE=opensearch or elasticsearch). */
+async function clusterReleases(config: Config, action?: string, id?: string, keepText?: unknown): Promise<void> {
+  const client = clusterClient(config);
   const out = (x: unknown) => process.stdout.write(`${JSON.stringify(x)}\n`);
   try {
     switch (action) {
       case 'list':
-        for (const r of await describeEsReleases(client, config.esPrefix)) out(r);
+        for (const r of await describeClusterReleases(client, config.esPrefix)) out(r);
         return;
       case 'rollback': {
-        const r = await rollbackEsRelease(client, config.esPrefix, id).catch((e: Error) => {
+        const r = await rollbackClusterRelease(client, config.esPrefix, id).catch((e: Error) => {
           throw /^no /.test(e.message) ? new UsageError(e.message) : e;
         });
         out({ serving: r.id, contacts: r.contacts, companies: r.companies });
@@ -88,11 +87,11 @@ async function esReleases(config: Config, action?: string, id?: string, keepText
       case 'prune': {
         const keep = Number(keepText);
         if (!Number.isInteger(keep) || keep < 1) throw new UsageError('--keep must be a whole number, at least 1');
-        out({ removed: await pruneEsReleases(client, config.esPrefix, keep) });
+        out({ removed: await pruneClusterReleases(client, config.esPrefix, keep) });
         return;
       }
       case 'index':
-        throw new UsageError('releases index builds the embedded bitmap index; Elasticsearch releases need none');
+        throw new UsageError('releases index builds the embedded bitmap index; search-cluster releases need none');
       default:
         throw new UsageError(`unknown action ${action ?? '(none)'}; use list, rollback, prune or index`);
     }

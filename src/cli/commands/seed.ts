@@ -2,12 +2,14 @@ import { progressReporter } from '../../../loaders/load/progress.js';
 import { releaseWriterFor } from '../../../loaders/load/writers.js';
 import { seedRelease } from '../../../loaders/seed.js';
 import { loadConfig } from '../../config.js';
-import { type CommandSpec, intOption, parse } from '../args.js';
+import { type CommandSpec, engineOption, intOption, parse } from '../args.js';
 import { stateSuppression } from '../suppression.js';
 
 export const seedSpec: CommandSpec = {
   name: 'seed',
-  usage: 'cds seed [--data DIR] --contacts N --companies M [--seed S] [--if-empty] [--full-cards]',
+  usage:
+    'cds seed [--data DIR] --contacts N --companies M [--seed S] [--if-empty] [--full-cards] ' +
+    '[--engine duckdb|opensearch|elasticsearch]',
   summary:
     'Generates seeded synthetic source dumps into DIR/dumps and loads them as a new release of the configured engine ' +
     '(CDS_ENGINE; the serving release swaps atomically), without the people on the opt-out list.',
@@ -18,12 +20,14 @@ export const seedSpec: CommandSpec = {
     seed: { type: 'string' },
     'if-empty': { type: 'boolean' },
     'full-cards': { type: 'boolean' },
+    engine: { type: 'string' },
   },
   help:
     'Options:\n  --data DIR      data directory (default ./data)\n  --contacts N    people to generate (required)\n ' +
     ' --companies M   companies to generate (required)\n  --seed S        random seed (default 42); the same seed ' +
     "gives the same data\n  --if-empty      do nothing when DIR already serves a release (a deployment's one-shot " +
-    'loader, run at every start)\n  --full-cards    keep every column ready for point reads (as cds load --full-cards)\n',
+    'loader, run at every start)\n  --full-cards    keep every column ready for point reads (as cds load --full-cards)\n' +
+    '  --engine NAME   duckdb, opensearch or elasticsearch (default CDS_ENGINE): the engine the release is written for\n',
 };
 
 export async function seed(argv: string[]): Promise<void> {
@@ -33,8 +37,8 @@ export async function seed(argv: string[]): Promise<void> {
   if (contacts === undefined || companies === undefined)
     throw new Error('--contacts and --companies are required (see cds seed --help)');
   const config = loadConfig(argv);
-  // The configured engine's writer: with CDS_ENGINE=elasticsearch the release is indexed into the cluster.
-  const writer = releaseWriterFor(config);
+  // The engine's writer: on a search cluster (opensearch, elasticsearch) the release is indexed into it.
+  const writer = releaseWriterFor({ ...config, engine: engineOption(values.engine, config.engine) });
   try {
     const serving = values['if-empty'] ? await writer.serving() : null;
     if (serving) {

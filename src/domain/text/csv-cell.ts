@@ -1,6 +1,6 @@
 /**
  * CSV cells written from JavaScript, by the same rules as the engines' export writers (engine/duckdb/export-csv.ts,
- * engine/elasticsearch/csv-cells.ts), which take the rule from here: a text cell whose first character past any
+ * engine/search-cluster/csv-cells.ts), which take the rule from here: a text cell whose first character past any
  * FORMULA_SPACE is `=`, `+`, `-` or `@`, or which starts with a tab or CR, gets a leading `'` so spreadsheets do not
  * run it as a formula (OWASP "CSV injection"), and so does such a character right after a `;`. Text cells are always
  * quoted (RFC 4180, quotes doubled), so a `;` never splits one; records end in CRLF.

@@ -1,7 +1,1 @@
-export {
-  ElasticsearchEngine,
-  type ElasticsearchEngineOptions,
-  openElasticsearchEngine,
-} from './elasticsearch-engine.js';
-export { indexDefinition, indexMappings, indexSettings } from './mappings.js';
-export { aliasName, releaseIndex } from './schema.js';
+export { elasticsearchClient, elasticsearchTransport } from './client.js';

@@ -1,4 +1,3 @@
-import type { Client } from '@elastic/elasticsearch';
 import type { Entity } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
@@ -14,7 +13,6 @@ import type {
   SearchEngine,
   ValueCount,
 } from '../port.js';
-import { type EsConnection, esClient } from './client.js';
 import { distinctValues } from './distinct-values.js';
 import { asAppError } from './errors.js';
 import { exportCount, exportCsv } from './export-csv.js';
@@ -23,11 +21,13 @@ import { runQuery } from './queries.js';
 import { readServing, type ServingRelease } from './releases.js';
 import type { EsSession } from './session.js';
 import { type EsSuppressed, resolveSuppression } from './suppression.js';
+import type { ClusterClient } from './transport.js';
 
-export interface ElasticsearchEngineOptions {
-  /** The cluster (ELASTICSEARCH_URL and its credentials), or a client already made. */
-  connection?: EsConnection;
-  client?: Client;
+export interface ClusterEngineOptions {
+  /** The cluster, through its transport (elasticsearch/ or opensearch/). */
+  client: ClusterClient;
+  /** Whether closing the engine closes the client (it made it). */
+  ownsClient?: boolean;
   /** Prefix of the deployment's index and alias names (CDS_ES_PREFIX). */
   prefix?: string;
   /** How often the aliases are checked for a new release (ms). */
@@ -45,13 +45,13 @@ interface Serving extends ServingRelease {
 }
 
 /**
- * The scale-out search engine: the release the `contacts` / `companies` aliases name on an Elasticsearch cluster
- * (8.x or 9.x). Each read pins the serving release's concrete indices; a new release (the loader swaps both aliases
+ * The scale-out search engine: the release the `contacts` / `companies` aliases name on a search cluster
+ * (OpenSearch 2.19/3.x or Elasticsearch 9.x, through their transports). Each read pins the serving release's concrete indices; a new release (the loader swaps both aliases
  * in one `_aliases` call) is found by polling the alias and serves once the suppression list is resolved against it.
  * Every query is compiled from the IR (compile/); budgets are the search `timeout` and the client's request timeout;
  * an unreachable cluster is 503 data.unavailable, a budget passed 504 query.timeout (errors.ts).
  */
-export class ElasticsearchEngine implements SearchEngine {
+export class SearchClusterEngine implements SearchEngine {
   private current: Serving | null = null;
   private lastError: string | undefined;
   private timer: NodeJS.Timeout | null = null;
@@ -64,7 +64,7 @@ export class ElasticsearchEngine implements SearchEngine {
   private readonly populated = new Map<string, Promise<{ rows: number; columns: Record<string, number> }>>();
 
   constructor(
-    readonly client: Client,
+    readonly client: ClusterClient,
     private readonly prefix: string,
     private readonly pollMs: number,
     private readonly ownsClient: boolean,
@@ -78,10 +78,10 @@ export class ElasticsearchEngine implements SearchEngine {
     const cur = this.current;
     let reachable = true;
     try {
-      await this.client.ping({}, { requestTimeout: 2_000, maxRetries: 0 });
+      await this.client.ping({ requestTimeout: 2_000, maxRetries: 0 });
     } catch (e) {
       reachable = false;
-      this.lastError = `Elasticsearch is unreachable: ${(e as Error).message}`;
+      this.lastError = `${this.client.product} is unreachable: ${(e as Error).message}`;
     }
     if (!cur || !reachable)
       return { ok: false, release: cur?.info ?? null, error: this.lastError ?? 'No data release is loaded.' };
@@ -89,7 +89,7 @@ export class ElasticsearchEngine implements SearchEngine {
       ok: true,
       release: cur.info,
       pointReads: { ok: true, note: 'term queries on the lookup fields' },
-      index: { ok: true, note: `Elasticsearch indices ${cur.indices.contact}, ${cur.indices.company}` },
+      index: { ok: true, note: `${this.client.product} indices ${cur.indices.contact}, ${cur.indices.company}` },
       ...(this.lastError ? { error: this.lastError } : {}),
     };
   }
@@ -196,11 +196,11 @@ export class ElasticsearchEngine implements SearchEngine {
     try {
       next = await readServing(this.client, this.prefix, this.current);
     } catch (e) {
-      this.lastError = `Elasticsearch: ${(e as Error).message}`;
+      this.lastError = `${this.client.product}: ${(e as Error).message}`;
       return;
     }
     if (!next) {
-      if (!this.current) this.lastError = 'No data release has been loaded into Elasticsearch yet.';
+      if (!this.current) this.lastError = `No data release has been loaded into ${this.client.product} yet.`;
       return;
     }
     if (this.current?.info.id === next.info.id) {
@@ -247,10 +247,8 @@ export class ElasticsearchEngine implements SearchEngine {
 }
 
 /** Opens the engine on a cluster (never throwing for an unreachable cluster or no release: it answers 503 then). */
-export async function openElasticsearchEngine(o: ElasticsearchEngineOptions): Promise<ElasticsearchEngine> {
-  if (!o.client && !o.connection) throw new Error('the Elasticsearch engine needs a connection or a client');
-  const client = o.client ?? esClient(o.connection!);
-  const engine = new ElasticsearchEngine(client, o.prefix ?? '', o.pollMs ?? 1_000, !o.client);
+export async function openClusterEngine(o: ClusterEngineOptions): Promise<SearchClusterEngine> {
+  const engine = new SearchClusterEngine(o.client, o.prefix ?? '', o.pollMs ?? 1_000, o.ownsClient ?? false);
   if (o.suppression && !isEmptySuppression(o.suppression)) await engine.setSuppression(o.suppression);
   await engine.refresh();
   engine.startWatching();

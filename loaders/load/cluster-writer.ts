@@ -1,10 +1,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Client } from '@elastic/elasticsearch';
 import { publishCurrent, readCurrent, releaseFile, releasesDir } from '../../src/engine/duckdb/release-store.js';
 import { openDuckDBReleaseWriter } from '../../src/engine/duckdb/release-writer/writer.js';
-import { pruneReleaseIndices, ReleaseIndexer } from '../../src/engine/elasticsearch/release-writer/indexer.js';
-import { listReleaseIds, readServing } from '../../src/engine/elasticsearch/releases.js';
 import type { ReleaseInfo } from '../../src/engine/port.js';
 import {
   type DeltaBase,
@@ -14,10 +11,13 @@ import {
   type ReleaseWriter,
   type StepFn,
 } from '../../src/engine/release-writer.js';
+import { pruneReleaseIndices, ReleaseIndexer } from '../../src/engine/search-cluster/release-writer/indexer.js';
+import { listReleaseIds, readServing } from '../../src/engine/search-cluster/releases.js';
+import type { ClusterClient } from '../../src/engine/search-cluster/transport.js';
 import { releaseRows, tableRows } from './release-rows.js';
 
-export interface ElasticsearchWriterOptions {
-  client: Client;
+export interface ClusterWriterOptions {
+  client: ClusterClient;
   prefix: string;
   shards: number;
   replicas: number;
@@ -25,29 +25,29 @@ export interface ElasticsearchWriterOptions {
   keep?: number;
 }
 
-/** Where the Elasticsearch loader builds a release before indexing it, under the data dir. */
-export const buildDir = (dataDir: string) => join(dataDir, 'elasticsearch-build');
+/** Where the search-cluster loader builds a release before indexing it, under the data dir. */
+export const buildDir = (dataDir: string) => join(dataDir, 'cluster-build');
 
 /**
- * The Elasticsearch ReleaseWriter. Staging, duplicates, suppression and the build (employer join, sort keys, contact
+ * The search-cluster ReleaseWriter (OpenSearch or Elasticsearch, by its client's transport). Staging, duplicates, suppression and the build (employer join, sort keys, contact
  * counts) are the embedded writer's, in a build folder of the data dir, so both engines hold the same rows; `publish`
  * then bulk-indexes the built rows into new versioned indices (ReleaseIndexer: refresh off, no replicas while
  * loading, settings restored after), swaps the `contacts` / `companies` aliases in one `_aliases` call, and removes
  * the build files (the rejects file stays). Any failure deletes the new indices: the aliases stay where they were.
  */
-export function elasticsearchReleaseWriter(o: ElasticsearchWriterOptions): OpenReleaseWriter {
+export function clusterReleaseWriter(o: ClusterWriterOptions): OpenReleaseWriter {
   return async (dataDir, opts) => {
     await mkdir(buildDir(dataDir), { recursive: true });
     const duck = await openDuckDBReleaseWriter(buildDir(dataDir), opts);
-    return new EsReleaseWriter(duck, new ReleaseIndexer(o, duck.releaseId), o, buildDir(dataDir));
+    return new ClusterReleaseWriter(duck, new ReleaseIndexer(o, duck.releaseId), o, buildDir(dataDir));
   };
 }
 
-class EsReleaseWriter implements ReleaseWriter {
+class ClusterReleaseWriter implements ReleaseWriter {
   constructor(
     private readonly duck: ReleaseWriter,
     private readonly indexer: ReleaseIndexer,
-    private readonly o: ElasticsearchWriterOptions,
+    private readonly o: ClusterWriterOptions,
     private readonly dir: string,
   ) {}
 
@@ -80,7 +80,7 @@ class EsReleaseWriter implements ReleaseWriter {
   }
 
   /**
-   * A delta on Elasticsearch: its base is the release the build folder kept from the last load, which must be the one
+   * A delta on a search cluster: its base is the release the build folder kept from the last load, which must be the one
    * the aliases name (otherwise the delta would drop what the cluster serves: refused, run a full load). The embedded
    * writer patches that release (DeltaBase.patch) and publish indexes the result into new versioned indices, as a full
    * load does.
@@ -99,7 +99,7 @@ class EsReleaseWriter implements ReleaseWriter {
   }
 
   async publish(source: ReleaseSource, onStep: StepFn = () => undefined): Promise<{ createdAt: string }> {
-    // The build folder's own release (its point store and bitmap index are not used by Elasticsearch).
+    // The build folder's own release (its point store and bitmap index are not used by the cluster).
     const before = await readCurrent(this.dir);
     await this.duck.publish(source, (d, t, part) => onStep(d, t, `build ${part ?? 'point store'}`));
     const file = releaseFile(this.dir, this.releaseId);
@@ -161,7 +161,7 @@ export async function indexRelease(
   }
   if (indexer.refused.length) {
     const first = indexer.refused.slice(0, 3).map((r) => `${r.entity} ${r.id}: ${r.reason}`);
-    throw new Error(`Elasticsearch refused ${indexer.refused.length} rows (${first.join('; ')})`);
+    throw new Error(`${indexer.product} refused ${indexer.refused.length} rows (${first.join('; ')})`);
   }
   const stats = indexer.stats();
   const info: ReleaseInfo = {
@@ -169,7 +169,10 @@ export async function indexRelease(
     createdAt: new Date().toISOString(),
     contacts: totals.contacts,
     companies: totals.companies,
-    source: { ...source, elasticsearch: { indices: indexer.indices, rowsPerSecond: stats.rowsPerSecond } },
+    source: {
+      ...source,
+      cluster: { product: indexer.product, indices: indexer.indices, rowsPerSecond: stats.rowsPerSecond },
+    },
   };
   await indexer.finish(info);
   return info;

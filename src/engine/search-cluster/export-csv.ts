@@ -85,14 +85,12 @@ export async function exportCsv(
   let bytes = 0;
   let pit: string | undefined;
   try {
-    pit = await esCall(() =>
-      s.client.openPointInTime({ index: s.indices[entity], keep_alive: KEEP_ALIVE }).then((r) => r.id),
-    );
+    pit = await esCall(() => s.client.openPointInTime(s.indices[entity], KEEP_ALIVE));
     const header = Buffer.from(`${req.columns.map((c) => csvField(c.header)).join(',')}\r\n`, 'utf8');
     await fh.write(header);
     bytes += header.length;
     const perCompany = new Map<string, number>();
-    // The last hit's sort values: with a point in time Elasticsearch adds its `_shard_doc` tiebreaker to the sort.
+    // The last hit's sort values: with a point in time the cluster may add its own tiebreaker (Elasticsearch's `_shard_doc`) to the sort.
     let after: estypes.SortResults | null = null;
     while (rows < req.maxRows) {
       const size = Math.min(req.batchRows, SLICE_MAX);
@@ -145,7 +143,7 @@ export async function exportCsv(
     ok = true;
   } finally {
     await fh.close();
-    if (pit) await s.client.closePointInTime({ id: pit }).catch(() => undefined);
+    if (pit) await s.client.closePointInTime(pit).catch(() => undefined);
     if (!ok) await rm(req.file, { force: true });
   }
   return { releaseId: s.info.id, rows, bytes };

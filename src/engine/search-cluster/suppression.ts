@@ -1,4 +1,4 @@
-import type { Client, estypes } from '@elastic/elasticsearch';
+import type { estypes } from '@elastic/elasticsearch';
 import { type Entity, findColumn } from '../../domain/catalog/index.js';
 import { type Leaf, leafValues } from '../../domain/query/ir.js';
 import {
@@ -12,9 +12,10 @@ import { type LeafRewrite, MATCH_NONE, type Query, termsOf } from './compile/com
 import { SORT } from './compile/select.js';
 import { esCall } from './errors.js';
 import { SHA256_FIELD } from './schema.js';
+import type { ClusterClient } from './transport.js';
 
 /**
- * Suppression (opt-outs) on Elasticsearch: the list becomes one query matching the contacts it names (`hiddenQuery`: a
+ * Suppression (opt-outs) on a search cluster: the list becomes one query matching the contacts it names (`hiddenQuery`: a
  * `terms` clause per identifier column, the sha256 entries on the hashes written at load). It is resolved against a
  * release once (`resolveSuppression`) into the ids of the contacts it matches, which every contact read puts in
  * `must_not` (counts, pages, point reads, exports, distinct values and populated counts), and into what they take
@@ -79,7 +80,7 @@ const PAGE = 10_000;
  * request carries the release's suppressed contacts, not the whole list (a release never changes once loaded).
  */
 export async function resolveSuppression(
-  client: Client,
+  client: ClusterClient,
   indices: Record<Entity, string>,
   s: Suppression,
   version: number,

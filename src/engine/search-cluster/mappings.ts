@@ -4,7 +4,7 @@ import { DATE, IGNORE_ABOVE, LOWER, SHA256_FIELD, WORDS } from './schema.js';
 
 /**
  * The index mappings and settings of a release, generated from the catalog (the single source of columns); the
- * checked-in `index-mappings/*.json` are this output, and test/engine/elasticsearch/mappings.test.ts fails when they
+ * checked-in `index-mappings/*.json` are this output, and test/engine/search-cluster/mappings.test.ts fails when they
  * drift or when a catalog column has no field of its storage's type.
  *
  * Per storage (src/domain/catalog/define.ts SHAPES):

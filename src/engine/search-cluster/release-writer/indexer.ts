@@ -1,13 +1,13 @@
-import { type Client, errors } from '@elastic/elasticsearch';
 import type { Entity } from '../../../domain/catalog/index.js';
 import type { ReleaseInfo } from '../../port.js';
 import { indexMappings, indexSettings } from '../mappings.js';
 import { META_KEY } from '../releases.js';
 import { aliasName, releaseIndex } from '../schema.js';
+import type { AliasAction, ClusterClient } from '../transport.js';
 import { documentOf } from './documents.js';
 
 export interface IndexerOptions {
-  client: Client;
+  client: ClusterClient;
   /** Prefix of the deployment's index and alias names (CDS_ES_PREFIX). */
   prefix: string;
   shards: number;
@@ -49,20 +49,25 @@ export class ReleaseIndexer {
     };
   }
 
+  /** The cluster's product (`OpenSearch`, `Elasticsearch`), as load errors name it. */
+  get product(): string {
+    return this.o.client.product;
+  }
+
   async create(): Promise<void> {
     for (const entity of ['company', 'contact'] as const) {
-      await this.o.client.indices.create({
-        index: this.indices[entity],
-        settings: { ...indexSettings(this.o.shards, 0), refresh_interval: '-1' },
-        mappings: indexMappings(entity),
-      });
+      await this.o.client.createIndex(
+        this.indices[entity],
+        { ...indexSettings(this.o.shards, 0), refresh_interval: '-1' },
+        indexMappings(entity),
+      );
     }
   }
 
   /**
    * Indexes one batch of rows (in sort_key order); refused rows are kept in `refused`. Rows the cluster answers 429 for
    * (its write queue is full: es_rejected_execution_exception) are sent again after a pause, doubling from
-   * `retryMs`, up to BULK_RETRIES times, as Elasticsearch's own bulk helper does; only then are they refused.
+   * `retryMs`, up to BULK_RETRIES times, as the clients' own bulk helpers do; only then are they refused.
    */
   async bulk(entity: Entity, rows: readonly Record<string, unknown>[]): Promise<void> {
     if (rows.length === 0) return;
@@ -72,12 +77,11 @@ export class ReleaseIndexer {
       const operations: unknown[] = [];
       for (const r of pending)
         operations.push({ index: { _index: this.indices[entity], _id: String(r.id) } }, documentOf(entity, r));
-      const res = await this.o.client.bulk({ operations, refresh: false });
+      const res = await this.o.client.bulk(operations);
       const again: Record<string, unknown>[] = [];
       if (res.errors) {
-        res.items.forEach((item, i) => {
-          const op = item.index;
-          if (!op?.error) return;
+        res.items.forEach((op, i) => {
+          if (!op.error) return;
           const row = pending[i]!;
           if (op.status === 429 && attempt < BULK_RETRIES) again.push(row);
           else this.refused.push({ entity, id: String(row.id), reason: op.error.reason ?? op.error.type });
@@ -103,12 +107,12 @@ export class ReleaseIndexer {
   /** Settings back (refresh every second, the default; replicas), a refresh, and the release record in the contacts index's `_meta`. */
   async finish(info: ReleaseInfo): Promise<void> {
     for (const entity of ['company', 'contact'] as const) {
-      await this.o.client.indices.putSettings({
-        index: this.indices[entity],
-        settings: { refresh_interval: '1s', number_of_replicas: this.o.replicas },
+      await this.o.client.putSettings(this.indices[entity], {
+        refresh_interval: '1s',
+        number_of_replicas: this.o.replicas,
       });
-      await this.o.client.indices.refresh({ index: this.indices[entity] });
-      await this.o.client.indices.putMapping({ index: this.indices[entity], _meta: { [META_KEY]: info } });
+      await this.o.client.refresh(this.indices[entity]);
+      await this.o.client.putMeta(this.indices[entity], { [META_KEY]: info });
     }
   }
 
@@ -119,49 +123,36 @@ export class ReleaseIndexer {
 
   /** Deletes this release's indices (what a failed load wrote). */
   async remove(): Promise<void> {
-    await this.o.client.indices
-      .delete({ index: [this.indices.contact, this.indices.company], ignore_unavailable: true })
-      .catch(() => undefined);
+    await this.o.client.deleteIndices([this.indices.contact, this.indices.company]).catch(() => undefined);
   }
 }
 
 /** Points both aliases at a release's indices in one `_aliases` call, atomically (removing them from the others). */
-export async function swapAliases(client: Client, prefix: string, releaseId: string): Promise<void> {
-  const actions: NonNullable<Parameters<Client['indices']['updateAliases']>[0]>['actions'] = [];
+export async function swapAliases(client: ClusterClient, prefix: string, releaseId: string): Promise<void> {
+  const actions: AliasAction[] = [];
   for (const entity of ['contact', 'company'] as const) {
     const alias = aliasName(prefix, entity);
-    for (const index of await aliasHolders(client, alias)) actions.push({ remove: { index, alias } });
+    for (const index of await client.aliasIndices(alias)) actions.push({ remove: { index, alias } });
     actions.push({ add: { index: releaseIndex(prefix, entity, releaseId), alias } });
   }
-  await client.indices.updateAliases({ actions });
-}
-
-/** The indices an alias names now (none when it does not exist). */
-export async function aliasHolders(client: Client, alias: string): Promise<string[]> {
-  try {
-    return Object.keys(await client.indices.getAlias({ name: alias }));
-  } catch (e) {
-    if (e instanceof errors.ResponseError && e.statusCode === 404) return [];
-    throw e;
-  }
+  await client.updateAliases(actions);
 }
 
 /** Deletes the indices of releases older than the newest `keep` that no alias names. */
 export async function pruneReleaseIndices(
-  client: Client,
+  client: ClusterClient,
   prefix: string,
   ids: readonly string[],
   keep: number,
 ): Promise<string[]> {
-  const serving = new Set(await aliasHolders(client, aliasName(prefix, 'contact')));
+  const serving = new Set(await client.aliasIndices(aliasName(prefix, 'contact')));
   const old = ids
     .slice(0, Math.max(0, ids.length - keep))
     .filter((id) => !serving.has(releaseIndex(prefix, 'contact', id)));
   if (old.length) {
-    await client.indices.delete({
-      index: old.flatMap((id) => [releaseIndex(prefix, 'contact', id), releaseIndex(prefix, 'company', id)]),
-      ignore_unavailable: true,
-    });
+    await client.deleteIndices(
+      old.flatMap((id) => [releaseIndex(prefix, 'contact', id), releaseIndex(prefix, 'company', id)]),
+    );
   }
   return old;
 }

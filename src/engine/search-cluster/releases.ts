@@ -1,7 +1,7 @@
-import { type Client, errors } from '@elastic/elasticsearch';
 import type { Entity } from '../../domain/catalog/index.js';
 import type { ReleaseInfo } from '../port.js';
 import { aliasName, releaseIndex, releaseOfIndex } from './schema.js';
+import type { ClusterClient } from './transport.js';
 
 /** The serving release: its record and concrete indices. */
 export interface ServingRelease {
@@ -17,33 +17,25 @@ export const META_KEY = 'release';
  * as is when the alias still names its index (a poll then costs one request).
  */
 export async function readServing(
-  client: Client,
+  client: ClusterClient,
   prefix: string,
   known: ServingRelease | null = null,
 ): Promise<ServingRelease | null> {
-  let aliases: Record<string, unknown>;
-  try {
-    aliases = await client.indices.getAlias({ name: aliasName(prefix, 'contact') });
-  } catch (e) {
-    if (e instanceof errors.ResponseError && e.statusCode === 404) return null;
-    throw e;
-  }
-  const index = Object.keys(aliases)[0];
+  const index = (await client.aliasIndices(aliasName(prefix, 'contact')))[0];
   if (!index) return null;
   if (known && known.indices.contact === index) return known;
   const id = releaseOfIndex(prefix, 'contact', index);
   if (!id) throw new Error(`alias ${aliasName(prefix, 'contact')} names ${index}, which is not a release index`);
-  const mapping = await client.indices.getMapping({ index });
-  const meta = mapping[index]?.mappings._meta?.[META_KEY] as ReleaseInfo | undefined;
+  const meta = (await client.getMeta(index))?.[META_KEY] as ReleaseInfo | undefined;
   if (!meta) throw new Error(`index ${index} has no release record (_meta.${META_KEY})`);
   return { info: meta, indices: { contact: index, company: releaseIndex(prefix, 'company', id) } };
 }
 
 /** Release ids that have indices on the cluster (loaded, serving or not), oldest first. */
-export async function listReleaseIds(client: Client, prefix: string): Promise<string[]> {
-  const rows = await client.cat.indices({ index: `${aliasName(prefix, 'contact')}-*`, format: 'json', h: 'index' });
-  return rows
-    .map((r) => releaseOfIndex(prefix, 'contact', String(r.index)))
+export async function listReleaseIds(client: ClusterClient, prefix: string): Promise<string[]> {
+  const names = await client.indexNames(`${aliasName(prefix, 'contact')}-*`);
+  return names
+    .map((name) => releaseOfIndex(prefix, 'contact', name))
     .filter((x): x is string => x !== null)
     .sort();
 }

@@ -1,29 +1,40 @@
-import { errors } from '@elastic/elasticsearch';
 import { AppError, isAppError } from '../../domain/errors/index.js';
+import { ClusterError } from './transport.js';
 
 /**
  * Client failures as the service's errors: past a budget (the client's request timeout, an abort, or a search that
  * answered `timed_out`) is 504 query.timeout; an unreachable cluster, a missing index (a release deleted under a
- * read), too many requests or an unavailable shard is 503 data.unavailable. Anything else is a programming error and
+ * read), too many requests, a server-side failure (5xx) or an unavailable shard is 503 data.unavailable. Anything else is a programming error and
  * stays as it is.
  */
 export function asAppError(e: unknown): unknown {
   if (isAppError(e)) return e;
-  if (e instanceof errors.TimeoutError || e instanceof errors.RequestAbortedError)
-    return new AppError('query.timeout', 'The query passed its time budget and was stopped.');
-  if (e instanceof errors.ConnectionError || e instanceof errors.NoLivingConnectionsError)
-    return new AppError('data.unavailable', 'Data is unavailable: the Elasticsearch cluster is unreachable.');
-  if (e instanceof errors.ResponseError) {
-    const status = e.statusCode ?? 0;
-    const type = (e.body as { error?: { type?: string } } | undefined)?.error?.type;
-    if (status === 429 || status === 502 || status === 503 || status === 504 || type === 'index_not_found_exception')
-      return new AppError(
-        'data.unavailable',
-        `Data is unavailable: Elasticsearch answered ${status} ${type ?? ''}`.trim(),
-      );
-  }
+  if (!(e instanceof ClusterError)) return e;
+  if (e.kind === 'timeout') return new AppError('query.timeout', 'The query passed its time budget and was stopped.');
+  if (e.kind === 'unreachable')
+    return new AppError('data.unavailable', `Data is unavailable: the search cluster is unreachable (${e.message}).`);
+  const status = e.status ?? 0;
+  if (status === 429 || status >= 500 || UNAVAILABLE.has(e.type ?? ''))
+    return new AppError(
+      'data.unavailable',
+      `Data is unavailable: the search cluster answered ${status} ${e.type ?? ''}`.trim(),
+    );
   return e;
 }
+
+/**
+ * Error types that mean part of the data cannot be read now, whatever the status (a cluster's server-side failure,
+ * 5xx, is that too: shards that failed with `allow_partial_search_results=false` after a node was lost): a missing
+ * index (a release deleted under a read), a point in time whose shards went with their node.
+ */
+const UNAVAILABLE = new Set([
+  'index_not_found_exception',
+  'no_shard_available_action_exception',
+  'node_disconnected_exception',
+  'node_not_connected_exception',
+  'search_context_missing_exception',
+  'cluster_block_exception',
+]);
 
 /**
  * Runs a client call and turns its failures into the service's errors. A search that some shards failed to answer
@@ -39,7 +50,7 @@ export async function esCall<T>(fn: () => Promise<T>): Promise<T> {
   }
   const failed = (answer as { _shards?: { failed?: number } } | null | undefined)?._shards?.failed;
   if (typeof failed === 'number' && failed > 0)
-    throw new AppError('data.unavailable', `Data is unavailable: ${failed} Elasticsearch shard(s) failed to answer.`);
+    throw new AppError('data.unavailable', `Data is unavailable: ${failed} search shard(s) failed to answer.`);
   return answer;
 }
 

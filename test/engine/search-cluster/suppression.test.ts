@@ -1,13 +1,13 @@
 import { sha256Of } from '../../../src/domain/optouts.js';
-import { compileWhere } from '../../../src/engine/elasticsearch/compile/compile-where.js';
-import { documentOf } from '../../../src/engine/elasticsearch/release-writer/documents.js';
+import { compileWhere } from '../../../src/engine/search-cluster/compile/compile-where.js';
+import { documentOf } from '../../../src/engine/search-cluster/release-writer/documents.js';
 import {
   cutRewrite,
   type EsSuppressed,
   hiddenQuery,
   hidesFn,
   numberLeafHolds,
-} from '../../../src/engine/elasticsearch/suppression.js';
+} from '../../../src/engine/search-cluster/suppression.js';
 
 /**
  * The parts of opt-outs on Elasticsearch that need no cluster: the query a list becomes (every identifier column,

@@ -3,8 +3,8 @@ import { FIXED_QUERIES } from '../../../bench/lib/query-suite.js';
 import type { Entity } from '../../../src/domain/catalog/index.js';
 import { parseFamilyBFilters } from '../../../src/domain/family-b/filters.js';
 import { type IRNode, parseCompanyFilter, parseContactFilter } from '../../../src/domain/query/index.js';
-import { countRequest, pageRequest, visibleQuery } from '../../../src/engine/elasticsearch/compile/select.js';
-import { hiddenQuery } from '../../../src/engine/elasticsearch/suppression.js';
+import { countRequest, pageRequest, visibleQuery } from '../../../src/engine/search-cluster/compile/select.js';
+import { hiddenQuery } from '../../../src/engine/search-cluster/suppression.js';
 
 /**
  * The IR trees the Elasticsearch compiler is checked on: every node type (and, or, not, their empty forms) and every

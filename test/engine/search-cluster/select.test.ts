@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { countRequest, pageRequest } from '../../../src/engine/elasticsearch/compile/select.js';
+import { countRequest, pageRequest } from '../../../src/engine/search-cluster/compile/select.js';
 
 /** The page and count requests around a compiled query: keyset, offset, both, and the count's budget. */
 const q: estypes.QueryDslQueryContainer = { term: { country: 'us' } };

@@ -10,7 +10,7 @@ import {
   type StorageType,
 } from '../../../src/domain/catalog/index.js';
 import { secondaryColumn } from '../../../src/domain/query/secondary-roles.js';
-import { hasWordsField, type indexDefinition, MAX_RESULT_WINDOW } from '../../../src/engine/elasticsearch/mappings.js';
+import { hasWordsField, type indexDefinition, MAX_RESULT_WINDOW } from '../../../src/engine/search-cluster/mappings.js';
 import { B_PAGING_WINDOW } from '../../../src/operations/family-b/search.js';
 
 /**

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@elastic/elasticsearch';
-import { BULK_RETRIES, ReleaseIndexer } from '../../../src/engine/elasticsearch/release-writer/indexer.js';
+import { elasticsearchTransport } from '../../../src/engine/elasticsearch/client.js';
+import { BULK_RETRIES, ReleaseIndexer } from '../../../src/engine/search-cluster/release-writer/indexer.js';
 
 /**
  * Per-document 429s in a bulk answer (the cluster's write queue is full) are sent again after a pause, and only rows
@@ -60,7 +61,7 @@ const rejected = { status: 429, type: 'es_rejected_execution_exception', reason:
 
 async function indexRows(): Promise<ReleaseIndexer> {
   calls = [];
-  const client = new Client({ node: url });
+  const client = elasticsearchTransport(new Client({ node: url }));
   const indexer = new ReleaseIndexer({ client, prefix: 'cds', shards: 1, replicas: 0, retryMs: 1 }, 'r1');
   try {
     await indexer.bulk('contact', rows);

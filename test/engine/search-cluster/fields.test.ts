@@ -1,9 +1,9 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { columnsOf, type Entity, publicColumns } from '../../../src/domain/catalog/index.js';
-import { compileWhere } from '../../../src/engine/elasticsearch/compile/compile-where.js';
-import { SORT } from '../../../src/engine/elasticsearch/compile/select.js';
-import { hasWordsField, indexMappings, mappedField } from '../../../src/engine/elasticsearch/mappings.js';
-import { SUPPRESSION_READ_FIELDS } from '../../../src/engine/elasticsearch/suppression.js';
+import { compileWhere } from '../../../src/engine/search-cluster/compile/compile-where.js';
+import { SORT } from '../../../src/engine/search-cluster/compile/select.js';
+import { hasWordsField, indexMappings, mappedField } from '../../../src/engine/search-cluster/mappings.js';
+import { SUPPRESSION_READ_FIELDS } from '../../../src/engine/search-cluster/suppression.js';
 import { BENCH_CASES, compiled, FILTER_CASES, IR_NODE_CASES, SUPPRESSION_QUERY } from './cases.js';
 
 /**

@@ -5,7 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { findColumn } from '../../../src/domain/catalog/index.js';
 import { cellSql, isTextCell } from '../../../src/engine/duckdb/export-csv.js';
 import { ident } from '../../../src/engine/duckdb/schema.js';
-import { csvCell } from '../../../src/engine/elasticsearch/csv-cells.js';
+import { csvCell } from '../../../src/engine/search-cluster/csv-cells.js';
 
 /**
  * The Elasticsearch export writes each cell as the DuckDB export's COPY does: the same rows written by DuckDB (with

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileWhere } from '../../../src/engine/elasticsearch/compile/compile-where.js';
+import { compileWhere } from '../../../src/engine/search-cluster/compile/compile-where.js';
 import { BENCH_CASES, compiled, FILTER_CASES, IR_NODE_CASES, type IrCase } from './cases.js';
 
 /**

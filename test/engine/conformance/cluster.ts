@@ -1,23 +1,24 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { Client } from '@elastic/elasticsearch';
-import { indexRelease } from '../../../loaders/load/elasticsearch-writer.js';
+import { indexRelease } from '../../../loaders/load/cluster-writer.js';
 import { currentRelease, releaseFile } from '../../../src/engine/duckdb/release-store.js';
-import { openElasticsearchEngine } from '../../../src/engine/elasticsearch/elasticsearch-engine.js';
-import { ReleaseIndexer } from '../../../src/engine/elasticsearch/release-writer/indexer.js';
+import { elasticsearchClient } from '../../../src/engine/elasticsearch/client.js';
+import { opensearchClient } from '../../../src/engine/opensearch/client.js';
 import type { SearchEngine } from '../../../src/engine/port.js';
+import { openClusterEngine } from '../../../src/engine/search-cluster/engine.js';
+import { ReleaseIndexer } from '../../../src/engine/search-cluster/release-writer/indexer.js';
+import type { ClusterClient } from '../../../src/engine/search-cluster/transport.js';
 
 /**
- * The Elasticsearch engine over a conformance release: the data dir's serving release (seeded and built by the
- * embedded loader) is bulk-indexed with the Elasticsearch loader's indexer into indices of a prefix of its own, the
- * aliases are swapped to it, and the engine opens on that prefix. Closing the engine deletes the indices.
+ * The search-cluster engine over a conformance release: the data dir's serving release (seeded and built by the
+ * embedded loader) is bulk-indexed with the cluster loader's indexer into indices of a prefix of its own, the aliases
+ * are swapped to it, and the engine opens on that prefix. Closing the engine deletes the indices.
  */
-export async function openElasticsearchOver(dataDir: string, url: string): Promise<SearchEngine> {
-  const client = new Client({ node: url, requestTimeout: 60_000 });
+export async function openClusterOver(dataDir: string, client: ClusterClient, shards = 2): Promise<SearchEngine> {
   const prefix = `cds-test-${randomBytes(4).toString('hex')}-`;
   const current = currentRelease(dataDir);
   if (!current) throw new Error(`${dataDir} serves no release`);
-  const indexer = new ReleaseIndexer({ client, prefix, shards: 2, replicas: 0 }, current.id);
+  const indexer = new ReleaseIndexer({ client, prefix, shards, replicas: 0 }, current.id);
   try {
     await indexRelease(indexer, releaseFile(dataDir, current.id), current.id, { conformance: true });
     await indexer.publish();
@@ -26,7 +27,7 @@ export async function openElasticsearchOver(dataDir: string, url: string): Promi
     await client.close();
     throw e;
   }
-  const engine = await openElasticsearchEngine({ client, prefix, pollMs: 200 });
+  const engine = await openClusterEngine({ client, prefix, pollMs: 200 });
   const close = engine.close.bind(engine);
   engine.close = async () => {
     await close();
@@ -35,6 +36,14 @@ export async function openElasticsearchOver(dataDir: string, url: string): Promi
   };
   return engine;
 }
+
+/** The OpenSearch engine over a conformance release, on the node at `url`. */
+export const openOpenSearchOver = (dataDir: string, url: string) =>
+  openClusterOver(dataDir, opensearchClient({ url }, 60_000));
+
+/** The Elasticsearch engine over a conformance release, on the cluster at `url`. */
+export const openElasticsearchOver = (dataDir: string, url: string) =>
+  openClusterOver(dataDir, elasticsearchClient({ url }, 60_000));
 
 /** True when a Docker engine answers (`docker info`); false without the client or the engine. */
 export function dockerEngineAvailable(): boolean {

@@ -1,0 +1,1 @@
+export { opensearchClient, opensearchTransport } from './client.js';
