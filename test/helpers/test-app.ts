@@ -2,11 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { randomBytes } from 'node:crypto';
+import { clusterReleaseWriter } from '../../loaders/load/cluster-writer.js';
 import { seedRelease } from '../../loaders/seed.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { SettableClock } from '../../src/domain/clock.js';
 import { type RunningServer, startServer } from '../../src/http/server.js';
 import type { Services } from '../../src/operations/types.js';
+import { opensearchClient } from '../../src/engine/opensearch/client.js';
 import { closeServices, openServices } from '../../src/services.js';
 
 export interface ApiResponse<T = any> {
@@ -53,24 +56,37 @@ export interface TestAppOptions {
   noSeed?: boolean;
   /** Plans written to DATA/plans.json before the services open. */
   plans?: Record<string, unknown>;
+  /**
+   * Serve from the OpenSearch node at this URL (CDS_ENGINE=opensearch): the seeded release is indexed into indices of
+   * a prefix of the app's own (3 shards), deleted when the app closes.
+   */
+  opensearchUrl?: string;
 }
 
 /** The real app on an ephemeral loopback port over a real data dir with a small seeded release. */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cds-test-'));
   const ownsDir = opts.dataDir === undefined;
+  const cluster = opts.opensearchUrl
+    ? { url: opts.opensearchUrl, prefix: `cds-app-${randomBytes(4).toString('hex')}-` }
+    : null;
   if (!opts.noSeed) {
+    const client = cluster ? opensearchClient({ url: cluster.url }, 120_000) : null;
     await seedRelease({
+      ...(client && cluster
+        ? { openWriter: clusterReleaseWriter({ client, prefix: cluster.prefix, shards: 3, replicas: 0 }) }
+        : {}),
       dataDir,
       contacts: opts.contacts ?? 2000,
       companies: opts.companies ?? 300,
       seed: opts.seed ?? 7,
       asOf: new Date('2026-11-01T00:00:00Z'),
-    });
+    }).finally(() => client?.close());
   }
   if (opts.plans) writeFileSync(join(dataDir, 'plans.json'), JSON.stringify(opts.plans));
   const config = loadConfig(['--data', dataDir, '--port', '0'], {
     CDS_CHECK_CONTRACTS: '1',
+    ...(cluster ? { CDS_ENGINE: 'opensearch', OPENSEARCH_URL: cluster.url, CDS_ES_PREFIX: cluster.prefix } : {}),
     ...opts.env,
     CDS_LOG_LEVEL: 'silent',
     CDS_DUCKDB_THREADS: '1',
@@ -122,6 +138,12 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     async close() {
       await server.close();
       await closeServices(services);
+      if (cluster) {
+        const client = opensearchClient({ url: cluster.url });
+        const names = await client.indexNames(`${cluster.prefix}*`).catch(() => []);
+        if (names.length) await client.deleteIndices(names).catch(() => undefined);
+        await client.close();
+      }
       if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -110,7 +110,9 @@ function columnCases(entity: Entity, col: ColumnDef): Case[] {
   if (word) {
     add('contains', word.slice(1, 4).toUpperCase());
     add('prefix', word.slice(0, 2));
-    add('words', word.toLowerCase());
+    // `words` leaves come only from the filter keys of the columns the catalog marks for whole-word matching (the
+    // title and the secondary titles: domain/query/flat-keys.ts); the search cluster indexes `.words` on those alone.
+    if (col.words !== undefined) add('words', word.toLowerCase());
   }
   return out;
 }
