@@ -71,7 +71,8 @@ export const SETTINGS: readonly Setting[] = [
     env: 'OPENSEARCH_URL',
     default: '',
     doc:
-      'OpenSearch URL for CDS_ENGINE=opensearch (http(s)://[user:password@]host:9200); required with it. OpenSearch ' +
+      "OpenSearch URL for CDS_ENGINE=opensearch (http(s)://[user:password@]host:9200, or several nodes' URLs " +
+      'separated by commas: a request is sent again to another node when one is unreachable); required with it. OpenSearch ' +
       '2.19 and 3.x (tools/opensearch/ runs one locally). CDS_ES_CA_FILE, CDS_ES_PREFIX, CDS_ES_SHARDS and ' +
       'CDS_ES_REPLICAS apply to it as to Elasticsearch.',
   },
@@ -80,7 +81,8 @@ export const SETTINGS: readonly Setting[] = [
     env: 'ELASTICSEARCH_URL',
     default: '',
     doc:
-      'Elasticsearch URL for CDS_ENGINE=elasticsearch (http(s)://[user:password@]host:9200); required with it. ' +
+      "Elasticsearch URL for CDS_ENGINE=elasticsearch (http(s)://[user:password@]host:9200, or several nodes' URLs " +
+      'separated by commas); required with it. ' +
       'Elasticsearch 9.x (the client sends the 9.x compatibility headers).',
   },
   {
@@ -411,11 +413,11 @@ const ConfigSchema = v.object({
   ),
   opensearchUrl: v.pipe(
     v.string(),
-    v.check((s) => s === '' || /^https?:\/\/\S+$/i.test(s), 'an http(s) URL, or empty'),
+    v.check((s) => s === '' || /^https?:\/\/[^\s,]+(,https?:\/\/[^\s,]+)*$/i.test(s), 'http(s) URLs, or empty'),
   ),
   elasticsearchUrl: v.pipe(
     v.string(),
-    v.check((s) => s === '' || /^https?:\/\/\S+$/i.test(s), 'an http(s) URL, or empty'),
+    v.check((s) => s === '' || /^https?:\/\/[^\s,]+(,https?:\/\/[^\s,]+)*$/i.test(s), 'http(s) URLs, or empty'),
   ),
   esApiKey: v.string(),
   esCaFile: v.string(),

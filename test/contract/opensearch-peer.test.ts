@@ -37,7 +37,7 @@ let os: Side;
 
 maybe('the engine routes on OpenSearch answer as on the embedded engine', () => {
   beforeAll(async () => {
-    const [a, b] = await Promise.all([startTestApp(SEED), startTestApp({ ...SEED, opensearchUrl: URL_ })]);
+    const [a, b] = await Promise.all([startTestApp(SEED), startTestApp({ ...SEED, opensearch: { url: URL_ } })]);
     duck = { app: a, key: (await a.createAccount('pro')).apiKey };
     os = { app: b, key: (await b.createAccount('pro')).apiKey };
   }, 180_000);

@@ -1,15 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { randomBytes } from 'node:crypto';
 import { clusterReleaseWriter } from '../../loaders/load/cluster-writer.js';
 import { seedRelease } from '../../loaders/seed.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { SettableClock } from '../../src/domain/clock.js';
+import { opensearchClient } from '../../src/engine/opensearch/client.js';
 import { type RunningServer, startServer } from '../../src/http/server.js';
 import type { Services } from '../../src/operations/types.js';
-import { opensearchClient } from '../../src/engine/opensearch/client.js';
 import { closeServices, openServices } from '../../src/services.js';
 
 export interface ApiResponse<T = any> {
@@ -57,24 +57,30 @@ export interface TestAppOptions {
   /** Plans written to DATA/plans.json before the services open. */
   plans?: Record<string, unknown>;
   /**
-   * Serve from the OpenSearch node at this URL (CDS_ENGINE=opensearch): the seeded release is indexed into indices of
-   * a prefix of the app's own (3 shards), deleted when the app closes.
+   * Serve from the OpenSearch cluster at this URL (CDS_ENGINE=opensearch; several nodes' URLs separated by commas):
+   * the seeded release is indexed into indices of a prefix of the app's own (3 shards, no replica unless asked),
+   * deleted when the app closes.
    */
-  opensearchUrl?: string;
+  opensearch?: { url: string; shards?: number; replicas?: number };
 }
 
 /** The real app on an ephemeral loopback port over a real data dir with a small seeded release. */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cds-test-'));
   const ownsDir = opts.dataDir === undefined;
-  const cluster = opts.opensearchUrl
-    ? { url: opts.opensearchUrl, prefix: `cds-app-${randomBytes(4).toString('hex')}-` }
-    : null;
+  const cluster = opts.opensearch ? { ...opts.opensearch, prefix: `cds-app-${randomBytes(4).toString('hex')}-` } : null;
   if (!opts.noSeed) {
     const client = cluster ? opensearchClient({ url: cluster.url }, 120_000) : null;
     await seedRelease({
       ...(client && cluster
-        ? { openWriter: clusterReleaseWriter({ client, prefix: cluster.prefix, shards: 3, replicas: 0 }) }
+        ? {
+            openWriter: clusterReleaseWriter({
+              client,
+              prefix: cluster.prefix,
+              shards: cluster.shards ?? 3,
+              replicas: cluster.replicas ?? 0,
+            }),
+          }
         : {}),
       dataDir,
       contacts: opts.contacts ?? 2000,

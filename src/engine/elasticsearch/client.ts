@@ -1,5 +1,5 @@
 import { Client, errors } from '@elastic/elasticsearch';
-import { type ClusterConnection, caOf } from '../search-cluster/connection.js';
+import { type ClusterConnection, caOf, nodesOf } from '../search-cluster/connection.js';
 import { type ClusterClient, ClusterError, clusterError } from '../search-cluster/transport.js';
 
 /**
@@ -11,7 +11,7 @@ export function elasticsearchClient(c: ClusterConnection, requestTimeout = 30_00
   const ca = caOf(c);
   return elasticsearchTransport(
     new Client({
-      node: c.url,
+      nodes: nodesOf(c),
       requestTimeout,
       ...(c.apiKey ? { auth: { apiKey: c.apiKey } } : {}),
       ...(ca ? { tls: { ca } } : {}),

@@ -1,6 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { Client, errors } from '@opensearch-project/opensearch';
-import { type ClusterConnection, caOf } from '../search-cluster/connection.js';
+import { type ClusterConnection, caOf, nodesOf } from '../search-cluster/connection.js';
 import { type ClusterClient, ClusterError, clusterError } from '../search-cluster/transport.js';
 
 /**
@@ -14,7 +14,7 @@ export function opensearchClient(c: ClusterConnection, requestTimeout = 30_000):
   if (c.apiKey)
     throw new Error('OpenSearch takes no API key (CDS_ES_API_KEY): put a user and password in OPENSEARCH_URL');
   const ca = caOf(c);
-  return opensearchTransport(new Client({ node: c.url, requestTimeout, ...(ca ? { ssl: { ca } } : {}) }));
+  return opensearchTransport(new Client({ nodes: nodesOf(c), requestTimeout, ...(ca ? { ssl: { ca } } : {}) }));
 }
 
 /** The transport over a client already made. */
