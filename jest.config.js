@@ -11,4 +11,7 @@ export default {
   testTimeout: 60000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/summary-reporter.cjs'],
+  // One OpenSearch node for the run (tools/opensearch/), its URL in OPENSEARCH_URL for every worker.
+  globalSetup: `<rootDir>/${dist}/test/helpers/opensearch-global-setup.js`,
+  globalTeardown: `<rootDir>/${dist}/test/helpers/opensearch-global-teardown.js`,
 };

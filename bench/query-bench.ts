@@ -3,9 +3,12 @@
  * search page (100 rows) and as a page deep in a cursor walk, over real HTTP against a warm server.
  *
  *   node dist/bench/query-bench.js --contacts 1000000 [--data DIR] [--runs 15] [--tag T]
+ *        [--opensearch URL[,URL...] [--shards N] [--replicas N]]
  *
  * Prints p50/p95 per query and writes bench/results/query-<size>.json (query-<size>-<T>.json with --tag)
- * with the server's peak RSS.
+ * with the server's peak RSS. With --opensearch the service serves the same release from that OpenSearch cluster
+ * (indexed into it first when needed: bench/lib/opensearch.ts) and the file is query-<size>-opensearch-<N>n[-T].json,
+ * with the load rate and the cluster's heap and disk.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { benchDataDir, benchKey } from './lib/bench-data.js';
 import { poster } from './lib/http.js';
 import { machine } from './lib/machine.js';
+import { benchEngine, OPENSEARCH_OPTIONS } from './lib/opensearch.js';
 import { querySuite } from './lib/query-suite.js';
 import { startBenchServer } from './lib/server.js';
 import { percentile, round, timed } from './lib/stats.js';
@@ -25,6 +29,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '15' },
     depth: { type: 'string', default: '5000' },
     tag: { type: 'string' },
+    ...OPENSEARCH_OPTIONS,
   },
 });
 const root = process.cwd();
@@ -34,7 +39,8 @@ const depth = Number(values.depth);
 const dir = benchDataDir(root, contacts, values.data);
 const key = benchKey(root, dir);
 const SUITE = await querySuite(dir);
-const server = await startBenchServer(dir);
+const engine = await benchEngine(dir, values, (s) => process.stdout.write(s));
+const server = await startBenchServer(dir, engine.env);
 
 const client = suiteClient(poster(server.url, key));
 
@@ -83,6 +89,7 @@ try {
     contacts,
     runs,
     tag: values.tag ?? null,
+    ...(await engine.record()),
     deep_page_depth_rows: depth,
     machine: machine(),
     at: new Date().toISOString(),
@@ -97,7 +104,15 @@ try {
   };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
   writeFileSync(
-    join(root, 'bench', 'results', `query-${contacts}${values.tag ? `-${values.tag}` : ''}.json`),
+    join(
+      root,
+      'bench',
+      'results',
+      `query-${contacts}${[engine.name, values.tag]
+        .filter(Boolean)
+        .map((t) => `-${t}`)
+        .join('')}.json`,
+    ),
     `${JSON.stringify(summary, null, 2)}\n`,
   );
   process.stdout.write(

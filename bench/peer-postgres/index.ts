@@ -5,6 +5,10 @@
  * writes bench/results/peer-postgres-<size>[-<tag>].json.
  *
  *   node dist/bench/peer-postgres/index.js --contacts 1000000 [--data DIR] [--runs 15] [--pg URL] [--tag T] [--cold]
+ *        [--opensearch URL[,URL...] [--shards N] [--replicas N]]
+ *
+ * With --opensearch the service serves the same release from that OpenSearch cluster (bench/lib/opensearch.ts) and
+ * the file is peer-postgres-<size>-opensearch-<N>n[-<tag>].json.
  *
  * The service keeps what it answered (page totals, the rows of a filter: a release never changes), so every timed
  * call after the check pass is one it has answered before. `--cold` serves with both caches off
@@ -17,6 +21,7 @@ import pg from 'pg';
 import { benchDataDir, benchKey } from '../lib/bench-data.js';
 import { poster } from '../lib/http.js';
 import { machine } from '../lib/machine.js';
+import { benchEngine, OPENSEARCH_OPTIONS } from '../lib/opensearch.js';
 import { querySuite } from '../lib/query-suite.js';
 import { startBenchServer } from '../lib/server.js';
 import { percentile, round, timed } from '../lib/stats.js';
@@ -32,6 +37,7 @@ const { values } = parseArgs({
     pg: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
     tag: { type: 'string' },
     cold: { type: 'boolean', default: false },
+    ...OPENSEARCH_OPTIONS,
   },
 });
 const root = process.cwd();
@@ -50,7 +56,11 @@ const peer = {
 };
 
 const cold = values.cold === true;
-const server = await startBenchServer(dir, cold ? { CDS_QUERY_CACHE_MB: '0', CDS_SEARCH_TOTALS_CACHE: '0' } : {});
+const engine = await benchEngine(dir, values, log);
+const server = await startBenchServer(dir, {
+  ...engine.env,
+  ...(cold ? { CDS_QUERY_CACHE_MB: '0', CDS_SEARCH_TOTALS_CACHE: '0' } : {}),
+});
 const service = suiteClient(poster(server.url, key));
 const queries = suite.map((q) => ({ q, sql: peerSql(TABLE, q.filter) }));
 const mismatches: string[] = [];
@@ -114,6 +124,7 @@ const summary = {
   runs,
   tag: values.tag ?? null,
   service_caches: cold ? 'off' : 'on',
+  ...(await engine.record()),
   machine: machine(),
   at: new Date().toISOString(),
   postgres: (await versionOf(values.pg)) ?? 'unknown',
@@ -133,7 +144,7 @@ const summary = {
   queries: rows,
 };
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-const tag = [values.tag, cold ? 'cold' : undefined].filter(Boolean).join('-');
+const tag = [engine.name, values.tag, cold ? 'cold' : undefined].filter(Boolean).join('-');
 const out = join(root, 'bench', 'results', `peer-postgres-${contacts}${tag ? `-${tag}` : ''}.json`);
 writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
 log(

@@ -8,6 +8,8 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
  * node is the test run's (OPENSEARCH_URL, started by the global setup from tools/opensearch/).
  */
 const URL_ = process.env.OPENSEARCH_URL ?? '';
+if (!URL_ && process.env.CDS_REQUIRE_OPENSEARCH === '1')
+  throw new Error('CDS_REQUIRE_OPENSEARCH=1 but no OPENSEARCH_URL (the global setup starts a node)');
 if (!URL_)
   process.stderr.write('opensearch peer contract: SKIPPED (no OPENSEARCH_URL; the global setup starts a node)\n');
 const maybe = URL_ ? describe : describe.skip;

@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
  * cluster has settled on two nodes (yellow), the same service answers correctly again without a restart; the export
  * either completes with every row, charged once, or fails with its credits released.
  */
+// CI requires it (CDS_REQUIRE_OPENSEARCH=1): there a missing Java fails this test instead of skipping it.
 const AVAILABLE = openSearchAvailable() || process.env.CDS_REQUIRE_OPENSEARCH === '1';
 if (!AVAILABLE) process.stderr.write('opensearch 3-node cluster test: SKIPPED (java and mvn are not on PATH)\n');
 const maybe = AVAILABLE ? describe : describe.skip;
