@@ -78,7 +78,11 @@ for ((k = 1; k <= NODES; k++)); do
   MANAGERS+="${MANAGERS:+,}node-$k"
 done
 LOCALE=SPI,COMPAT # as OpenSearch 2.x's jvm.options; COMPAT is gone from Java 23, and 3.x uses CLDR
-[[ "$VERSION" == 2.* ]] || LOCALE=SPI,CLDR
+JVM_EXTRA=()
+if [[ "$VERSION" != 2.* ]]; then
+  LOCALE=SPI,CLDR
+  JVM_EXTRA+=(--add-modules=jdk.incubator.vector --enable-native-access=ALL-UNNAMED) # Lucene 10: vector API, madvise
+fi
 
 STARTED=()
 launch() { # $1 = K
@@ -103,7 +107,7 @@ launch() { # $1 = K
     -Djava.awt.headless=true -Dfile.encoding=UTF-8 -Djna.nosys=true "-Djava.locale.providers=$LOCALE" \
     -Dio.netty.noUnsafe=true -Dio.netty.noKeySetOptimization=true -Dio.netty.recycler.maxCapacityPerThread=0 \
     -Dio.netty.allocator.numDirectArenas=0 -Dlog4j.shutdownHookEnabled=false -Dlog4j2.disable.jmx=true \
-    "-Djava.io.tmpdir=$home/tmp" "-XX:ErrorFile=$home/logs/hs_err_pid%p.log" \
+    "-Djava.io.tmpdir=$home/tmp" "-XX:ErrorFile=$home/logs/hs_err_pid%p.log" ${JVM_EXTRA[@]+"${JVM_EXTRA[@]}"} \
     -cp "$CP" org.cds.opensearch.Launcher "${settings[@]}" ${EXTRA[@]+"${EXTRA[@]}"} \
     </dev/null >"$home/logs/stdout.log" 2>&1 &
   echo $! >"$DATA/node-$k.pid"

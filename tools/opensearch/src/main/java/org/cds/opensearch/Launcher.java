@@ -1,7 +1,12 @@
 package org.cds.opensearch;
 
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -9,14 +14,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.logging.log4j.LogManager;
-import org.opensearch.analysis.common.CommonAnalysisPlugin;
+import org.opensearch.Version;
 import org.opensearch.common.logging.LogConfigurator;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.env.Environment;
 import org.opensearch.node.InternalSettingsPreparer;
 import org.opensearch.node.Node;
-import org.opensearch.plugins.Plugin;
-import org.opensearch.transport.Netty4Plugin;
+import org.opensearch.plugins.PluginInfo;
 
 /**
  * Starts one OpenSearch node in this JVM, with the netty4 transport (HTTP + node-to-node) and analysis-common
@@ -24,16 +28,19 @@ import org.opensearch.transport.Netty4Plugin;
  *
  * Arguments are settings, each {@code -Ekey=value} (or {@code key=value}), as for the opensearch script.
  * {@code path.home} is required; its {@code config/} folder may hold a {@code log4j2.properties}.
- * SIGTERM (or SIGINT) closes the node and exits 0.
+ * SIGTERM (or SIGINT) closes the node and exits 0; a node that fails to start logs one ERROR line and exits 1.
+ *
+ * The same source builds against 2.x and 3.x: the plugin classes were renamed in 3.0 (Netty4Plugin ->
+ * Netty4ModulePlugin, CommonAnalysisPlugin -> CommonAnalysisModulePlugin), and Node's protected constructor
+ * {@code Node(Environment, Collection<...> classpathPlugins, boolean forbidPrivateIndexSettings)} takes plugin classes
+ * in 2.x and PluginInfo descriptors in 3.x; both are looked up at run time.
  */
 public final class Launcher {
 
-  /** The protected constructor that takes classpath plugins; public {@code Node(Environment)} takes none. */
-  static final class LocalNode extends Node {
-    LocalNode(Environment env, Collection<Class<? extends Plugin>> plugins) {
-      super(env, plugins, true);
-    }
-  }
+  private static final String[][] PLUGINS = {
+    {"org.opensearch.transport.Netty4ModulePlugin", "org.opensearch.transport.Netty4Plugin"},
+    {"org.opensearch.analysis.common.CommonAnalysisModulePlugin", "org.opensearch.analysis.common.CommonAnalysisPlugin"},
+  };
 
   public static void main(String[] args) throws Exception {
     Settings.Builder b = Settings.builder();
@@ -44,23 +51,23 @@ public final class Launcher {
       b.put(kv.substring(0, eq), kv.substring(eq + 1));
     }
     Settings settings = b.build();
-    if (settings.get("path.home") == null) throw new IllegalArgumentException("-Epath.home=... is required");
+    String home = settings.get("path.home");
+    if (home == null) throw new IllegalArgumentException("-Epath.home=... is required");
     String nodeName = settings.get("node.name", "node-1");
 
     Environment env = InternalSettingsPreparer.prepareEnvironment(settings, Map.of(), null, () -> nodeName);
     LogConfigurator.setNodeName(nodeName);
-    if (Files.exists(env.configFile().resolve("log4j2.properties"))) {
+    if (Files.exists(Path.of(home, "config", "log4j2.properties"))) {
       LogConfigurator.configure(env);
     } else {
       LogConfigurator.configureWithoutConfig(env.settings());
     }
 
-    List<Class<? extends Plugin>> plugins = List.of(Netty4Plugin.class, CommonAnalysisPlugin.class);
     Node node;
     try {
-      node = new LocalNode(env, plugins);
+      node = newNode(env);
     } catch (Throwable t) {
-      LogManager.getLogger(Launcher.class).error("node " + nodeName + " could not be created", t);
+      LogManager.getLogger(Launcher.class).error("node " + nodeName + " could not be created: " + t, t);
       System.exit(1);
       return;
     }
@@ -81,8 +88,38 @@ public final class Launcher {
       LogManager.getLogger(Launcher.class).error("node " + nodeName + " failed to start: " + t, t);
       System.exit(1);
     }
-    Path home = env.configFile().getParent();
-    System.out.println("started " + nodeName + " (home " + home + ")");
+    LogManager.getLogger(Launcher.class).info("started {} (OpenSearch {}, home {})", nodeName, Version.CURRENT, home);
     closed.await(); // keeps main alive until the shutdown hook has closed the node
+  }
+
+  static Node newNode(Environment env) throws Exception {
+    Constructor<Node> ctor = Node.class.getDeclaredConstructor(Environment.class, Collection.class, boolean.class);
+    ctor.setAccessible(true);
+    Type element = ((ParameterizedType) ctor.getGenericParameterTypes()[1]).getActualTypeArguments()[0];
+    boolean takesInfos = element.getTypeName().equals(PluginInfo.class.getName());
+    List<Object> plugins = new ArrayList<>();
+    for (String[] names : PLUGINS) {
+      Class<?> c = firstClass(names);
+      // As PluginsService describes a classpath plugin in 3.x.
+      plugins.add(takesInfos
+          ? new PluginInfo(c.getName(), "classpath plugin", "NA", Version.CURRENT, "1.8", c.getName(), null, List.of(), false)
+          : c);
+    }
+    try {
+      return ctor.newInstance(env, plugins, true);
+    } catch (InvocationTargetException e) {
+      throw e.getCause() instanceof Exception ex ? ex : e;
+    }
+  }
+
+  private static Class<?> firstClass(String[] names) throws ClassNotFoundException {
+    for (String n : names) {
+      try {
+        return Class.forName(n);
+      } catch (ClassNotFoundException e) {
+        // the other name
+      }
+    }
+    throw new ClassNotFoundException(String.join(" or ", names));
   }
 }
