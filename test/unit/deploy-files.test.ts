@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { type CommandSpec, parse as parseCommand } from '../../src/cli/args.js';
 import * as cli from '../../src/cli/main.js';
 import { loadConfig, SETTINGS } from '../../src/config.js';
+import { clusterConnection } from '../../src/services.js';
 import { repoRoot } from '../helpers/paths.js';
 
 /**
@@ -63,6 +64,10 @@ function commandProblem(commands: Map<string, CommandSpec>, argv: readonly strin
 // ---------- docker-compose.yml ----------
 
 type Dict = Record<string, unknown>;
+interface Dependency {
+  condition?: string;
+  required?: boolean;
+}
 interface Service {
   image?: string;
   build?: unknown;
@@ -72,8 +77,13 @@ interface Service {
   volumes?: Array<string | { type?: string; source?: string; target?: string }>;
   ports?: Array<string | number | { target?: number; published?: string | number }>;
   healthcheck?: { test?: string | string[]; disable?: boolean };
-  depends_on?: string[] | Record<string, { condition?: string }>;
+  depends_on?: string[] | Record<string, Dependency>;
   restart?: string;
+  profiles?: string[];
+  scale?: number | string;
+  ulimits?: Record<string, number | { soft?: number; hard?: number }>;
+  mem_limit?: string | number;
+  network_mode?: string;
 }
 
 const compose = parseYaml(read('docker-compose.yml'), { merge: true }) as {
@@ -150,17 +160,114 @@ const flagValue = (argv: readonly string[], flag: string): string | undefined =>
 
 const isRedis = (s: Service) => (s.image ?? '').startsWith('redis');
 const isElasticsearch = (s: Service) => /(^|\/)elasticsearch(\/elasticsearch)?:/.test(s.image ?? '');
-const appServices = services.filter(([, s]) => !isRedis(s) && !isElasticsearch(s));
+const isOpenSearch = (s: Service) => /^opensearchproject\/opensearch:/.test(s.image ?? '');
+const isSearch = (s: Service) => isElasticsearch(s) || isOpenSearch(s);
+const searchServices = services.filter(([, s]) => isSearch(s));
+const appServices = services.filter(([, s]) => !isRedis(s) && !isSearch(s));
 const role = (s: Service) => argvOf(s)[0];
 const apis = appServices.filter(([, s]) => role(s) === 'serve');
 const workers = appServices.filter(([, s]) => role(s) === 'worker');
 const loaders = appServices.filter(([, s]) => role(s) === 'seed' || role(s) === 'load');
 const settingEnvs = new Set(SETTINGS.map((s) => s.env));
+const dependsOn = (s: Service): Record<string, Dependency> =>
+  Array.isArray(s.depends_on)
+    ? Object.fromEntries(s.depends_on.map((n) => [n, { condition: 'service_started', required: true }]))
+    : Object.fromEntries(Object.entries(s.depends_on ?? {}).map(([n, d]) => [n, { required: true, ...d }]));
+
+// ---------- the engine choice: profiles, scale and interpolated settings, as compose reads them ----------
+
+type Vars = Record<string, string | undefined>;
+
+/** The services `docker compose up` starts under these variables: a profile-less or enabled profile, scale 1+. */
+function started(vars: Vars): Map<string, Service> {
+  const profiles = (vars.COMPOSE_PROFILES ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  return new Map(
+    services.filter(([, s]) => {
+      const enabled = !s.profiles?.length || profiles.includes('*') || s.profiles.some((p) => profiles.includes(p));
+      return enabled && scaleOf(s, vars) > 0;
+    }),
+  );
+}
+
+/** A service's number of containers (compose's `scale`, interpolated; 1 when absent). */
+function scaleOf(s: Service, vars: Vars): number {
+  const text = interpolate(String(s.scale ?? 1), vars);
+  if (!/^\d+$/.test(text)) throw new Error(`scale ${JSON.stringify(s.scale)} is ${JSON.stringify(text)}, not a count`);
+  return Number(text);
+}
+
+/**
+ * The `.env` lines the header comment gives for an engine choice: the indented `NAME=value` lines (a trailing
+ * `# comment` allowed) of the comment block above `name:`.
+ */
+const header = read('docker-compose.yml').split(/^name:/m)[0] ?? '';
+const headerRecipe: Record<string, string> = Object.fromEntries(
+  [...header.matchAll(/^#\s+([A-Z][A-Z0-9_]*)=(\S+)\s*(?:#.*)?$/gm)].map((m): [string, string] => [m[1]!, m[2]!]),
+);
+
+interface Choice {
+  what: string;
+  vars: Vars;
+  /** CDS_ENGINE every app process must run with, and the compose service that must serve it. */
+  engine: 'elasticsearch' | 'opensearch';
+  /** The other search service: does compose still start it (unused)? */
+  idle: boolean;
+}
+const CHOICES: Choice[] = [
+  { what: 'the default (no COMPOSE_PROFILES, no CDS_ENGINE)', vars: DOTENV, engine: 'elasticsearch', idle: false },
+  {
+    what: "OpenSearch, the header's .env lines",
+    vars: { ...DOTENV, ...headerRecipe },
+    engine: 'opensearch',
+    idle: false,
+  },
+  {
+    what: 'OpenSearch without ELASTICSEARCH_SCALE=0',
+    vars: { ...DOTENV, ...headerRecipe, ELASTICSEARCH_SCALE: undefined },
+    engine: 'opensearch',
+    idle: true,
+  },
+  {
+    what: 'Elasticsearch named explicitly',
+    vars: { ...DOTENV, CDS_ENGINE: 'elasticsearch' },
+    engine: 'elasticsearch',
+    idle: false,
+  },
+];
+
+/**
+ * Why this choice does not serve (none when it does): every app service is started, reads its settings (command line
+ * and environment, as the process will), reaches its engine at a search service compose starts, and waits for that
+ * service to be healthy.
+ */
+function servingProblems(vars: Vars): string[] {
+  const up = started(vars);
+  return appServices.flatMap(([name, s]): string[] => {
+    if (!up.has(name)) return [`${name}: not started`];
+    let url: URL;
+    try {
+      url = new URL(clusterConnection(loadConfig(argvOf(s), resolvedEnv(s, vars))).url);
+    } catch (e) {
+      return [`${name}: ${(e as Error).message}`];
+    }
+    const target = url.hostname;
+    const problems: string[] = [];
+    if (!up.has(target)) problems.push(`${name}: reaches ${url.host}, which is not started`);
+    else if (!isSearch(up.get(target)!)) problems.push(`${name}: reaches ${url.host}, not a search service`);
+    if (dependsOn(s)[target]?.condition !== 'service_healthy')
+      problems.push(`${name}: does not wait for ${target} to be healthy`);
+    return problems;
+  });
+}
 
 describe('docker-compose.yml', () => {
-  it('has Redis, Elasticsearch, two API processes, a worker and a one-shot loader', () => {
+  it('has Redis, Elasticsearch, OpenSearch, two API processes, a worker and a one-shot loader', () => {
     expect(services.filter(([, s]) => isRedis(s)).map(([n]) => n)).toEqual(['redis']);
     expect(services.filter(([, s]) => isElasticsearch(s)).map(([n]) => n)).toEqual(['elasticsearch']);
+    expect(services.filter(([, s]) => isOpenSearch(s)).map(([n]) => n)).toEqual(['opensearch']);
     expect(apis.length).toBeGreaterThanOrEqual(2);
     expect(workers).toHaveLength(1);
     expect(loaders).toHaveLength(1);
@@ -191,15 +298,18 @@ describe('docker-compose.yml', () => {
         .map((k) => `${name}: ${k}`),
     );
     expect(unknown).toEqual([]);
-    // The command line and the environment read together, exactly as each process will read them.
-    const invalid = appServices.flatMap(([name, s]) => {
-      try {
-        loadConfig(argvOf(s), resolvedEnv(s));
-        return [];
-      } catch (e) {
-        return [`${name}: ${(e as Error).message}`];
-      }
-    });
+    // The command line and the environment read together, exactly as each process will read them, under each engine
+    // choice; the engine's connection settings included (its URL set, no API key for OpenSearch).
+    const invalid = CHOICES.flatMap(({ what, vars }) =>
+      appServices.flatMap(([name, s]) => {
+        try {
+          clusterConnection(loadConfig(argvOf(s), resolvedEnv(s, vars)));
+          return [];
+        } catch (e) {
+          return [`${what}: ${name}: ${(e as Error).message}`];
+        }
+      }),
+    );
     expect(invalid).toEqual([]);
   });
 
@@ -240,22 +350,132 @@ describe('docker-compose.yml', () => {
     expect(new Set(published).size).toBe(apis.length);
   });
 
-  it('Elasticsearch is one node with its heap set, a volume and a health check waiting for the cluster', () => {
+  it('Elasticsearch is one node with its heap set, memory locked, a volume and a health check waiting for the cluster', () => {
     const [, es] = services.find(([, s]) => isElasticsearch(s))!;
     const env = envOf(es);
+    expect(es.image).toMatch(/:9\.\d+\.\d+$/);
     expect(env['discovery.type']).toBe('single-node');
     expect(env.ES_JAVA_OPTS).toMatch(/-Xms(\d+[gm]) -Xmx\1/);
+    expect(env['bootstrap.memory_lock']).toBe('true');
+    expect(es.ulimits?.memlock).toEqual({ soft: -1, hard: -1 });
+    expect(es.mem_limit).toBeDefined();
     expect(mounts(es).map(([, target]) => target)).toContain('/usr/share/elasticsearch/data');
-    expect(JSON.stringify(es.healthcheck?.test)).toContain('_cluster/health');
+    expect(JSON.stringify(es.healthcheck?.test)).toMatch(/127\.0\.0\.1:9200\/_cluster\/health\?wait_for_status=yellow/);
   });
 
-  it('the API processes, the worker and the loader read the release from that Elasticsearch, once it is healthy', () => {
-    for (const [name, s] of [...apis, ...workers, ...loaders]) {
-      const env = resolvedEnv(s);
-      expect({ name, engine: env.CDS_ENGINE }).toEqual({ name, engine: 'elasticsearch' });
-      expect(new URL(env.ELASTICSEARCH_URL ?? '').hostname).toBe('elasticsearch');
-      const deps = s.depends_on as Record<string, { condition?: string }> | undefined;
-      expect({ name, es: deps?.elasticsearch?.condition }).toEqual({ name, es: 'service_healthy' });
+  it('OpenSearch 2.19 is one node with its heap set, memory locked, a volume and the same health check', () => {
+    const [, os] = services.find(([, s]) => isOpenSearch(s))!;
+    const [, es] = services.find(([, s]) => isElasticsearch(s))!;
+    const env = envOf(os);
+    expect(os.image).toMatch(/^opensearchproject\/opensearch:2\.19\.\d+$/);
+    expect(env['discovery.type']).toBe('single-node');
+    expect(env.OPENSEARCH_JAVA_OPTS).toMatch(/-Xms(\d+[gm]) -Xmx\1/);
+    expect(env['bootstrap.memory_lock']).toBe('true');
+    expect(os.ulimits?.memlock).toEqual({ soft: -1, hard: -1 });
+    expect(os.mem_limit).toBeDefined();
+    expect(mounts(os)).toEqual([['os-data', '/usr/share/opensearch/data']]);
+    expect(os.healthcheck?.test).toEqual(es.healthcheck?.test);
+    expect(os.healthcheck?.test?.[0]).toBe('CMD-SHELL');
+  });
+
+  it('each search node has its own named volume', () => {
+    const volumes = searchServices.map(([name, s]) => {
+      const named = mounts(s).map(([volume]) => volume);
+      expect({ name, volumes: named.length }).toEqual({ name, volumes: 1 });
+      return named[0]!;
+    });
+    expect(new Set(volumes).size).toBe(searchServices.length);
+    expect(Object.keys(compose.volumes ?? {})).toEqual(expect.arrayContaining(volumes));
+    // No other service mounts them.
+    for (const [name, s] of services.filter(([, x]) => !isSearch(x)))
+      expect({ name, mounts: mounts(s).filter(([v]) => volumes.includes(v)) }).toEqual({ name, mounts: [] });
+  });
+
+  it('the search nodes run without security on the compose network only: no port published, no host network', () => {
+    const [, es] = services.find(([, s]) => isElasticsearch(s))!;
+    const [, os] = services.find(([, s]) => isOpenSearch(s))!;
+    expect(envOf(es)['xpack.security.enabled']).toBe('false');
+    // The security plugin off, and its demo configuration (which needs an admin password since 2.12) not installed.
+    expect(envOf(os)).toEqual(
+      expect.objectContaining({ DISABLE_SECURITY_PLUGIN: 'true', DISABLE_INSTALL_DEMO_CONFIG: 'true' }),
+    );
+    for (const [name, s] of searchServices) {
+      expect({ name, ports: s.ports ?? [] }).toEqual({ name, ports: [] });
+      expect({ name, network_mode: s.network_mode }).toEqual({ name, network_mode: undefined });
+    }
+    // Only the API processes are reachable from outside.
+    expect(services.filter(([, s]) => (s.ports ?? []).length > 0).map(([n]) => n)).toEqual(apis.map(([n]) => n));
+  });
+
+  it('a plain `docker compose up` starts Elasticsearch, not OpenSearch; only OpenSearch has a profile', () => {
+    expect(services.filter(([, s]) => s.profiles?.length).map(([n, s]) => [n, s.profiles])).toEqual([
+      ['opensearch', ['opensearch']],
+    ]);
+    const up = started(DOTENV);
+    expect([...up.keys()].sort()).toEqual(
+      services
+        .map(([n]) => n)
+        .filter((n) => n !== 'opensearch')
+        .sort(),
+    );
+    // Elasticsearch's scale is one container unless set (0 leaves it out); never more (two one-node clusters).
+    const [, es] = services.find(([, s]) => isElasticsearch(s))!;
+    expect(scaleOf(es, DOTENV)).toBe(1);
+    expect(scaleOf(es, { ELASTICSEARCH_SCALE: '0' })).toBe(0);
+    for (const [name, s] of services) expect({ name, scale: scaleOf(s, DOTENV) }).toEqual({ name, scale: 1 });
+  });
+
+  it("the header's OpenSearch lines enable the opensearch profile, select the engine and leave Elasticsearch out", () => {
+    expect(headerRecipe).toEqual({
+      COMPOSE_PROFILES: 'opensearch',
+      CDS_ENGINE: 'opensearch',
+      ELASTICSEARCH_SCALE: '0',
+    });
+    const up = started({ ...DOTENV, ...headerRecipe });
+    expect(up.has('opensearch')).toBe(true);
+    expect(up.has('elasticsearch')).toBe(false);
+    // CDS_ENGINE is interpolated with elasticsearch as its default: the same expression in every app service.
+    for (const [name, s] of appServices)
+      expect({ name, engine: envOf(s).CDS_ENGINE }).toEqual({
+        name,
+        engine: expect.stringMatching(/^\$\{CDS_ENGINE:-elasticsearch\}$/),
+      });
+  });
+
+  it('under each engine choice, the API processes, the worker and the loader read the release from a started node of that engine, once it is healthy', () => {
+    for (const { what, vars, engine, idle } of CHOICES) {
+      expect({ what, problems: servingProblems(vars) }).toEqual({ what, problems: [] });
+      const up = started(vars);
+      for (const [name, s] of appServices) {
+        const cfg = loadConfig(argvOf(s), resolvedEnv(s, vars));
+        const host = new URL(clusterConnection(cfg).url).hostname;
+        expect({ what, name, engine: cfg.engine, host }).toEqual({ what, name, engine, host: engine });
+      }
+      const other = engine === 'elasticsearch' ? 'opensearch' : 'elasticsearch';
+      expect({ what, [other]: up.has(other) }).toEqual({ what, [other]: idle });
+    }
+    // The documented mistake is caught: CDS_ENGINE=opensearch without the profile leaves the processes no node.
+    expect(servingProblems({ ...DOTENV, CDS_ENGINE: 'opensearch' })).not.toEqual([]);
+  });
+
+  it('each app service waits for both search services to be healthy, each optional (skipped when not started)', () => {
+    for (const [name, s] of appServices)
+      for (const [search] of searchServices)
+        expect({ name, search, dep: dependsOn(s)[search] }).toEqual({
+          name,
+          search,
+          dep: { condition: 'service_healthy', required: false },
+        });
+    // Compose refuses a required dependency on a service whose profile is off; under every choice, a started service
+    // depends on one that is not started (profile off, or scaled to 0) only optionally.
+    for (const { what, vars } of CHOICES) {
+      const up = started(vars);
+      const required = [...up].flatMap(([name, s]) =>
+        Object.entries(dependsOn(s))
+          .filter(([dep, d]) => !up.has(dep) && d.required)
+          .map(([dep]) => `${what}: ${name} requires ${dep}`),
+      );
+      expect(required).toEqual([]);
     }
   });
 
@@ -290,12 +510,13 @@ describe('docker-compose.yml', () => {
     }
     const [loaderName, loader] = loaders[0]!;
     expect(loader.restart).toBe('no');
+    expect(dependsOn(loader).redis).toEqual({ condition: 'service_healthy', required: true });
     for (const [name, s] of [...apis, ...workers]) {
-      const deps = s.depends_on as Record<string, { condition?: string }> | undefined;
-      expect({ name, redis: deps?.redis?.condition, loader: deps?.[loaderName]?.condition }).toEqual({
+      const deps = dependsOn(s);
+      expect({ name, redis: deps.redis, loader: deps[loaderName] }).toEqual({
         name,
-        redis: 'service_healthy',
-        loader: 'service_completed_successfully',
+        redis: { condition: 'service_healthy', required: true },
+        loader: { condition: 'service_completed_successfully', required: true },
       });
     }
   });
