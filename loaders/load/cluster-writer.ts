@@ -133,6 +133,9 @@ class ClusterReleaseWriter implements ReleaseWriter {
   }
 }
 
+/** Bulk requests a load keeps in flight. */
+export const BULK_IN_FLIGHT = 2;
+
 /**
  * Indexes a built DuckDB release file into the indexer's new indices and records the release (the conformance suite
  * indexes its seeded release with it too). Rows the cluster refuses fail the load: a release missing rows would not
@@ -153,10 +156,26 @@ export async function indexRelease(
   ] as const) {
     let done = 0;
     onStep(0, totals[table], `index ${table}`);
-    for await (const rows of releaseRows(file, table)) {
-      await indexer.bulk(entity, rows);
-      done += rows.length;
-      onStep(done, totals[table], `index ${table}`);
+    // Up to BULK_IN_FLIGHT requests at once: the cluster indexes one batch while the next is read and encoded. On a
+    // failure the others are let finish before it is thrown, so nothing writes into indices a failed load removes.
+    const inFlight = new Set<Promise<void>>();
+    try {
+      for await (const rows of releaseRows(file, table)) {
+        const sent: Promise<void> = indexer
+          .bulk(entity, rows)
+          .then(() => {
+            done += rows.length;
+            onStep(done, totals[table], `index ${table}`);
+          })
+          .finally(() => inFlight.delete(sent));
+        sent.catch(() => undefined); // thrown by the race or the wait below
+        inFlight.add(sent);
+        if (inFlight.size >= BULK_IN_FLIGHT) await Promise.race(inFlight);
+      }
+      await Promise.all(inFlight);
+    } catch (e) {
+      await Promise.allSettled(inFlight);
+      throw e;
     }
   }
   if (indexer.refused.length) {

@@ -37,7 +37,10 @@ export class ReleaseIndexer {
   readonly indices: Record<Entity, string>;
   readonly refused: RefusedRow[] = [];
   private indexed: Record<Entity, number> = { contact: 0, company: 0 };
+  /** Wall time with at least one bulk request in flight (requests may overlap), and since when the current run. */
   private ms = 0;
+  private running = 0;
+  private busySince = 0;
 
   constructor(
     private readonly o: IndexerOptions,
@@ -71,7 +74,16 @@ export class ReleaseIndexer {
    */
   async bulk(entity: Entity, rows: readonly Record<string, unknown>[]): Promise<void> {
     if (rows.length === 0) return;
-    const t = Date.now();
+    if (this.running++ === 0) this.busySince = Date.now();
+    try {
+      await this.send(entity, rows);
+    } finally {
+      if (--this.running === 0) this.ms += Date.now() - this.busySince;
+    }
+    this.indexed[entity] += rows.length;
+  }
+
+  private async send(entity: Entity, rows: readonly Record<string, unknown>[]): Promise<void> {
     let pending = rows;
     for (let attempt = 0; pending.length > 0; attempt++) {
       const operations: unknown[] = [];
@@ -90,11 +102,9 @@ export class ReleaseIndexer {
       pending = again;
       if (pending.length > 0) await new Promise((r) => setTimeout(r, (this.o.retryMs ?? 500) * 2 ** attempt));
     }
-    this.ms += Date.now() - t;
-    this.indexed[entity] += rows.length;
   }
 
-  /** Rows sent and the rate of the bulk requests (rows per second of bulk time). */
+  /** Rows sent and the rate of the bulk requests (rows per second of the time any bulk request was in flight). */
   stats(): { contacts: number; companies: number; rowsPerSecond: number } {
     const rows = this.indexed.contact + this.indexed.company;
     return {
