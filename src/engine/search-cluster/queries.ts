@@ -38,7 +38,7 @@ export async function countWithin(
 
 /**
  * Count and page on one pinned release. A count past its budget is null (the caller warns `count_unavailable`); a
- * page past its budget is query.timeout. A first page that is not full is its own count (no second request).
+ * page past its budget is query.timeout; the count and the page are two requests sent together.
  */
 export async function runQuery(s: EsSession, entity: Entity, where: IRNode, req: QueryRequest): Promise<QueryResult> {
   const sup = s.suppression();
@@ -74,13 +74,11 @@ export async function runQuery(s: EsSession, entity: Entity, where: IRNode, req:
     return { releaseId, count: c.count, countTimedOut: c.timedOut, rows: [] };
   }
   if (req.countBudgetMs === undefined) return { releaseId, count: null, countTimedOut: false, rows: await page() };
-  if (req.page.afterSortKey === null && !req.page.offset) {
-    const rows = await page();
-    if (rows.length < req.page.limit) return { releaseId, count: rows.length, countTimedOut: false, rows };
-    const c = await countWithin(s, entity, where, req.countBudgetMs, sup);
-    return { releaseId, count: c.count, countTimedOut: c.timedOut, rows };
-  }
+  // The count and the page are sent together (the cluster answers them on its own threads). A first page that is
+  // not full is its own count, whatever the count request answered.
   const [c, rows] = await Promise.all([countWithin(s, entity, where, req.countBudgetMs, sup), page()]);
+  if (req.page.afterSortKey === null && !req.page.offset && rows.length < req.page.limit)
+    return { releaseId, count: rows.length, countTimedOut: false, rows };
   return { releaseId, count: c.count, countTimedOut: c.timedOut, rows };
 }
 
