@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { Query } from './compile/compile-where.js';
-import { budgetOptions, esCall, timedOut } from './errors.js';
-import type { EsSession } from './session.js';
+import { budgetOptions, clusterCall, timedOut } from './errors.js';
+import type { ClusterSession } from './session.js';
 
 const PAGE = 10_000;
 
@@ -11,7 +11,7 @@ const PAGE = 10_000;
  * stores them (text, numbers, booleans).
  */
 export async function allBuckets(
-  s: EsSession,
+  s: ClusterSession,
   index: string,
   query: Query,
   field: string,
@@ -20,7 +20,7 @@ export async function allBuckets(
   const out: { key: unknown; count: number }[] = [];
   let after: Record<string, estypes.FieldValue> | undefined;
   for (;;) {
-    const r = await esCall(() =>
+    const r = await clusterCall(() =>
       s.client.search(
         {
           index,

@@ -6,7 +6,7 @@ import { allBuckets } from './aggregations.js';
 import { MATCH_ALL, type Query, termsOf } from './compile/compile-where.js';
 import { wildcardLiteral } from './compile/words.js';
 import { LOWER } from './schema.js';
-import type { EsSession } from './session.js';
+import type { ClusterSession } from './session.js';
 import { CONTACT_COUNT } from './suppression.js';
 
 /** A stored value as DuckDB's CAST(… AS VARCHAR) prints it. */
@@ -25,7 +25,7 @@ const clampLimit = (limit: number) => Math.max(1, Math.min(Math.trunc(limit) || 
  * company's contact_count under a suppression that cuts it is counted on the cut counts.
  */
 export async function distinctValues(
-  s: EsSession,
+  s: ClusterSession,
   entity: Entity,
   column: string,
   q: string | null,

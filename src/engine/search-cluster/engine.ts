@@ -19,8 +19,8 @@ import { exportCount, exportCsv } from './export-csv.js';
 import { populatedCounts } from './populated-counts.js';
 import { runQuery } from './queries.js';
 import { readServing, type ServingRelease } from './releases.js';
-import type { EsSession } from './session.js';
-import { type EsSuppressed, resolveSuppression } from './suppression.js';
+import type { ClusterSession } from './session.js';
+import { type ClusterSuppressed, resolveSuppression } from './suppression.js';
 import type { ClusterClient } from './transport.js';
 
 export interface ClusterEngineOptions {
@@ -38,7 +38,7 @@ export interface ClusterEngineOptions {
 
 interface Serving extends ServingRelease {
   /** The suppression resolved against this release, and the list version it came from. */
-  sup: EsSuppressed | null;
+  sup: ClusterSuppressed | null;
   supVersion: number;
   /** Reads running on it (a release replaced while reads run keeps getting new lists until they end). */
   active: number;
@@ -95,7 +95,7 @@ export class SearchClusterEngine implements SearchEngine {
   }
 
   /** A read on a release (pinned for all its requests). */
-  private session(cur: Serving, tenant?: string): EsSession {
+  private session(cur: Serving, tenant?: string): ClusterSession {
     return {
       client: this.client,
       info: cur.info,
@@ -107,7 +107,7 @@ export class SearchClusterEngine implements SearchEngine {
   }
 
   /** Runs a read on the serving release, counted on it until it ends. */
-  private async use<T>(fn: (s: EsSession) => Promise<T>, tenant?: string): Promise<T> {
+  private async use<T>(fn: (s: ClusterSession) => Promise<T>, tenant?: string): Promise<T> {
     const cur = this.current;
     if (!cur || this.closed)
       throw new AppError('data.unavailable', this.lastError ? `Data is unavailable: ${this.lastError}` : undefined);

@@ -41,7 +41,7 @@ const UNAVAILABLE = new Set([
  * comes back 200 with what the others found; taken as whole it would undercount, leave rows out of pages and
  * exports, and miss opted-out people, so it is 503 data.unavailable instead.
  */
-export async function esCall<T>(fn: () => Promise<T>): Promise<T> {
+export async function clusterCall<T>(fn: () => Promise<T>): Promise<T> {
   let answer: T;
   try {
     answer = await fn();

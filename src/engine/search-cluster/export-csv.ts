@@ -7,9 +7,9 @@ import type { CsvExportRequest, CsvExportResult, ExportCount } from '../port.js'
 import { allBuckets } from './aggregations.js';
 import { SORT } from './compile/select.js';
 import { csvCell } from './csv-cells.js';
-import { budgetOptions, esCall, timedOut } from './errors.js';
+import { budgetOptions, clusterCall, timedOut } from './errors.js';
 import { countWithin, readQuery } from './queries.js';
-import type { EsSession } from './session.js';
+import type { ClusterSession } from './session.js';
 import { CONTACT_COUNT, SUPPRESSION_READ_FIELDS } from './suppression.js';
 
 /** Rows per search request of an export (a request may not return more than max_result_window). */
@@ -28,7 +28,7 @@ function columnOf(entity: Entity, name: string): ColumnDef {
  * (every bucket, a composite aggregation) each kept up to the cap; rows without a domain are not capped.
  */
 export async function exportCount(
-  s: EsSession,
+  s: ClusterSession,
   entity: Entity,
   where: IRNode,
   req: { maxPerCompany: number | null; budgetMs: number },
@@ -57,7 +57,7 @@ export async function exportCount(
  * file.
  */
 export async function exportCsv(
-  s: EsSession,
+  s: ClusterSession,
   entity: Entity,
   where: IRNode,
   req: CsvExportRequest,
@@ -85,7 +85,7 @@ export async function exportCsv(
   let bytes = 0;
   let pit: string | undefined;
   try {
-    pit = await esCall(() => s.client.openPointInTime(s.indices[entity], KEEP_ALIVE));
+    pit = await clusterCall(() => s.client.openPointInTime(s.indices[entity], KEEP_ALIVE));
     const header = Buffer.from(`${req.columns.map((c) => csvField(c.header)).join(',')}\r\n`, 'utf8');
     await fh.write(header);
     bytes += header.length;
@@ -94,7 +94,7 @@ export async function exportCsv(
     let after: estypes.SortResults | null = null;
     while (rows < req.maxRows) {
       const size = Math.min(req.batchRows, SLICE_MAX);
-      const r = await esCall(() =>
+      const r = await clusterCall(() =>
         s.client.search<Record<string, unknown>>(
           {
             pit: { id: pit!, keep_alive: KEEP_ALIVE },

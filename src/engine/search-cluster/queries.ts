@@ -3,28 +3,28 @@ import { isAppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
 import type { QueryRequest, QueryResult } from '../port.js';
 import { countRequest, pageRequest, visibleQuery } from './compile/select.js';
-import { budgetOptions, esCall, timedOut } from './errors.js';
+import { budgetOptions, clusterCall, timedOut } from './errors.js';
 import { MAX_RESULT_WINDOW } from './mappings.js';
 import { rowOf } from './rows.js';
-import type { EsSession } from './session.js';
-import { CONTACT_COUNT, cutCompanyRows, cutRewrite, type EsSuppressed } from './suppression.js';
+import type { ClusterSession } from './session.js';
+import { type ClusterSuppressed, CONTACT_COUNT, cutCompanyRows, cutRewrite } from './suppression.js';
 
 /** The query of a read on an entity, with the suppression's rows left out and its cut counts applied. */
-export function readQuery(entity: Entity, where: IRNode, sup: EsSuppressed | null) {
+export function readQuery(entity: Entity, where: IRNode, sup: ClusterSuppressed | null) {
   return visibleQuery(entity, where, entity === 'contact' && sup ? sup.hidden : null, cutRewrite(entity, sup));
 }
 
 /** The exact count of a query within a budget; null past it. `sup` is the suppression the read pinned. */
 export async function countWithin(
-  s: EsSession,
+  s: ClusterSession,
   entity: Entity,
   where: IRNode,
   budgetMs: number,
-  sup: EsSuppressed | null = s.suppression(),
+  sup: ClusterSuppressed | null = s.suppression(),
 ): Promise<{ count: number | null; timedOut: boolean }> {
   const q = readQuery(entity, where, sup);
   try {
-    const r = await esCall(() =>
+    const r = await clusterCall(() =>
       s.client.search(countRequest(s.indices[entity], q, budgetMs), budgetOptions(budgetMs)),
     );
     if (r.timed_out) return { count: null, timedOut: true };
@@ -40,7 +40,12 @@ export async function countWithin(
  * Count and page on one pinned release. A count past its budget is null (the caller warns `count_unavailable`); a
  * page past its budget is query.timeout; the count and the page are two requests sent together.
  */
-export async function runQuery(s: EsSession, entity: Entity, where: IRNode, req: QueryRequest): Promise<QueryResult> {
+export async function runQuery(
+  s: ClusterSession,
+  entity: Entity,
+  where: IRNode,
+  req: QueryRequest,
+): Promise<QueryResult> {
   const sup = s.suppression();
   const releaseId = s.info.id;
   const page = async (): Promise<Record<string, unknown>[]> => {
@@ -59,7 +64,7 @@ export async function runQuery(s: EsSession, entity: Entity, where: IRNode, req:
       [after, skip] = [stepped, 0];
     }
     const body = pageRequest(s.indices[entity], query, wanted, after, limit, skip, budgetMs);
-    const r = await esCall(() => s.client.search<Record<string, unknown>>(body, budgetOptions(budgetMs)));
+    const r = await clusterCall(() => s.client.search<Record<string, unknown>>(body, budgetOptions(budgetMs)));
     if (r.timed_out) throw timedOut();
     const rows = r.hits.hits.map((h) => rowOf(h, wanted));
     if (entity === 'company') cutCompanyRows(rows, sup);
@@ -90,7 +95,7 @@ const STEP = 10_000;
  * search_after and no _source.
  */
 async function stepPast(
-  s: EsSession,
+  s: ClusterSession,
   index: string,
   query: ReturnType<typeof readQuery>,
   after: number | null,
@@ -101,7 +106,7 @@ async function stepPast(
   for (let left = skip; left > 0; ) {
     const size = Math.min(left, STEP);
     const body = { ...pageRequest(index, query, [], at, size, 0, budgetMs), _source: false as const };
-    const r = await esCall(() => s.client.search(body, budgetOptions(budgetMs)));
+    const r = await clusterCall(() => s.client.search(body, budgetOptions(budgetMs)));
     if (r.timed_out) throw timedOut();
     const hits = r.hits.hits;
     if (hits.length < size) return null;

@@ -1,7 +1,7 @@
 import type { Entity } from '../../domain/catalog/index.js';
 
 /**
- * Elasticsearch index names. A release is two concrete indices, `<prefix>contacts-<release>` and
+ * Search-cluster index names. A release is two concrete indices, `<prefix>contacts-<release>` and
  * `<prefix>companies-<release>`; the aliases `<prefix>contacts` and `<prefix>companies` name the serving release and
  * are swapped together in one `_aliases` call. Queries name the concrete indices of the release they pinned, never
  * the aliases, so a count and its page (or every slice of an export) read one release.
@@ -36,5 +36,5 @@ export const WORDS = 'words';
 /** Sub-field of a date column typed `date` (ranges read it). */
 export const DATE = 'date';
 
-/** Longest text (characters) a keyword field indexes; longer values stay in _source only (README "Elasticsearch"). */
+/** Longest text (characters) a keyword field indexes; longer values stay in _source only (docs/search-cluster.md). */
 export const IGNORE_ABOVE = 8191;

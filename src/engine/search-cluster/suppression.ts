@@ -10,7 +10,7 @@ import {
 import { lowerText } from '../../domain/text/lower.js';
 import { type LeafRewrite, MATCH_NONE, type Query, termsOf } from './compile/compile-where.js';
 import { SORT } from './compile/select.js';
-import { esCall } from './errors.js';
+import { clusterCall } from './errors.js';
 import { SHA256_FIELD } from './schema.js';
 import type { ClusterClient } from './transport.js';
 
@@ -22,7 +22,7 @@ import type { ClusterClient } from './transport.js';
  * from their employers' stored `contact_count` (company rows are read, filtered and counted with the cut counts, as
  * on DuckDB).
  */
-export interface EsSuppressed {
+export interface ClusterSuppressed {
   version: number;
   /** Contacts of the release it hides. */
   count: number;
@@ -84,14 +84,14 @@ export async function resolveSuppression(
   indices: Record<Entity, string>,
   s: Suppression,
   version: number,
-): Promise<EsSuppressed | null> {
+): Promise<ClusterSuppressed | null> {
   const listQuery = hiddenQuery(s);
   if (!listQuery) return null;
   const ids: string[] = [];
   const cuts = new Map<string, number>();
   let after: estypes.SortResults | undefined;
   for (;;) {
-    const r = await esCall(() =>
+    const r = await clusterCall(() =>
       client.search<Record<string, unknown>>({
         index: indices.contact,
         size: PAGE,
@@ -119,7 +119,7 @@ export async function resolveSuppression(
     const employers = [...cuts.keys()];
     for (let i = 0; i < employers.length; i += PAGE) {
       const part = employers.slice(i, i + PAGE);
-      const r = await esCall(() =>
+      const r = await clusterCall(() =>
         client.search<Record<string, unknown>>({
           index: indices.company,
           size: part.length,
@@ -138,7 +138,7 @@ export async function resolveSuppression(
 }
 
 /** Whether a company leaf reads contact_count while a suppression cuts some. */
-export function cutsLeaf(entity: Entity, leaf: Leaf, sup: EsSuppressed | null): boolean {
+export function cutsLeaf(entity: Entity, leaf: Leaf, sup: ClusterSuppressed | null): boolean {
   return entity === 'company' && !!sup?.companies && findColumn(entity, leaf.field, true)?.name === CONTACT_COUNT;
 }
 
@@ -178,7 +178,7 @@ export function numberLeafHolds(leaf: Leaf, n: number): boolean {
  * Under a suppression that cuts companies' contact counts: a contact_count leaf is the stored one for the companies
  * without a cut, and the cut count's answer for the others (by id).
  */
-export function cutRewrite(entity: Entity, sup: EsSuppressed | null): LeafRewrite | undefined {
+export function cutRewrite(entity: Entity, sup: ClusterSuppressed | null): LeafRewrite | undefined {
   const cuts = sup?.companies;
   if (entity !== 'company' || !cuts) return undefined;
   const affected = [...cuts.counts.keys()];
@@ -198,7 +198,7 @@ export function cutRewrite(entity: Entity, sup: EsSuppressed | null): LeafRewrit
 }
 
 /** Company rows with their contact_count as cut (rows carry `id` when contact_count is asked). */
-export function cutCompanyRows(rows: Record<string, unknown>[], sup: EsSuppressed | null): void {
+export function cutCompanyRows(rows: Record<string, unknown>[], sup: ClusterSuppressed | null): void {
   const cuts = sup?.companies;
   if (!cuts) return;
   for (const r of rows) {

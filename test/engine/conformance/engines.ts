@@ -50,7 +50,9 @@ export const ENGINES: readonly EngineUnderTest[] = [
 ];
 
 if (!OPENSEARCH_URL && process.env.CDS_REQUIRE_OPENSEARCH === '1')
-  throw new Error('engine conformance: CDS_REQUIRE_OPENSEARCH=1 but no OPENSEARCH_URL (the global setup starts a node)');
+  throw new Error(
+    'engine conformance: CDS_REQUIRE_OPENSEARCH=1 but no OPENSEARCH_URL (the global setup starts a node)',
+  );
 if (!OPENSEARCH_URL)
   process.stderr.write(
     'engine conformance: OpenSearch SKIPPED (no OPENSEARCH_URL: the global setup starts a node where java and mvn ' +

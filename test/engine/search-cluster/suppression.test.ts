@@ -2,8 +2,8 @@ import { sha256Of } from '../../../src/domain/optouts.js';
 import { compileWhere } from '../../../src/engine/search-cluster/compile/compile-where.js';
 import { documentOf } from '../../../src/engine/search-cluster/release-writer/documents.js';
 import {
+  type ClusterSuppressed,
   cutRewrite,
-  type EsSuppressed,
   hiddenQuery,
   hidesFn,
   numberLeafHolds,
@@ -67,7 +67,7 @@ describe('opt-outs on Elasticsearch', () => {
   });
 
   it("a company's contact_count leaf reads the cut count of the companies with a cut", () => {
-    const sup: EsSuppressed = {
+    const sup: ClusterSuppressed = {
       version: 1,
       count: 3,
       hidden: hiddenQuery(list)!,

@@ -4,7 +4,7 @@ import { elasticsearchClient } from '../../../src/engine/elasticsearch/client.js
 import { opensearchClient } from '../../../src/engine/opensearch/client.js';
 import type { ClusterConnection } from '../../../src/engine/search-cluster/connection.js';
 import { openClusterEngine } from '../../../src/engine/search-cluster/engine.js';
-import { esCall } from '../../../src/engine/search-cluster/errors.js';
+import { clusterCall } from '../../../src/engine/search-cluster/errors.js';
 import type { ClusterClient } from '../../../src/engine/search-cluster/transport.js';
 import { openEngine } from '../../../src/services.js';
 
@@ -50,7 +50,7 @@ describe.each(TRANSPORTS)('%s engine without a reachable cluster', (product, mak
   it('maps a refused connection of a real client call to data.unavailable', async () => {
     const client = make({ url: 'http://127.0.0.1:9' });
     try {
-      const e = await esCall(() => client.search({ index: 'contacts-x', size: 0 }, { maxRetries: 0 })).then(
+      const e = await clusterCall(() => client.search({ index: 'contacts-x', size: 0 }, { maxRetries: 0 })).then(
         () => null,
         (x: unknown) => x,
       );

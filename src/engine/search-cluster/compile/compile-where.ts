@@ -18,7 +18,7 @@ export const MATCH_ALL: Query = { match_all: {} };
 export const MATCH_NONE: Query = { match_none: {} };
 
 /**
- * Query IR -> Elasticsearch Query DSL (ARCHITECTURE rule 2), with the semantics documented in domain/query/ir.ts and
+ * Query IR -> Query DSL of OpenSearch and Elasticsearch (ARCHITECTURE rule 2), with the semantics documented in domain/query/ir.ts and
  * the answers of engine/duckdb/compile/compile-where.ts. Client values only ever appear as term values, range
  * bounds, literal `prefix` values, escaped `wildcard` literals and `match_phrase` text of letters and digits: never in
  * a script or a query string. Bool queries are two-valued: every leaf matches only rows holding a value (a missing
@@ -57,7 +57,7 @@ const has = (field: string): Query => ({ exists: { field } });
 /** Text that counts as no value: DuckDB's `NOT IN ('', '[]', '{}', 'null')`. */
 const EMPTY_TEXTS = ['', '[]', '{}', 'null'];
 
-/** Terms per `terms` query: Elasticsearch refuses more than `index.max_terms_count` (65,536 by default). */
+/** Terms per `terms` query: the cluster refuses more than `index.max_terms_count` (65,536 by default). */
 export const TERMS_MAX = 65_536;
 
 /** The rows whose field holds any of the values (several `terms` clauses past TERMS_MAX). */
