@@ -162,8 +162,10 @@ maybe('a 3-node OpenSearch cluster losing a node under load', () => {
     } else {
       expect(credits.contact.day).toMatchObject({ used: 0, held: 0 });
     }
+    const version = ((await (await fetch(cluster.nodeUrl(1))).json()) as { version: { number: string } }).version
+      .number;
     process.stdout.write(
-      `3-node fault: ${JSON.stringify({ ...outcomes, export: job.status, export_rows: job.rows_exported ?? null })}\n`,
+      `3-node fault on OpenSearch ${version}: ${JSON.stringify({ ...outcomes, export: job.status, export_rows: job.rows_exported ?? null })}\n`,
     );
     expect(outcomes.counts + outcomes.countsUnavailable).toBeGreaterThan(0);
 
