@@ -29,8 +29,8 @@ export interface ClusterWriterOptions {
 export const buildDir = (dataDir: string) => join(dataDir, 'cluster-build');
 
 /**
- * The search-cluster ReleaseWriter (OpenSearch or Elasticsearch, by its client's transport). Staging, duplicates, suppression and the build (employer join, sort keys, contact
- * counts) are the embedded writer's, in a build folder of the data dir, so both engines hold the same rows; `publish`
+ * The search-cluster ReleaseWriter (OpenSearch or Elasticsearch, by its client's transport). Staging, duplicates,
+ * suppression and the build (employer join, sort keys, contact counts) are the embedded writer's, in a build folder of the data dir, so both engines hold the same rows; `publish`
  * then bulk-indexes the built rows into new versioned indices (ReleaseIndexer: refresh off, no replicas while
  * loading, settings restored after), swaps the `contacts` / `companies` aliases in one `_aliases` call, and removes
  * the build files (the rejects file stays). Any failure deletes the new indices: the aliases stay where they were.
@@ -80,8 +80,8 @@ class ClusterReleaseWriter implements ReleaseWriter {
   }
 
   /**
-   * A delta on a search cluster: its base is the release the build folder kept from the last load, which must be the one
-   * the aliases name (otherwise the delta would drop what the cluster serves: refused, run a full load). The embedded
+   * A delta on a search cluster: its base is the release the build folder kept from the last load, which must be the
+   * one the aliases name (otherwise the delta would drop what the cluster serves: refused, run a full load). The embedded
    * writer patches that release (DeltaBase.patch) and publish indexes the result into new versioned indices, as a full
    * load does.
    */

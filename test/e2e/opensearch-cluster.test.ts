@@ -164,9 +164,8 @@ maybe('a 3-node OpenSearch cluster losing a node under load', () => {
     }
     const version = ((await (await fetch(cluster.nodeUrl(1))).json()) as { version: { number: string } }).version
       .number;
-    process.stdout.write(
-      `3-node fault on OpenSearch ${version}: ${JSON.stringify({ ...outcomes, export: job.status, export_rows: job.rows_exported ?? null })}\n`,
-    );
+    const seen = { ...outcomes, export: job.status, export_rows: job.rows_exported ?? null };
+    process.stdout.write(`3-node fault on OpenSearch ${version}: ${JSON.stringify(seen)}\n`);
     expect(outcomes.counts + outcomes.countsUnavailable).toBeGreaterThan(0);
 
     // Two nodes left, every shard still has a copy: yellow, and the same service answers correctly again.

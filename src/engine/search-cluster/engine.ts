@@ -45,9 +45,10 @@ interface Serving extends ServingRelease {
 }
 
 /**
- * The scale-out search engine: the release the `contacts` / `companies` aliases name on a search cluster
- * (OpenSearch 2.19/3.x or Elasticsearch 9.x, through their transports). Each read pins the serving release's concrete indices; a new release (the loader swaps both aliases
- * in one `_aliases` call) is found by polling the alias and serves once the suppression list is resolved against it.
+ * The scale-out search engine: the release the `contacts` / `companies` aliases name on a search cluster (OpenSearch
+ * 2.19/3.x or Elasticsearch 9.x, through their transports). Each read pins the serving release's concrete indices; a
+ * new release (the loader swaps both aliases in one `_aliases` call) is found by polling the alias and serves once the
+ * suppression list is resolved against it.
  * Every query is compiled from the IR (compile/); budgets are the search `timeout` and the client's request timeout;
  * an unreachable cluster is 503 data.unavailable, a budget passed 504 query.timeout (errors.ts).
  */

@@ -4,8 +4,8 @@ import { ClusterError } from './transport.js';
 /**
  * Client failures as the service's errors: past a budget (the client's request timeout, an abort, or a search that
  * answered `timed_out`) is 504 query.timeout; an unreachable cluster, a missing index (a release deleted under a
- * read), too many requests, a server-side failure (5xx) or an unavailable shard is 503 data.unavailable. Anything else is a programming error and
- * stays as it is.
+ * read), too many requests, a server-side failure (5xx) or an unavailable shard is 503 data.unavailable. Anything
+ * else is a programming error and stays as it is.
  */
 export function asAppError(e: unknown): unknown {
   if (isAppError(e)) return e;

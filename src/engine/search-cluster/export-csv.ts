@@ -90,7 +90,8 @@ export async function exportCsv(
     await fh.write(header);
     bytes += header.length;
     const perCompany = new Map<string, number>();
-    // The last hit's sort values: with a point in time the cluster may add its own tiebreaker (Elasticsearch's `_shard_doc`) to the sort.
+    // The last hit's sort values: with a point in time the cluster may add its own tiebreaker (Elasticsearch's
+    // `_shard_doc`) to the sort.
     let after: estypes.SortResults | null = null;
     while (rows < req.maxRows) {
       const size = Math.min(req.batchRows, SLICE_MAX);

@@ -15,8 +15,8 @@ import { SHA256_FIELD } from './schema.js';
 import type { ClusterClient } from './transport.js';
 
 /**
- * Suppression (opt-outs) on a search cluster: the list becomes one query matching the contacts it names (`hiddenQuery`: a
- * `terms` clause per identifier column, the sha256 entries on the hashes written at load). It is resolved against a
+ * Suppression (opt-outs) on a search cluster: the list becomes one query matching the contacts it names
+ * (`hiddenQuery`: a `terms` clause per identifier column, the sha256 entries on the hashes written at load). It is resolved against a
  * release once (`resolveSuppression`) into the ids of the contacts it matches, which every contact read puts in
  * `must_not` (counts, pages, point reads, exports, distinct values and populated counts), and into what they take
  * from their employers' stored `contact_count` (company rows are read, filtered and counted with the cut counts, as

@@ -18,8 +18,8 @@ export const MATCH_ALL: Query = { match_all: {} };
 export const MATCH_NONE: Query = { match_none: {} };
 
 /**
- * Query IR -> Query DSL of OpenSearch and Elasticsearch (ARCHITECTURE rule 2), with the semantics documented in domain/query/ir.ts and
- * the answers of engine/duckdb/compile/compile-where.ts. Client values only ever appear as term values, range
+ * Query IR -> Query DSL of OpenSearch and Elasticsearch (ARCHITECTURE rule 2), with the semantics documented in
+ * domain/query/ir.ts and the answers of engine/duckdb/compile/compile-where.ts. Client values only ever appear as term values, range
  * bounds, literal `prefix` values, escaped `wildcard` literals and `match_phrase` text of letters and digits: never in
  * a script or a query string. Bool queries are two-valued: every leaf matches only rows holding a value (a missing
  * field matches no value leaf), so `must_not` of a leaf keeps the rows without a value, as `not` must.

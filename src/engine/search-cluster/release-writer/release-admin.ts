@@ -5,8 +5,8 @@ import type { ClusterClient } from '../transport.js';
 import { pruneReleaseIndices, swapAliases } from './indexer.js';
 
 /**
- * `cds releases` on a search cluster: the releases with indices on the cluster, putting an earlier one back (both aliases
- * swapped in one call) and deleting old ones (never the serving one).
+ * `cds releases` on a search cluster: the releases with indices on the cluster, putting an earlier one back (both
+ * aliases swapped in one call) and deleting old ones (never the serving one).
  */
 export async function describeClusterReleases(
   client: ClusterClient,
