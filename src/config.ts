@@ -5,7 +5,7 @@ import * as v from 'valibot';
 
 /**
  * Every setting, read once from flags and environment, validated. Flags win over env; env over defaults.
- * The README's "Configuration" table is the user-facing copy of SETTINGS below.
+ * The table of docs/configuration.md (written by `cds docs`) is the user-facing copy of SETTINGS below.
  */
 export interface Setting {
   key: keyof Config;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { MCP_ONLY_OPERATIONS, OPERATIONS } from '../../src/operations/index.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
-/** The official MCP Inspector CLI (README "MCP"), pinned; fetched by npx, skipped visibly when it cannot be. */
+/** The official MCP Inspector CLI (docs/mcp.md), pinned; fetched by npx, skipped visibly when it cannot be. */
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 
 let app: TestApp;

@@ -8,15 +8,15 @@ import { type CommandSpec, parse } from '../args.js';
 
 export const docsSpec: CommandSpec = {
   name: 'docs',
-  usage: 'cds docs [--check] [--readme FILE]',
+  usage: 'cds docs [--check] [--root DIR]',
   summary:
-    'Regenerates the README sections made from the code (settings, routes, MCP tools, error codes) between their ' +
-    '<!-- generated:NAME --> markers, and index-mappings/*.json (Elasticsearch mappings from the catalog); --check ' +
-    'fails when they are out of date.',
-  options: { check: { type: 'boolean' }, readme: { type: 'string' } },
+    'Regenerates the guide sections made from the code (docs/api.md: routes and error codes; docs/configuration.md: ' +
+    'settings) between their <!-- generated:NAME --> markers, and index-mappings/*.json (Elasticsearch mappings ' +
+    'from the catalog); --check fails when they are out of date.',
+  options: { check: { type: 'boolean' }, root: { type: 'string' } },
   help:
-    'Options:\n  --readme FILE  the README to update (default README.md)\n  --check        change nothing; exit 1 ' +
-    'when a section differs\n',
+    'Options:\n  --root DIR     the repository to update (default: the working directory)\n  --check        change ' +
+    'nothing; exit 1 when a section or a mappings file differs\n',
 };
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -55,40 +55,56 @@ export const GENERATED: Record<string, () => string> = {
   errors: errorsTable,
 };
 
-/** Replaces each generated section; returns the new text. */
-export function renderReadme(text: string): string {
+/** The files holding generated sections, relative to the repository root, and the sections each holds. */
+export const GENERATED_FILES: Record<string, readonly string[]> = {
+  'docs/api.md': ['routes', 'errors'],
+  'docs/configuration.md': ['settings'],
+};
+
+/** Replaces each named generated section of `text` (every one must be present); returns the new text. */
+export function renderSections(text: string, names: readonly string[], file = 'the file'): string {
   let out = text;
-  for (const [name, make] of Object.entries(GENERATED)) {
+  for (const name of names) {
+    const make = GENERATED[name];
+    if (!make) throw new Error(`no generated section named ${name}`);
     const re = new RegExp(`(<!-- generated:${name} -->\\n)[\\s\\S]*?(<!-- /generated:${name} -->)`);
-    if (!re.test(out)) throw new Error(`README has no <!-- generated:${name} --> section`);
+    if (!re.test(out)) throw new Error(`${file} has no <!-- generated:${name} --> section`);
     out = out.replace(re, (_m, a: string, b: string) => `${a}${make()}\n${b}`);
+  }
+  return out;
+}
+
+/** Every generated file of the repository at `root`: its path, its text now and what it should be. */
+export function renderDocs(root: string): Array<{ path: string; text: string; next: string }> {
+  const out: Array<{ path: string; text: string; next: string }> = [];
+  for (const [rel, names] of Object.entries(GENERATED_FILES)) {
+    const path = join(root, rel);
+    const text = readFileSync(path, 'utf8');
+    out.push({ path, text, next: renderSections(text, names, rel) });
+  }
+  for (const [name, json] of Object.entries(indexMappingFiles())) {
+    const path = join(root, 'index-mappings', name);
+    out.push({ path, text: existsSync(path) ? readFileSync(path, 'utf8') : '', next: json });
   }
   return out;
 }
 
 export async function docs(argv: string[]): Promise<void> {
   const { values } = parse(docsSpec, argv);
-  const file = typeof values.readme === 'string' ? values.readme : 'README.md';
-  const text = readFileSync(file, 'utf8');
-  const next = renderReadme(text);
+  const root = typeof values.root === 'string' ? values.root : '.';
+  const files = renderDocs(root);
   if (values.check) {
-    if (next !== text) throw new Error(`${file} is out of date; run: npx cds docs`);
-    for (const [name, json] of Object.entries(indexMappingFiles())) {
-      const path = join(dirname(file), 'index-mappings', name);
-      if (!existsSync(path) || readFileSync(path, 'utf8') !== json)
-        throw new Error(`${path} is out of date; run: npx cds docs`);
-    }
-    process.stdout.write(`${file} is up to date\n`);
+    const stale = files.filter((f) => f.next !== f.text).map((f) => f.path);
+    if (stale.length > 0) throw new Error(`${stale.join(', ')} out of date; run: npx cds docs`);
+    process.stdout.write(`${files.map((f) => f.path).join(', ')} up to date\n`);
     return;
   }
-  writeFileSync(file, next);
-  process.stdout.write(`${file} ${next === text ? 'unchanged' : 'updated'}\n`);
-  for (const [name, json] of Object.entries(indexMappingFiles())) {
-    const path = join(dirname(file), 'index-mappings', name);
-    const old = existsSync(path) ? readFileSync(path, 'utf8') : '';
-    mkdirSync(dirname(path), { recursive: true });
-    if (old !== json) writeFileSync(path, json);
-    process.stdout.write(`${path} ${old === json ? 'unchanged' : 'updated'}\n`);
+  for (const f of files) {
+    if (f.next !== f.text) {
+      mkdirSync(dirname(f.path), { recursive: true });
+      writeFileSync(f.path, f.next);
+    }
+    process.stdout.write(`${f.path} ${f.next === f.text ? 'unchanged' : 'updated'}\n`);
   }
 }
 

@@ -28,7 +28,7 @@ export const ERROR_CATALOG = {
   'auth.oauth_required': { status: 403, message: 'This route does not accept an API key.' },
   'key.limit_reached': { status: 409, message: 'The account already has its one active key.' },
   'key.not_found': { status: 404, message: 'No active key with this id on this account.' },
-  // Added by this service (codes are added, never repurposed); documented in README "Errors".
+  // Added by this service (codes are added, never repurposed); documented in docs/api.md "Error codes".
   'route.not_found': { status: 404, message: 'No such route.' },
   'idempotency.mismatch': { status: 409, message: 'This Idempotency-Key was used with another request body.' },
   'idempotency.in_progress': { status: 409, message: 'A request with this Idempotency-Key is still running.' },

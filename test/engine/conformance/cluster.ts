@@ -55,7 +55,7 @@ export function dockerEngineAvailable(): boolean {
   }
 }
 
-/** The image testcontainers runs: the server version the adapter supports (README "Scale-out"). */
+/** The image testcontainers runs: the server version the adapter supports (docs/deployment.md, "Scale-out with Redis"). */
 const IMAGE = 'docker.elastic.co/elasticsearch/elasticsearch:9.1.0';
 let started: Promise<string> | null = null;
 
