@@ -8,6 +8,7 @@ import { countContacts } from './contacts/count-contacts.js';
 import { searchContacts } from './contacts/search-contacts.js';
 import { withDryRun } from './dry-run.js';
 import { enrichContacts } from './enrichment/enrich-contacts.js';
+import { withExamples } from './examples/index.js';
 import { createExport, getExport } from './exports/family-a.js';
 import { createExportB, getExportB } from './exports/family-b.js';
 import { countContactsB } from './family-b/count.js';
@@ -98,7 +99,9 @@ export const OPERATIONS: readonly Operation[] = (
     adminRemoveOptOuts,
     adminOptOutAudit,
   ] as Operation[]
-).map(withDryRun);
+)
+  .map(withDryRun)
+  .map(withExamples);
 
 /** Tools that exist only over MCP (spec "MCP tools"): no REST route, no OpenAPI path. */
 export const MCP_ONLY_OPERATIONS: readonly Operation[] = [

@@ -15,6 +15,7 @@ import type { StateStore } from '../state/port.js';
 import type { RateLimiter } from '../state/rate-limiter.js';
 import type { RedisClient } from '../state/redis/client.js';
 import type { SuppressionSync } from '../suppression-sync.js';
+import type { OperationExample } from './examples/types.js';
 import type { HoldLeases } from './hold-leases.js';
 import type { Quote } from './quote.js';
 import type { Settlement } from './settlement.js';
@@ -130,6 +131,8 @@ export interface Operation<S extends v.GenericSchema = v.GenericSchema> {
    */
   errors: readonly ErrorCode[];
   mcp?: McpSpec;
+  /** Requests and their answers (operations/examples/, attached in the table): tests, OpenAPI and /docs use them. */
+  examples?: readonly OperationExample[];
   handler(ctx: OpContext, input: v.InferOutput<S>): Promise<OpResult>;
 }
 
