@@ -135,6 +135,18 @@ describeWithChromium('web console in Chromium', () => {
     expect(secret).toMatch(/^cds_/);
     expect(secret).not.toBe(apiKey);
     expect((await app.request('GET', '/v1/credits', { key: secret })).status).toBe(200);
+    // The API reference opened from here shows the new key in its examples; the key stays in the fragment.
+    const docsHref = await page.locator('#docs-with-key').getAttribute('href');
+    expect(docsHref).toBe(`/docs#key=${encodeURIComponent(secret)}`);
+    const docs = await context.newPage();
+    await docs.goto(`${app.url}${docsHref}`);
+    await docs.waitForFunction('location.hash === ""');
+    const curl = await docs.locator('[id="contacts.search"] code[data-snippet="curl"]').first().textContent();
+    expect(curl).toContain(`"Authorization: Bearer ${secret}"`);
+    const mcp = await docs.locator('[id="contacts.search"] code[data-snippet="mcp"]').first().textContent();
+    expect(mcp).toContain(`"X-API-Key: ${secret}"`);
+    expect(await docs.locator('#key-note').textContent()).toMatch(/console passed/);
+    await docs.close();
     apiKey = secret;
     const fresh = (await app.request('GET', '/v1/keys', { key: apiKey })).body.data.find((k: any) => k.active);
     expect(await page.getByTestId('key-prefix').textContent()).toBe(`cds_${fresh.prefix}…`);

@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { examplesOf } from '../../src/operations/examples/index.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -81,15 +83,65 @@ describe('GET /openapi.json', () => {
     });
   });
 
+  it("publishes every operation's examples, each valid against its schema in the document", () => {
+    // JSON Schema 2020-12 (OpenAPI 3.1's dialect); ajv comes with the MCP SDK. The document is one schema whose
+    // parts are reached by JSON pointer, so the components' $refs resolve.
+    const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: false });
+    ajv.addSchema(doc, 'openapi');
+    const ptr = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    const failures: string[] = [];
+    const check = (where: string, pointer: string, value: unknown) => {
+      const validate = ajv.compile({ $ref: `openapi#/${pointer}` });
+      if (!validate(value)) failures.push(`${where}: ${ajv.errorsText(validate.errors)}`);
+    };
+    for (const op of OPERATIONS) {
+      const path = toOpenApiPath(op.path);
+      const method = op.method.toLowerCase();
+      const o = doc.paths[path][method];
+      const answers = o.responses['2XX'].content['application/json'].examples;
+      expect({ op: op.name, answers: Object.keys(answers ?? {}).length }).toEqual({
+        op: op.name,
+        answers: examplesOf(op).length,
+      });
+      for (const [name, ex] of Object.entries(answers) as [string, { value: unknown }][])
+        check(
+          `${op.name} answer ${name}`,
+          ptr('paths', path, method, 'responses', '2XX', 'content', 'application/json', 'schema'),
+          ex.value,
+        );
+      const bodies = o.requestBody?.content['application/json'].examples ?? {};
+      if (examplesOf(op).some((ex) => ex.request.body)) expect(Object.keys(bodies).length).toBeGreaterThan(0);
+      for (const [name, ex] of Object.entries(bodies) as [string, { value: unknown }][])
+        check(
+          `${op.name} body ${name}`,
+          ptr('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'),
+          ex.value,
+        );
+      (o.parameters as any[]).forEach((p, i) => {
+        for (const [name, ex] of Object.entries(p.examples ?? {}) as [string, { value: unknown }][])
+          check(
+            `${op.name} ${p.name} ${name}`,
+            ptr('paths', path, method, 'parameters', String(i), 'schema'),
+            ex.value,
+          );
+      });
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('passes the Redocly linter with no errors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cds-openapi-'));
     try {
       writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
-      const run = spawnSync('npx', ['--yes', REDOCLY, 'lint', '--format', 'json', 'openapi.json'], {
-        cwd: dir,
-        encoding: 'utf8',
-        timeout: 180_000,
-      });
+      const run = spawnSync(
+        'npx',
+        ['--yes', REDOCLY, 'lint', '--format', 'json', '--max-problems', '1000', 'openapi.json'],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+          timeout: 180_000,
+        },
+      );
       const out = `${run.stdout}`;
       const start = out.indexOf('{');
       if (run.error || start < 0) {
@@ -105,6 +157,8 @@ describe('GET /openapi.json', () => {
       };
       expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);
       expect(report.totals.errors).toBe(0);
+      // The published examples conform to their schemas by Redocly's reading too (objects closed unless said open).
+      expect(report.problems.filter((p) => /example/.test(p.ruleId))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -116,8 +170,10 @@ describe('GET /docs', () => {
     const res = await fetch(`${app.url}/docs`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     const html = await res.text();
-    expect(html).not.toMatch(/<script/i);
+    // One script, the page's own: it fills in a key passed in the fragment (docs-key.ts).
+    expect(html.match(/<script[^>]*>/gi)).toEqual(['<script src="/docs/key.js">']);
     expect(html).not.toMatch(/(src|href)="https?:/i);
     for (const op of OPERATIONS) {
       expect(html).toContain(`id="${op.name}"`);
@@ -126,5 +182,52 @@ describe('GET /docs', () => {
     expect(html).toContain('Family A (v1)');
     expect(html).toContain('<code>contact_credits.exhausted</code>');
     expect(html).toContain('one contact credit per returned contact');
+  });
+
+  it('shows per operation a curl command of its example, and a tools/call for MCP tools', async () => {
+    const html = await (await fetch(`${app.url}/docs`)).text();
+    const unhtml = (s: string) =>
+      s.replace(
+        /&(amp|lt|gt|quot|#39);/g,
+        (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!,
+      );
+    for (const op of OPERATIONS) {
+      const start = html.indexOf(`<article id="${op.name}">`);
+      const article = html.slice(start, html.indexOf('</article>', start));
+      const curls = [...article.matchAll(/<code data-snippet="curl">([^<]*)<\/code>/g)].map((m) => unhtml(m[1]!));
+      expect({ op: op.name, curls: curls.length }).toEqual({ op: op.name, curls: examplesOf(op).length });
+      const ex = examplesOf(op)[0]!;
+      const curl = curls[0]!;
+      expect(curl).toContain(
+        `curl -sS -X ${op.method} '${app.url}${toOpenApiPath(op.path).replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(String(ex.request.params?.[n])))}`,
+      );
+      if (op.auth === 'operator') expect(curl).toContain('Bearer $CDS_ADMIN_TOKEN');
+      else if (op.auth === 'none') expect(curl).not.toContain('$CDS_API_KEY');
+      else
+        expect(curl).toContain(
+          op.family === 'A' ? '"Authorization: Bearer $CDS_API_KEY"' : '"X-API-Key: $CDS_API_KEY"',
+        );
+      if (ex.request.body) expect(curl).toContain(`-d '${JSON.stringify(ex.request.body).replace(/'/g, "'\\''")}'`);
+      const mcp = [...article.matchAll(/<code data-snippet="mcp">([^<]*)<\/code>/g)].map((m) => unhtml(m[1]!));
+      expect(mcp.length).toBe(op.mcp ? curls.length : 0);
+      if (op.mcp) {
+        const message = JSON.parse(/-d '(.*)'$/s.exec(mcp[0]!)![1]!);
+        expect(message).toEqual({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: op.mcp.tool, arguments: { ...ex.request.params, ...ex.request.query, ...ex.request.body } },
+        });
+      }
+    }
+  });
+
+  it('serves its script, which reads the key from the fragment only', async () => {
+    const res = await fetch(`${app.url}/docs/key.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/javascript/);
+    const js = await res.text();
+    expect(js).toContain('location.hash');
+    expect(js).not.toMatch(/fetch\(|XMLHttpRequest|sendBeacon|localStorage/);
   });
 });

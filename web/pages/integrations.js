@@ -106,6 +106,22 @@ function shownOnce(created) {
       field,
       copyButton(() => secret, 'Copy key'),
     ),
+    // The key rides in the fragment, which the browser never sends: the reference page's script puts it into its
+    // curl and MCP examples.
+    h(
+      'p',
+      {},
+      h(
+        'a',
+        {
+          href: `/docs#key=${encodeURIComponent(secret)}`,
+          target: '_blank',
+          rel: 'noopener noreferrer',
+          id: 'docs-with-key',
+        },
+        'Open the API reference with this key in its examples',
+      ),
+    ),
   );
 }
 

@@ -3,6 +3,7 @@ import { inputJsonSchema, type JsonSchema, outputJsonSchema, propertiesOf } from
 import { errorCodesOf } from '../../operations/error-codes.js';
 import type { Family, Operation } from '../../operations/types.js';
 import { componentSchemas, SECURITY_SCHEMES } from './components.js';
+import { openApiExamples } from './examples.js';
 
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, OpenApiOperation>> };
 export type OpenApiOperation = Record<string, unknown> & { operationId: string; security: Record<string, string[]>[] };
@@ -72,11 +73,14 @@ function operationObject(op: Operation, params: string[]): OpenApiOperation {
   const props = propertiesOf(input);
   const required = new Set((input.required as string[] | undefined) ?? []);
   const inQuery = op.method === 'GET' || op.method === 'DELETE';
+  const examples = openApiExamples(op);
+  const paramExamples = (name: string) => (examples.parameters[name] ? { examples: examples.parameters[name] } : {});
   const parameters: Record<string, unknown>[] = params.map((name) => ({
     name,
     in: 'path',
     required: true,
     schema: props[name] ?? { type: 'string' },
+    ...paramExamples(name),
   }));
   if (inQuery) {
     for (const [name, schema] of Object.entries(props)) {
@@ -87,6 +91,7 @@ function operationObject(op: Operation, params: string[]): OpenApiOperation {
           required: required.has(name),
           schema,
           ...(schema.description ? { description: schema.description } : {}),
+          ...paramExamples(name),
         });
     }
   }
@@ -109,14 +114,14 @@ function operationObject(op: Operation, params: string[]): OpenApiOperation {
       ? {
           requestBody: {
             required: ((body.required as string[] | undefined) ?? []).length > 0,
-            content: { 'application/json': { schema: body } },
+            content: { 'application/json': { schema: body, ...(examples.body ? { examples: examples.body } : {}) } },
           },
         }
       : {}),
     responses: {
       '2XX': {
         description: 'Success (200; 201 when a record is created; 202 when a job is started).',
-        content: { 'application/json': { schema: successSchema(op) } },
+        content: { 'application/json': { schema: successSchema(op), examples: examples.responses } },
       },
       ...errorResponses(codes),
     },
@@ -128,11 +133,24 @@ function operationObject(op: Operation, params: string[]): OpenApiOperation {
 
 /** The success body: the family's envelope with the operation's declared output (`data`, or family B members). */
 function successSchema(op: Operation): JsonSchema {
-  const output = outputJsonSchema(op);
+  const output = openObjects(outputJsonSchema(op)) as JsonSchema;
   if (op.family === 'B') return { allOf: [{ $ref: '#/components/schemas/FamilyBBody' }, output] };
   return {
     allOf: [{ $ref: '#/components/schemas/SuccessEnvelope' }, { type: 'object', properties: { data: output } }],
   };
+}
+
+/**
+ * Answers are loose objects (operations/outputs.ts: a member added later does not break a client, rows carry the
+ * columns asked for): said outright, so that validators reading an unsaid `additionalProperties` as closed (Redocly's
+ * example check) agree with the published examples.
+ */
+function openObjects(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openObjects);
+  if (!node || typeof node !== 'object') return node;
+  const out = Object.fromEntries(Object.entries(node).map(([k, val]) => [k, openObjects(val)])) as JsonSchema;
+  if (out.type === 'object' && out.additionalProperties === undefined) out.additionalProperties = true;
+  return out;
 }
 
 /** The OpenAPI 3.1 document, generated from the operation table and the valibot input schemas. */
