@@ -143,7 +143,8 @@ export interface SearchEngine {
   ): Promise<ExportCount>;
   /**
    * Writes the matching rows to a CSV file in bulk, on one pinned release. Text, list and record cells are
-   * neutralized against spreadsheet formula injection (a leading `'` before `=`, `+`, `-`, `@`, tab or CR).
+   * neutralized against spreadsheet formula injection by the rule of domain/text/csv-cell.ts (a leading `'` before
+   * `=`, `+`, `-`, `@`, tab or CR; a cell that is exactly a plain number, such as an E.164 phone, is written as is).
    */
   exportCsv(entity: Entity, where: IRNode, req: CsvExportRequest): Promise<CsvExportResult>;
   /**

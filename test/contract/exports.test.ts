@@ -80,7 +80,7 @@ async function spend(accountId: string, amount: number, category: UsageCategory 
 
 const start = (key: string, body: Record<string, unknown>) => app.request('POST', '/v1/exports', { key, body });
 /** The service's formula neutralization, written independently for the expectations. */
-const neutral = (s: string) => (/^(\s*[=+\-@]|[\t\r])/.test(s) ? `'${s}` : s);
+const neutral = (s: string) => (!/^[+-]?\d+(\.\d+)?$/.test(s) && /^(\s*[=+\-@]|[\t\r])/.test(s) ? `'${s}` : s);
 const cell = (v: unknown): string =>
   v === null || v === undefined
     ? ''

@@ -38,12 +38,20 @@ const uniqueBy = (field: string) => {
   return rows.filter((r) => has(r[field]) && counts.get(r[field]) === 1);
 };
 
-/** The cell the spec's CSV rules give a value: formula triggers get a leading quote (written here independently). */
+/**
+ * The cell the spec's CSV rules give a value: formula triggers get a leading quote, a plain number (an E.164 phone)
+ * does not (written here independently).
+ */
 function expectedCell(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   const text = Array.isArray(v) ? v.join('; ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
-  const inner = text.replace(/;(\s*)([=+\-@])/g, ";$1'$2");
+  const plain = /^\s*[+-]?\d+(\.\d+)?$/;
+  if (/^[+-]?\d+(\.\d+)?$/.test(text)) return text;
+  const inner = text
+    .split(';')
+    .map((part, i) => (i > 0 && /^\s*[=+\-@]/.test(part) && !plain.test(part) ? part.replace(/^(\s*)/, "$1'") : part))
+    .join(';');
   return /^\s*[=+\-@]/.test(text) || /^[\t\r]/.test(text) ? `'${inner}` : inner;
 }
 

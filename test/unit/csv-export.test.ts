@@ -55,16 +55,16 @@ const PEOPLE: Person[] = [
     skills: ['=cmd|calc'],
     experience: '[{"title":"CTO","company":"Beta, Inc."}]',
   }),
-  P(3, { title: '-2+3', domain: null, employees: -7 }),
+  P(3, { title: '-2+3', domain: null, employees: -7, phone: '+1+1' }),
   P(4, { title: '@SUM(A1:A2)', domain: 'acme.com', skills: ['ok', '=bad', ' @spaced'] }),
-  P(5, { title: '\tTabbed', domain: 'acme.com' }),
-  P(6, { title: '\rCarriage', domain: 'beta.io' }),
+  P(5, { title: '\tTabbed', domain: 'acme.com', phone: '-12.5' }),
+  P(6, { title: '\rCarriage', domain: 'beta.io', phone: '+1 415-555-0100' }),
   P(7, { title: '   =spaced formula', domain: null }),
   P(8, { title: 'Plain, with comma', domain: 'acme.com', name: 'Jane "JJ" Doe' }),
   P(9, { title: 'Line one\nline two', domain: 'gamma.dev', skills: [] }),
   P(10, { title: null, domain: 'acme.com', name: 'Zoë Ångström – 東京' }),
   P(11, { title: 'VP = Sales', domain: 'gamma.dev' }),
-  P(12, { title: 'Safe; =cmd|calc;+1', domain: null }),
+  P(12, { title: 'Safe; =cmd|calc;+1', domain: null, skills: ['+14155550101', '-3', '+1+1'] }),
 ];
 
 async function makeRelease(dataDir: string, id: string): Promise<void> {
@@ -181,13 +181,19 @@ describe('engine CSV export (DuckDB)', () => {
     expect(title(6)).toBe("'\rCarriage");
     expect(title(7)).toBe("'   =spaced formula");
     expect(title(11)).toBe('VP = Sales'); // a trigger later in the text is harmless
-    // after a `;` (a cell separator in many locales) a trigger is neutralized too
-    expect(title(12)).toBe("Safe; '=cmd|calc;'+1");
+    // after a `;` (a cell separator in many locales) a trigger is neutralized too, unless the part is a plain number
+    expect(title(12)).toBe("Safe; '=cmd|calc;+1");
     expect(byId.get('per_004')![4]).toBe("ok; '=bad;  '@spaced");
     // list cell: joined, then neutralized as one cell
     expect(byId.get('per_002')![4]).toBe("'=cmd|calc");
-    // phones in E.164 start with + and are neutralized too
-    expect(byId.get('per_001')![9]).toBe("'+14155550100");
+    // a cell that is exactly a plain number cannot start a formula: E.164 phones and -12.5 are written as they are
+    expect(byId.get('per_001')![9]).toBe('+14155550100');
+    expect(byId.get('per_005')![9]).toBe('-12.5');
+    // anything more is a formula: +1+1, and a phone written with spaces and dashes
+    expect(byId.get('per_003')![9]).toBe("'+1+1");
+    expect(byId.get('per_006')![9]).toBe("'+1 415-555-0100");
+    // a list led by a phone: the cell is neutralized, later parts only when they are not plain numbers
+    expect(byId.get('per_012')![4]).toBe("'+14155550101; -3; '+1+1");
     // numbers are not text: a negative count stays a number
     expect(byId.get('per_003')![7]).toBe('-7');
   });
@@ -195,9 +201,9 @@ describe('engine CSV export (DuckDB)', () => {
   it('quotes every text, list and record cell, so a `;` never splits one; numbers and booleans stay bare', async () => {
     const { text } = await exportRows();
     const line = text.split('\r\n').find((l) => l.startsWith('"per_012"'))!;
-    expect(line).toContain(`"Safe; '=cmd|calc;'+1"`);
+    expect(line).toContain(`"Safe; '=cmd|calc;+1"`);
     const first = text.split('\r\n').find((l) => l.startsWith('"per_001"'))!;
-    expect(first).toMatch(/,true,250,12\.5,"'\+14155550100"$/);
+    expect(first).toMatch(/,true,250,12\.5,"\+14155550100"$/);
   });
 
   it('quotes commas, quotes and newlines (RFC 4180) and keeps UTF-8 text intact', async () => {
@@ -211,7 +217,7 @@ describe('engine CSV export (DuckDB)', () => {
 
   it('writes lists joined with "; ", booleans as true/false, numbers, and nulls as empty cells', async () => {
     const { byId } = await exportRows();
-    expect(byId.get('per_001')!.slice(4)).toEqual(['sql; python', '', 'true', '250', '12.5', "'+14155550100"]);
+    expect(byId.get('per_001')!.slice(4)).toEqual(['sql; python', '', 'true', '250', '12.5', '+14155550100']);
     expect(byId.get('per_009')![4]).toBe(''); // empty list
     expect(byId.get('per_010')!.slice(2, 4)).toEqual(['', 'acme.com']); // null title
     expect(byId.get('per_003')!.slice(3, 9)).toEqual(['', '', '', 'false', '-7', '']);

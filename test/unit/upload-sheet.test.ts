@@ -133,6 +133,30 @@ describe('CSV cells', () => {
     ['\ufeff@x', "'\ufeff@x"],
     ['a;\u3000-b', "a;\u3000'-b"],
     ['plain', 'plain'],
+    // a cell that is exactly a plain number cannot start a formula: written as it is
+    ['+12124435204', '+12124435204'],
+    ['-12.5', '-12.5'],
+    ['+7', '+7'],
+    // anything more is a formula
+    ['+1+1', "'+1+1"],
+    ['-2+3', "'-2+3"],
+    ['=1+1', "'=1+1"],
+    ['=HYPERLINK("http://evil.example","x")', `'=HYPERLINK("http://evil.example","x")`],
+    ['+1 212-443-5204', "'+1 212-443-5204"],
+    [' -12.5', "' -12.5"],
+    ['-12.5 ', "'-12.5 "],
+    ['-1e5', "'-1e5"],
+    ['+', "'+"],
+    ['-.5', "'-.5"],
+    ['\t-12.5', "'\t-12.5"],
+    ['\r+12124435204', "'\r+12124435204"],
+    // after a `;`: a part that is a plain number (past its spaces) stays; others get the quote
+    ['a; +12124435204; -3', 'a; +12124435204; -3'],
+    ['a;+1;+2;+3', 'a;+1;+2;+3'],
+    ['a; +1+1; =x; @y', "a; '+1+1; '=x; '@y"],
+    ["a;'+1", "a;'+1"],
+    ['+1;+2', "'+1;+2"],
+    ['+1;=2', "'+1;'=2"],
   ])('neutralizes %j', (input, want) => {
     expect(neutralizeCell(input)).toBe(want);
   });

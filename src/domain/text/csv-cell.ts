@@ -1,9 +1,17 @@
 /**
  * CSV cells written from JavaScript, by the same rules as the engines' export writers (engine/duckdb/export-csv.ts,
- * engine/search-cluster/csv-cells.ts), which take the rule from here: a text cell whose first character past any
- * FORMULA_SPACE is `=`, `+`, `-` or `@`, or which starts with a tab or CR, gets a leading `'` so spreadsheets do not
- * run it as a formula (OWASP "CSV injection"), and so does such a character right after a `;`. Text cells are always
- * quoted (RFC 4180, quotes doubled), so a `;` never splits one; records end in CRLF.
+ * engine/search-cluster/csv-cells.ts), which take the rule from here. The formula rule (OWASP "CSV injection"):
+ *
+ * 1. A text cell that is exactly a plain number — an optional `+` or `-`, digits, optionally `.` and digits, nothing
+ *    else (PLAIN_NUMBER) — is written as it is: it cannot run anything. E.164 phones (`+12124435204`) and values such
+ *    as `-12.5` are such cells. Anything more (`+1+1`, `-2+3`, `+1 212-443-5204`, ` -5`, `1e5` led by a sign) is not.
+ * 2. Any other text cell whose first character past any FORMULA_SPACE is `=`, `+`, `-` or `@`, or which starts with a
+ *    tab or CR, gets a leading `'` so spreadsheets do not run it as a formula.
+ * 3. Spreadsheets in many locales split cells on `;`: each `;`-separated part after the first whose first character
+ *    past any FORMULA_SPACE is a trigger gets a `'` right before that character, unless the part is, past those
+ *    spaces, a plain number (so a list of phones `+1…; +4…` keeps its later phones as they are).
+ *
+ * Text cells are always quoted (RFC 4180, quotes doubled), so a `;` never splits one; records end in CRLF.
  */
 
 /**
@@ -14,13 +22,30 @@
 export const FORMULA_SPACE = '[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]';
 /** The characters that start a formula. */
 export const FORMULA_TRIGGER = '[=+\\-@]';
+/**
+ * A plain number, which no spreadsheet runs as a formula: an optional sign, ASCII digits, optionally a fraction. As a
+ * regular expression source read the same by JavaScript and by DuckDB (RE2); unanchored.
+ */
+export const PLAIN_NUMBER = '[+-]?[0-9]+(?:\\.[0-9]+)?';
 
 const FORMULA_START = new RegExp(`^(${FORMULA_SPACE}*${FORMULA_TRIGGER}|[\t\r])`);
-const AFTER_SEMICOLON = new RegExp(`;(${FORMULA_SPACE}*)(${FORMULA_TRIGGER})`, 'g');
+const NUMBER_CELL = new RegExp(`^${PLAIN_NUMBER}$`);
+const PART_TRIGGER = new RegExp(`^(${FORMULA_SPACE}*)(?=${FORMULA_TRIGGER})`);
+const NUMBER_PART = new RegExp(`^${FORMULA_SPACE}*${PLAIN_NUMBER}$`);
 
-/** One text cell neutralized against formula injection. */
+/** One `;`-separated part after the first (rule 3): a `'` before its trigger unless it is a plain number. */
+const neutralizePart = (part: string): string =>
+  PART_TRIGGER.test(part) && !NUMBER_PART.test(part) ? part.replace(PART_TRIGGER, "$1'") : part;
+
+/** One text cell neutralized against formula injection (the rules above). */
 export function neutralizeCell(text: string): string {
-  const inner = text.replace(AFTER_SEMICOLON, ";$1'$2");
+  if (NUMBER_CELL.test(text)) return text;
+  const inner = text.includes(';')
+    ? text
+        .split(';')
+        .map((part, i) => (i === 0 ? part : neutralizePart(part)))
+        .join(';')
+    : text;
   return FORMULA_START.test(text) ? `'${inner}` : inner;
 }
 

@@ -4,7 +4,7 @@ import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb
 import { type ColumnDef, type Entity, findColumn } from '../../domain/catalog/index.js';
 import { AppError } from '../../domain/errors/index.js';
 import type { IRNode } from '../../domain/query/ir.js';
-import { csvField, FORMULA_SPACE, FORMULA_TRIGGER } from '../../domain/text/csv-cell.js';
+import { csvField, FORMULA_SPACE, FORMULA_TRIGGER, PLAIN_NUMBER } from '../../domain/text/csv-cell.js';
 import type { CsvExportRequest, CsvExportResult, ExportCount } from '../port.js';
 import { Params } from './compile/params.js';
 import { runInterruptible } from './interruptible.js';
@@ -25,11 +25,12 @@ import { CONTACT_COUNT, keptSql, type Suppressed, visiblePredicate } from './sup
  * appended to the export, which gives progress, a safe point between slices and a time budget per slice.
  *
  * Cells: text as is; lists joined with `; `; records as their JSON text; booleans true/false; numbers as
- * DuckDB prints them; nulls empty. Text, list and record cells whose first character past any space
- * (domain/text/csv-cell.ts FORMULA_SPACE) is `=`, `+`, `-` or `@`, or which start with a tab or CR, get a leading
- * `'` so spreadsheets do not run them as formulas (OWASP "CSV injection"), and so does such a character right
- * after a `;` (spreadsheets in many locales split cells on it); E.164 phones (`+1…`) are therefore written as
- * `'+1…`. Text, list and record cells are always quoted, so a `;` never splits one; numbers and booleans are not.
+ * DuckDB prints them; nulls empty. Text, list and record cells are neutralized against spreadsheet formulas by the
+ * rule of domain/text/csv-cell.ts (read there): a cell that is exactly a plain number (E.164 phones `+1…`, `-12.5`)
+ * is written as it is; any other cell whose first character past any space is `=`, `+`, `-` or `@`, or which starts
+ * with a tab or CR, gets a leading `'`; and so does such a character at the start of a `;`-separated part (past its
+ * spaces) unless the part is a plain number. Text, list and record cells are always quoted, so a `;` never splits
+ * one; numbers and booleans are not.
  * Quoting is RFC 4180 (quotes doubled); UTF-8; lines end in CRLF; one header row.
  */
 
@@ -42,12 +43,23 @@ function columnOf(entity: Entity, name: string): ColumnDef {
   return col;
 }
 
-/** A formula trigger after a `;` and optional spaces gets the same leading `'`. */
+/**
+ * Rule 3 of csv-cell.ts: each `;`-separated part after the first whose first character past its spaces is a formula
+ * trigger gets a `'` before that character, unless the part is a plain number. RE2 has no lookahead, so the parts are
+ * split, mended one by one and joined again (only in cells holding a `;`).
+ */
 const afterSemicolons = (v: string) =>
-  `regexp_replace(${v}, ';(${FORMULA_SPACE}*)(${FORMULA_TRIGGER})', ';\\1''\\2', 'g')`;
+  `CASE WHEN contains(${v}, ';') THEN array_to_string(list_transform(string_split(${v}, ';'), lambda s, i: ` +
+  `CASE WHEN i > 1 AND regexp_matches(s, '^${FORMULA_SPACE}*${FORMULA_TRIGGER}') AND NOT regexp_matches(s, ` +
+  `'^${FORMULA_SPACE}*${PLAIN_NUMBER}$') THEN regexp_replace(s, '^(${FORMULA_SPACE}*)', '\\1''') ELSE s END), ';') ` +
+  `ELSE ${v} END`;
+
+/** The whole cell is a plain number (rule 1 of csv-cell.ts): written as it is. */
+const NUMBER_CELL = `'^${PLAIN_NUMBER}$'`;
 
 const neutralized = (v: string) =>
-  `CASE WHEN regexp_matches(${v}, ${FORMULA_START}) THEN '''' || ${afterSemicolons(v)} ELSE ${afterSemicolons(v)} END`;
+  `CASE WHEN regexp_matches(${v}, ${NUMBER_CELL}) THEN ${v} WHEN regexp_matches(${v}, ${FORMULA_START}) THEN ` +
+  `'''' || ${afterSemicolons(v)} ELSE ${afterSemicolons(v)} END`;
 
 /** Whether a column's cells are text (always quoted, neutralized) rather than numbers or booleans. */
 export const isTextCell = (col: ColumnDef): boolean =>

@@ -25,6 +25,13 @@ const ROWS: unknown[][] = [
   // Spaces a spreadsheet may skip before a formula, past ASCII: no-break, ideographic, em space, byte-order mark.
   ['\u00a0=1+1', ['\ufeff@x', 'a;\u3000=b'], '{"k":"\u2003-1"}', 2, 1, true],
   ['\u2028+2', ['ok'], '\u00a0', 3, 0.5, false],
+  // Plain numbers (E.164 phones, -12.5) are written as they are, as a whole cell and as a `;`-separated part.
+  ['+12124435204', ['+12124435204', '+16465550100'], '-12.5', 4, -12.5, true],
+  ['-12.5', ['a', '+1', '-2.25', '+1+1'], '+7', 5, 0, false],
+  ['+1+1', ['-2+3', '@SUM(A1)'], '=HYPERLINK("http://x.example","y")', 6, 1, true],
+  ['+1 212-443-5204', ['\t-1', '\r+1'], ' -12.5', 7, 1, null],
+  ['a;+1;+2;+3', [';-1;', "'+1"], 'x;\u00a0+5;\u00a0+5x', 8, 1, true],
+  ['-12.5 ', ['-1e5', '+', '-.5', ''], '+1;=2', 9, 1, false],
 ];
 
 const sqlValue = (v: unknown): string => {
@@ -53,6 +60,10 @@ it('writes every cell as DuckDB COPY writes it', async () => {
     expect(ours).toBe(duck);
     expect(duck).toContain(`\r\n"'\u00a0=1+1","'\ufeff@x; a;\u3000'=b","{""k"":""\u2003-1""}",2,1.0,true\r\n`);
     expect(duck).toContain(`\r\n"'\u2028+2","ok","\u00a0",3,0.5,false\r\n`);
+    expect(duck).toContain(`\r\n"+12124435204","'+12124435204; +16465550100","-12.5",4,-12.5,true\r\n`);
+    expect(duck).toContain(`\r\n"-12.5","a; +1; -2.25; '+1+1","+7",5,0.0,false\r\n`);
+    expect(duck).toContain(`\r\n"'+1+1","'-2+3; '@SUM(A1)","'=HYPERLINK(""http://x.example"",""y"")",6,1.0,true\r\n`);
+    expect(duck).toContain(`\r\n"a;+1;+2;+3",";-1;; '+1","x;\u00a0+5;\u00a0'+5x",8,1.0,true\r\n`);
   } finally {
     conn.closeSync();
     db.closeSync();
