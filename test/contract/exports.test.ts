@@ -1,5 +1,6 @@
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { findColumn } from '../../src/domain/catalog/index.js';
 import type { UsageCategory } from '../../src/domain/credits.js';
 import { exportFile } from '../../src/jobs/export/links.js';
 import { stateFile } from '../../src/services.js';
@@ -356,6 +357,38 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
       code: 'request.invalid',
       field: 'columns[0]',
     });
+  });
+
+  it('header "labels" writes the catalog display labels in the header row; "keys" (the default) the column keys', async () => {
+    const { apiKey: key } = await app.createAccount('pro');
+    const body = { filter: { countries: ['US'] }, columns: ['name', 'company_domain', 'mobile_phone'], max_rows: 20 };
+    const headers: Record<string, string[]> = {};
+    const bodies: Record<string, string[][]> = {};
+    for (const header of ['labels', 'keys', undefined]) {
+      const res = await start(key, header === undefined ? body : { ...body, header });
+      expect(res.status).toBe(202);
+      const done = await runJobs(key, res.body.data.export_id);
+      expect(done.body.data.status).toBe('completed');
+      const file = await download(done.body.data.url);
+      const [head, ...lines] = file.csv;
+      headers[String(header)] = head!;
+      bodies[String(header)] = lines;
+    }
+    const names = ['id', 'name', 'company_domain', 'mobile_phone'];
+    expect(headers.labels).toEqual(names.map((n) => findColumn('contact', n)!.label));
+    expect(headers.labels).toEqual(['Contact ID', 'Full Name', 'Company Domain', 'Mobile Phone']);
+    expect(headers.keys).toEqual(names);
+    expect(headers.undefined).toEqual(names);
+    // the rows are the same; phones (E.164) are written as they are, without a leading quote
+    expect(bodies.labels).toEqual(bodies.keys);
+    const phones = bodies.keys!.map((l) => l[3]!).filter((p) => p !== '');
+    expect(phones.length).toBeGreaterThan(0);
+    for (const p of phones) expect(p).toMatch(/^\+\d+$/);
+
+    const bad = await start(key, { ...body, header: 'titles' });
+    expectError(bad, 400, 'request.invalid');
+    expect(bad.body.error).toMatchObject({ field: 'header', hint: expect.stringContaining('"labels"') });
+    expect(bad.body.error.hint).toContain('"keys"');
   });
 });
 

@@ -25,9 +25,10 @@ export const createExport = defineOperation({
     'with no credits left 402 contact_credits.exhausted. ' +
     'One export holds at most 1,000,000 rows (the operator setting CDS_EXPORT_MAX_ROWS). One export at a time per ' +
     'account (409 export.running); a filter matching nothing answers 400 export.no_matches, free, no job. ' +
-    'CSV: UTF-8, RFC 4180, header row of column names, rows in the stable order; lists joined with "; ", records as ' +
-    'JSON text; text cells always quoted; a cell starting with = + - @ (or a tab or CR), and such a character after ' +
-    "a ;, get a leading ' against spreadsheet formulas. " +
+    'CSV: UTF-8, RFC 4180, header row of column names (header "labels": display labels), rows in the stable order; ' +
+    'lists joined with "; ", records as JSON text; text cells always quoted; a cell starting with = + - @ (or a tab ' +
+    "or CR), and such a character after a ;, get a leading ' against spreadsheet formulas, except a cell (or " +
+    '";"-separated part) that is exactly a plain number such as an E.164 phone (+12124435204) or -12.5. ' +
     'Poll GET /v1/exports/{export_id} every few seconds until completed, then download its url (valid 7 days).',
   cost: 'one contact credit per exported contact, on completion',
   output: out.exportStarted,
@@ -46,6 +47,16 @@ export const createExport = defineOperation({
       ),
     ),
     exclude_ids: v.optional(excludeIdsMember),
+    header: v.optional(
+      v.pipe(
+        v.picklist(['keys', 'labels'], 'must be "keys" or "labels"'),
+        v.description(
+          'Header row of the CSV: "keys" (default) the column keys (name, company_domain), "labels" the display ' +
+            'labels (Full Name, Company Domain; the MCP tool get_available_columns lists them).',
+        ),
+      ),
+      'keys',
+    ),
   }),
   mcp: {
     tool: 'start_export',
@@ -61,6 +72,7 @@ export const createExport = defineOperation({
       columns,
       maxRows: input.max_rows,
       maxPerCompany: input.max_rows_per_company,
+      header: input.header,
     });
     return {
       status: 202,

@@ -22,8 +22,10 @@ export interface StartExportInput {
   /** The parsed filter (family A filter, family B flat filters + where_sql: the same Query IR). */
   ir: IRNode;
   keysApplied: string[];
-  /** Output columns, `id` first; headers are names (A) or display labels (B). */
+  /** Output columns, `id` first; headers are names (A, unless `header` is "labels") or display labels (B). */
   columns: readonly ColumnDef[];
+  /** Family A: the header row holds column keys (default) or the catalog's display labels. */
+  header?: 'keys' | 'labels' | undefined;
   /** The client's row cap, if any. */
   maxRows?: number | undefined;
   /** At most this many rows per company_domain (rows without one are not capped). */
@@ -116,7 +118,10 @@ export async function startExport(ctx: OpContext, input: StartExportInput): Prom
         entity: 'contact',
         ir: input.ir,
         keysApplied: input.keysApplied,
-        columns: input.columns.map((c) => ({ name: c.name, header: input.family === 'A' ? c.name : c.label })),
+        columns: input.columns.map((c) => ({
+          name: c.name,
+          header: input.family === 'A' && input.header !== 'labels' ? c.name : c.label,
+        })),
         maxPerCompany,
         maxRows: input.maxRows ?? null,
         rowsAvailable: count.matches,
