@@ -1,4 +1,10 @@
-import { ERROR_CATALOG, SPEC_ERROR_CODES, WARNING_CODES } from '../../src/domain/errors/index.js';
+import {
+  ADDED_WARNING_CODES,
+  ERROR_CATALOG,
+  SPEC_ERROR_CODES,
+  SPEC_WARNING_CODES,
+  WARNING_CODES,
+} from '../../src/domain/errors/index.js';
 import { contractFixture } from '../helpers/paths.js';
 
 interface ContractErrors {
@@ -26,6 +32,11 @@ describe('error catalog matches the contract', () => {
   });
 
   it('lists every warning code of the contract', () => {
-    expect([...WARNING_CODES].sort()).toEqual([...contract.warnings].sort());
+    expect([...SPEC_WARNING_CODES].sort()).toEqual([...contract.warnings].sort());
+  });
+
+  it("adds warning codes beside the contract's, never in place of one", () => {
+    for (const code of ADDED_WARNING_CODES) expect(contract.warnings).not.toContain(code);
+    expect([...WARNING_CODES].sort()).toEqual([...SPEC_WARNING_CODES, ...ADDED_WARNING_CODES].sort());
   });
 });

@@ -89,7 +89,8 @@ export const SPEC_ERROR_CODES: readonly ErrorCode[] = (Object.keys(ERROR_CATALOG
   (c) => !ADDED_ERROR_CODES.includes(c),
 );
 
-export const WARNING_CODES = [
+/** The warning codes the spec lists (Errors, "Warning codes"). */
+export const SPEC_WARNING_CODES = [
   'count_unavailable',
   'no_rows',
   'export_truncated',
@@ -99,6 +100,12 @@ export const WARNING_CODES = [
   'deprecated',
   'max_followers_missing',
 ] as const;
+/**
+ * Warning codes added by this service (codes are added, never repurposed): `page_truncated`, a search page cut short
+ * by the contact credits left (the export's `export_truncated` for a page).
+ */
+export const ADDED_WARNING_CODES = ['page_truncated'] as const;
+export const WARNING_CODES = [...SPEC_WARNING_CODES, ...ADDED_WARNING_CODES] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
 export function statusOf(code: ErrorCode): number {

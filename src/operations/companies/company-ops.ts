@@ -47,7 +47,8 @@ export const searchCompanies = defineOperation({
   summary: 'Search companies',
   description:
     'Companies matching a company filter, paged with a cursor in ascending company id order. One contact credit per ' +
-    'returned company; the page is cut to the credits left. limit defaults to 100, at most 1,000.',
+    'returned company; the page is cut to the credits left, with a page_truncated warning. limit defaults to 100, ' +
+    'at most 1,000.',
   cost: 'one contact credit per returned company',
   output: out.list(out.row),
   errors: ['data.unavailable', 'query.timeout'],

@@ -25,7 +25,8 @@ export const searchContacts = defineOperation({
   description:
     'Contacts matching a filter, page by page in a stable order (ascending contact id within a release), with an ' +
     'opaque cursor. One contact credit per returned row; when fewer credits are left than the page size the page is ' +
-    'cut to what is left, with none left 402 contact_credits.exhausted. limit defaults to 100, at most 1,000.',
+    'cut to what is left with a page_truncated warning (resets_at: when the cap that cut it resets), with none left ' +
+    '402 contact_credits.exhausted. limit defaults to 100, at most 1,000.',
   cost: 'one contact credit per returned contact',
   output: out.list(out.row),
   errors: ['data.unavailable', 'query.timeout'],

@@ -7,7 +7,7 @@ import { engineFor } from '../engine-for.js';
 import { buildLabel } from '../invoke.js';
 import { rowsPerCall } from '../limits.js';
 import type { OpContext, OpResult, Page, Warning } from '../types.js';
-import { countUnavailableWarning, noRowsWarning } from '../warnings.js';
+import { countUnavailableWarning, noRowsWarning, pageTruncatedWarning } from '../warnings.js';
 import { shapedAsStored, shapeRow } from './columns.js';
 
 export interface SearchPageInput {
@@ -39,7 +39,8 @@ function rememberTotal(key: string, n: number): void {
 
 /**
  * One page of a family A search, keyset-paged in the release's stable order. Credits: the page is cut to
- * the contact credits left (one per returned row); with none left the call answers 402.
+ * the contact credits left (one per returned row), with a page_truncated warning when more rows match; with none
+ * left the call answers 402.
  */
 export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<OpResult> {
   const { services } = ctx;
@@ -57,7 +58,9 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
   // value and no row is skipped (no per-company cap). MCP relabels rows, so it takes objects.
   const json = ctx.face === 'rest' && p.maxPerCompany === undefined && shapedAsStored(p.columns);
 
-  return withContactCredits(ctx, 'search', limit, async (granted) => {
+  /** Set when the credits left cut the page (fewer granted than the limit, and more rows match). */
+  let cut = null as { granted: number } | null;
+  const result = await withContactCredits(ctx, 'search', limit, async (granted) => {
     const want = granted;
     const kept: Record<string, unknown>[] = [];
     /** The kept rows' JSON text, while every row came so. */
@@ -130,6 +133,20 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
     if (countTimedOut) warnings.push(countUnavailableWarning(services.config.countBudgetMs));
     if (kept.length === 0) warnings.push(noRowsWarning(p.keysApplied));
     const data = keptJson ? new JsonRows(keptJson) : kept.map((r) => shapeRow(r, p.columns));
+    if (more && granted < limit) cut = { granted };
     return { result: { data, page, warnings }, delivered: kept.length };
   });
+  // A page the credits cut says so (page_truncated); a dry run's quote says it in its own `cut`.
+  if (cut && !ctx.dryRun) {
+    const { granted } = cut;
+    result.warnings.push(
+      await pageTruncatedWarning(ctx, {
+        returned: result.page.returned,
+        limit,
+        granted,
+        continueWith: 'page.next_cursor',
+      }),
+    );
+  }
+  return result;
 }

@@ -1,10 +1,9 @@
 import type { CreditSnapshot } from '../../domain/account.js';
 import type { ColumnDef } from '../../domain/catalog/index.js';
-import type { WindowUsage } from '../../domain/credits.js';
 import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
 import type { IRNode } from '../../domain/query/ir.js';
-import { type Budget, contactExhausted, FAR_FUTURE, remainingOf } from '../../domain/quota/index.js';
+import { FAR_FUTURE } from '../../domain/quota/index.js';
 import {
   type ExportFamily,
   type ExportPayload,
@@ -13,6 +12,7 @@ import {
 } from '../../jobs/export/payload.js';
 import type { Job } from '../../jobs/port.js';
 import { requireAccount } from '../account/get-account.js';
+import { creditsCutResetsAt } from '../credits-cut.js';
 import { addQuote, contactAvailable, QuoteReady } from '../dry-run.js';
 import { engineFor } from '../engine-for.js';
 import type { OpContext, Warning } from '../types.js';
@@ -197,14 +197,7 @@ function truncatedWarning(
  * among those short; the free pool never resets: far-future, and the hint says the pool is spent).
  */
 function creditsCutWarning(snapshot: CreditSnapshot, granted: number, wanted: number, available: number): Warning {
-  const shortfalls = windowsOf(snapshot)
-    .map((w) => ({ budget: w.budget, remaining: remainingOf(w.usage) + granted }))
-    .filter((s) => s.remaining < wanted);
-  const binding = contactExhausted(
-    shortfalls.length > 0 ? shortfalls : windowsOf(snapshot).map((w) => ({ budget: w.budget, remaining: granted })),
-    wanted,
-  );
-  const resetsAt = String(binding.details?.resets_at ?? FAR_FUTURE);
+  const resetsAt = creditsCutResetsAt(snapshot, granted, wanted, 'export');
   const pool = resetsAt === FAR_FUTURE;
   return {
     code: 'export_truncated',
@@ -216,23 +209,4 @@ function creditsCutWarning(snapshot: CreditSnapshot, granted: number, wanted: nu
       : `The cap resets at ${resetsAt}; export the rest after that, or ask for fewer rows.`,
     resets_at: resetsAt,
   };
-}
-
-/**
- * The contact windows an export hold draws from, as quota budgets (the fair-use `export` budget on unlimited plans).
- */
-function windowsOf(s: CreditSnapshot): Array<{ budget: Budget; usage: WindowUsage }> {
-  const of = (window: Budget['window'], scope: Budget['scope'], w: WindowUsage) => ({
-    budget: { window, start: w.start ?? '', resetsAt: w.resetsAt, scope, cap: w.cap },
-    usage: w,
-  });
-  const c = s.contact;
-  switch (c.kind) {
-    case 'pool':
-      return [of('pool', '*', c.pool)];
-    case 'windows':
-      return [of('day', '*', c.day), of('month', '*', c.month)];
-    case 'unlimited':
-      return [of('day', 'export', c.categories.export.day), of('month', 'export', c.categories.export.month)];
-  }
 }

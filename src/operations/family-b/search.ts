@@ -6,7 +6,8 @@ import { engineFor } from '../engine-for.js';
 import { rowsPerCall } from '../limits.js';
 import * as out from '../outputs.js';
 import { intParam } from '../schemas.js';
-import { defineOperation, type OpContext } from '../types.js';
+import { defineOperation, type OpContext, type Warning } from '../types.js';
+import { pageTruncatedWarning } from '../warnings.js';
 import { familyBColumns } from './columns.js';
 import { creditsRemaining } from './credits-remaining.js';
 import { FAMILY_B_FILTER_ERRORS, familyBInput } from './input-schema.js';
@@ -74,7 +75,9 @@ export async function familyBSearch(ctx: OpContext, input: BSearchInput, opts: B
   const names = columns.map((c) => c.name);
   const fetchCols = maxPer !== undefined && !names.includes('company_domain') ? [...names, 'company_domain'] : names;
 
-  return withContactCredits(ctx, 'search', window, async (granted) => {
+  /** Set when the credits left cut the page (fewer granted than the window, and more rows match). */
+  let cut = null as { granted: number } | null;
+  const page = await withContactCredits(ctx, 'search', window, async (granted) => {
     const res = await engineFor(ctx).query('contact', ir, {
       page: {
         columns: fetchCols,
@@ -120,8 +123,18 @@ export async function familyBSearch(ctx: OpContext, input: BSearchInput, opts: B
           }
         : {}),
     };
+    if (more && granted < window) cut = { granted };
     return { result: body, delivered: rows.length };
-  }).then(async (body) => ({ ...body, creditsRemaining: await creditsRemaining(ctx) }));
+  });
+  // A page the credits cut says so (page_truncated, as family A pages); a dry run's quote says it in its own `cut`.
+  const warnings: Warning[] = [];
+  if (cut && !ctx.dryRun) {
+    const { granted } = cut;
+    warnings.push(
+      await pageTruncatedWarning(ctx, { returned: page.returned, limit: window, granted, continueWith: 'next_offset' }),
+    );
+  }
+  return { ...page, warnings, creditsRemaining: await creditsRemaining(ctx) };
 }
 
 export const searchContactsB = defineOperation({
@@ -136,13 +149,15 @@ export const searchContactsB = defineOperation({
     'Contacts matching flat filters (nested in `filters` or at the top level, all AND) and an optional where_sql, ' +
     'offset-paged in a stable order. Records are in `contacts`. limit defaults to 1000; values above 5,000 are ' +
     'clamped and the effective limit is echoed. Paging walks up to 50,000 matches; beyond that narrow the query or ' +
-    'export. One contact credit per returned row.',
+    'export. One contact credit per returned row; when fewer credits are left than the page, the page is cut to ' +
+    'them with a page_truncated warning in `warnings` (empty on a clean call).',
   cost: 'one contact credit per returned contact',
   output: out.obj({
     contacts: out.list(out.row),
     ...out.offsetPage,
     total_available: out.num,
     total_available_is_minimum: out.bool,
+    warnings: out.list(out.obj({ code: out.str, message: out.str })),
     creditsRemaining: out.creditsRemaining,
   }),
   errors: [...FAMILY_B_FILTER_ERRORS, 'data.unavailable', 'query.timeout'],
