@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { snakeKeys } from '../../src/cli/json-out.js';
 import type { LoadReport, Reject } from './types.js';
 
 /**
@@ -79,6 +80,7 @@ export async function writeLoadReport(
         }
       : {}),
   };
-  await writeFile(path, `${JSON.stringify(out, null, 2)}\n`);
+  // Every key snake_case at every depth, as the line `cds load` prints (src/cli/json-out.ts).
+  await writeFile(path, `${JSON.stringify(snakeKeys(out), null, 2)}\n`);
   return out;
 }

@@ -12,7 +12,8 @@ import { serve, serveSpec } from './commands/serve.js';
 import { start, startSpec } from './commands/start.js';
 import { worker, workerSpec } from './commands/worker.js';
 
-const COMMANDS: ReadonlyArray<{ spec: CommandSpec; run: (argv: string[]) => Promise<void> }> = [
+/** Every command `cds` runs, in the order `cds --help` lists them. */
+export const COMMANDS: ReadonlyArray<{ spec: CommandSpec; run: (argv: string[]) => Promise<void> }> = [
   { spec: startSpec, run: start },
   { spec: serveSpec, run: (argv) => serve(argv) },
   { spec: workerSpec, run: worker },
@@ -27,7 +28,9 @@ const COMMANDS: ReadonlyArray<{ spec: CommandSpec; run: (argv: string[]) => Prom
 ];
 
 function overview(): string {
-  const lines = COMMANDS.map((c) => `  ${c.spec.name.padEnd(10)} ${c.spec.summary.split('. ')[0]}.`);
+  const lines = COMMANDS.map(
+    (c) => `  ${c.spec.name.padEnd(10)} ${c.spec.summary.split('. ')[0]!.replace(/\.$/, '')}.`,
+  );
   return (
     `usage: cds <command> [options]   (cds <command> --help for each)\n\nCommands:\n${lines.join('\n')}\n\nEvery ` +
     `setting also reads the environment; see the README "Configuration".\n`

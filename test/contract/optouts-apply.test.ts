@@ -123,8 +123,8 @@ it('a reload of the same dumps while a person is listed leaves them out; removed
   expect(load.code).toBe(0);
   // The new release serves (within a second) without the person, even once the opt-out is removed.
   const report = JSON.parse(load.out.trim().split('\n').pop()!);
-  expect(report).toMatchObject({ contacts: 299, suppressed: { people: 1, byType: { id: 1 } } });
-  const release = report.releaseId as string;
+  expect(report).toMatchObject({ contacts: 299, suppressed: { people: 1, by_type: { id: 1 } } });
+  const release = report.release_id as string;
   await within(5000, async () => app.services.engine.release()?.id === release, 'the new release to serve');
   expect((await optIn('id', String(person.id))).status).toBe(200);
   await new Promise((r) => setTimeout(r, 1200));
@@ -134,6 +134,6 @@ it('a reload of the same dumps while a person is listed leaves them out; removed
   expect(again.code).toBe(0);
   const next = JSON.parse(again.out.trim().split('\n').pop()!);
   expect(next).toMatchObject({ contacts: 300, suppressed: { people: 0 } });
-  await within(5000, async () => app.services.engine.release()?.id === next.releaseId, 'the next release to serve');
+  await within(5000, async () => app.services.engine.release()?.id === next.release_id, 'the next release to serve');
   expect(await byId(String(person.id))).toHaveLength(1);
 }, 120_000);

@@ -155,7 +155,7 @@ it.each([
         people: { replaced: 1, added: 1 },
         companies: { replaced: 1, added: 0 },
         deleted: 1,
-        notFound: 1,
+        not_found: 1,
       },
     });
     expect(JSON.parse(readFileSync(reportFile, 'utf8'))).toMatchObject({
@@ -419,7 +419,7 @@ it('applies the opt-out list to every row of a delta, the serving release people
   expect(res.code).toBe(0);
   expect(JSON.parse(res.out)).toMatchObject({
     contacts: seeded.load.contacts,
-    suppressed: { people: 2, byType: { id: 2 } },
+    suppressed: { people: 2, by_type: { id: 2 } },
   });
   await withDb(async (q) => {
     await q(`ATTACH '${await servingFile(dir)}' AS d (READ_ONLY)`);
@@ -517,7 +517,7 @@ it('a delta runs beside a server serving its parent, which then serves the delta
     const delta = writeJsonl(join(root, 'served-people.jsonl'), [{ ...people[1]!, full_name: 'Served Delta' }]);
     const res = await runCds(['load', '--data', dir, '--delta', '--people', delta]);
     expect(res.code).toBe(0);
-    const id = JSON.parse(res.out).releaseId as string;
+    const id = JSON.parse(res.out).release_id as string;
     const deadline = Date.now() + 10_000;
     while ((await health()) !== id && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(await health()).toBe(id);

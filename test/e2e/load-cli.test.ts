@@ -168,7 +168,7 @@ it('leaves out the people on the opt-out list of the state store, counted by ide
   expect(res.code).toBe(0);
   expect(JSON.parse(res.out)).toMatchObject({
     contacts: seeded.load.contacts - 3,
-    suppressed: { people: 3, byType: { id: 1, email: 1, phone: 0, url: 0, sha256: 1 } },
+    suppressed: { people: 3, by_type: { id: 1, email: 1, phone: 0, url: 0, sha256: 1 } },
   });
   expect(JSON.parse(readFileSync(reportFile, 'utf8'))).toMatchObject({
     people: { read: seeded.load.contacts, loaded: seeded.load.contacts - 3, rejected: 0, suppressed: 3 },

@@ -67,7 +67,7 @@ maybe('cds seed, load --delta, optout and releases on OpenSearch', () => {
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ serving: true, contacts: 1200 });
     expect(first[0]!.source.cluster).toMatchObject({ product: 'OpenSearch' });
-    expect(first[0]!.source.cluster.rowsPerSecond).toBeGreaterThan(0);
+    expect(first[0]!.source.cluster.rows_per_second).toBeGreaterThan(0);
     expect((await count()).value).toBe(1200);
 
     // An opted-out person, and a delta restating one other person with a new title.

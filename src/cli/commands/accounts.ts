@@ -1,7 +1,12 @@
 import { ensureSecret, loadConfig } from '../../config.js';
+import type { Account } from '../../domain/account.js';
 import { systemClock } from '../../domain/clock.js';
+import { planView } from '../../operations/account/get-account.js';
+import { keyView } from '../../operations/keys/keys.js';
 import { openState } from '../../services.js';
+import type { StateStore } from '../../state/port.js';
 import { type CommandSpec, intOption, parse, UsageError } from '../args.js';
+import { printJson } from '../json-out.js';
 
 export const accountsSpec: CommandSpec = {
   name: 'accounts',
@@ -10,7 +15,9 @@ export const accountsSpec: CommandSpec = {
     'show|suspend|resume ID [--data DIR]\n       cds accounts list [--data DIR]',
   summary:
     'Manages accounts in the state store. `create` prints exactly one JSON line {"account_id":"acc_…",' +
-    '"api_key":"…"}; the key is shown only once.',
+    '"api_key":"…"}; the key is shown only once. list prints one JSON line per account, and show, suspend and ' +
+    'resume print the account with its keys, with the fields GET /v1/account answers (id, name, status, ' +
+    'billing_day, created_at, plan) and keys as GET /v1/keys lists them.',
   options: {
     data: { type: 'string' },
     plan: { type: 'string' },
@@ -22,6 +29,19 @@ export const accountsSpec: CommandSpec = {
     'DIR/plans.json\n  --name X            account name\n  --billing-day D     day of month (1-28) the billing ' +
     'month starts; omitted = UTC calendar month\n  --data DIR          data directory (default ./data)\n',
 };
+
+/** An account as the API shows it (GET /v1/account, the operator routes): snake_case, with its plan's caps. */
+export function accountView(state: StateStore, a: Account) {
+  const plan = state.getPlan(a.plan);
+  return {
+    id: a.id,
+    name: a.name,
+    status: a.status,
+    billing_day: a.billingDay,
+    created_at: a.createdAt,
+    plan: plan ? planView(plan) : { slug: a.plan },
+  };
+}
 
 export async function accounts(argv: string[]): Promise<void> {
   const { values, positionals } = parse(accountsSpec, argv);
@@ -47,11 +67,11 @@ export async function accounts(argv: string[]): Promise<void> {
           now,
         });
         const { secret } = await state.createKey(account.id, { name: 'default', now });
-        process.stdout.write(`${JSON.stringify({ account_id: account.id, api_key: secret })}\n`);
+        printJson({ account_id: account.id, api_key: secret });
         return;
       }
       case 'list':
-        for (const a of await state.listAccounts()) process.stdout.write(`${JSON.stringify(a)}\n`);
+        for (const a of await state.listAccounts()) printJson(accountView(state, a));
         return;
       case 'show':
       case 'suspend':
@@ -62,7 +82,7 @@ export async function accounts(argv: string[]): Promise<void> {
           action === 'show'
             ? (await state.getAccount(id))!
             : await state.setAccountStatus(id, action === 'suspend' ? 'suspended' : 'active');
-        process.stdout.write(`${JSON.stringify({ ...account, keys: await state.listKeys(id) })}\n`);
+        printJson({ ...accountView(state, account), keys: (await state.listKeys(id)).map(keyView) });
         return;
       }
       default:

@@ -1,7 +1,9 @@
 import { ensureSecret, loadConfig } from '../../config.js';
 import { systemClock } from '../../domain/clock.js';
+import { keyView } from '../../operations/keys/keys.js';
 import { openState } from '../../services.js';
 import { type CommandSpec, parse, UsageError } from '../args.js';
+import { printJson } from '../json-out.js';
 
 export const keysSpec: CommandSpec = {
   name: 'keys',
@@ -10,7 +12,8 @@ export const keysSpec: CommandSpec = {
     'DIR]\n       cds keys list --account ID [--data DIR]',
   summary:
     'Manages API keys (one active key per account). `create` prints one JSON line {"key_id":"key_…","api_key":"…"}; ' +
-    'the secret is stored only as a hash and shown once.',
+    'the secret is stored only as a hash and shown once. list (one JSON line per key) and revoke print keys as ' +
+    'GET /v1/keys lists them (id, prefix, name, created_at, revoked_at, last_used_at, active).',
   options: { data: { type: 'string' }, account: { type: 'string' }, name: { type: 'string' } },
   help:
     'Options:\n  --account ID   the account (acc_…)\n  --name X       a label for the key\n  --data DIR     data ' +
@@ -32,16 +35,16 @@ export async function keys(argv: string[]): Promise<void> {
           name: typeof values.name === 'string' ? values.name : null,
           now,
         });
-        process.stdout.write(`${JSON.stringify({ key_id: key.id, api_key: secret })}\n`);
+        printJson({ key_id: key.id, api_key: secret });
         return;
       }
       case 'revoke': {
         if (!keyId) throw new UsageError('cds keys revoke needs a key id');
-        process.stdout.write(`${JSON.stringify(await state.revokeKey(values.account, keyId, now))}\n`);
+        printJson(keyView(await state.revokeKey(values.account, keyId, now)));
         return;
       }
       case 'list':
-        for (const k of await state.listKeys(values.account)) process.stdout.write(`${JSON.stringify(k)}\n`);
+        for (const k of await state.listKeys(values.account)) printJson(keyView(k));
         return;
       default:
         throw new UsageError(`unknown action ${action ?? '(none)'}; use create, revoke or list`);

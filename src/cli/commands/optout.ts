@@ -13,6 +13,7 @@ import {
 import { openState } from '../../services.js';
 import type { StateStore } from '../../state/port.js';
 import { type CommandSpec, intOption, parse, UsageError } from '../args.js';
+import { jsonLine, printJson } from '../json-out.js';
 
 export const optoutSpec: CommandSpec = {
   name: 'optout',
@@ -178,7 +179,7 @@ function isHeader(cell: string): boolean {
   );
 }
 
-const print = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
+const print = printJson;
 
 export async function optout(argv: string[]): Promise<void> {
   const { values, positionals } = parse(optoutSpec, argv);
@@ -281,7 +282,7 @@ async function importFile(
       `… and ${bad.length - STDERR_REJECTS} more rejected lines${o.report ? ` (all in ${o.report})` : ' (--report FILE lists them all)'}\n`,
     );
   }
-  if (o.report) await writeFile(o.report, bad.map((b) => `${JSON.stringify(b)}\n`).join(''));
+  if (o.report) await writeFile(o.report, bad.map(jsonLine).join(''));
   print({
     type,
     lines: rows.length + unreadable,

@@ -2,6 +2,7 @@ import { ensureSecret, loadConfig } from '../../config.js';
 import { planView } from '../../operations/account/get-account.js';
 import { openState } from '../../services.js';
 import { type CommandSpec, parse } from '../args.js';
+import { printJson } from '../json-out.js';
 
 export const plansSpec: CommandSpec = {
   name: 'plans',
@@ -16,7 +17,7 @@ export async function plans(argv: string[]): Promise<void> {
   const config = loadConfig(argv);
   const state = await openState(config, ensureSecret(config));
   try {
-    for (const p of state.listPlans()) process.stdout.write(`${JSON.stringify(planView(p))}\n`);
+    for (const p of state.listPlans()) printJson(planView(p));
   } finally {
     await state.close();
   }

@@ -8,6 +8,7 @@ import {
 } from '../../engine/search-cluster/release-writer/release-admin.js';
 import { clusterClient } from '../../services.js';
 import { type CommandSpec, parse, UsageError } from '../args.js';
+import { printJson } from '../json-out.js';
 
 export const releasesSpec: CommandSpec = {
   name: 'releases',
@@ -18,7 +19,9 @@ export const releasesSpec: CommandSpec = {
     'Lists the data releases on disk, puts an earlier one back (rollback: the previous one, or the one named), or ' +
     'deletes all but the newest N (never the serving one), or builds the search index of a release loaded without ' +
     'one; one JSON line each. With CDS_ENGINE=opensearch or elasticsearch they act on the releases of the cluster (a rollback ' +
-    'swaps both aliases in one call). Exit 0 ok, 1 failed, 2 bad input.',
+    "swaps both aliases in one call). list prints id, created_at, contacts, companies, source (the load's facts) " +
+    'and serving, and on disk kind, parent, bytes, shared_bytes, point_store and index; every key is snake_case. ' +
+    'Exit 0 ok, 1 failed, 2 bad input.',
   options: { data: { type: 'string' }, keep: { type: 'string' } },
   help:
     'Options:\n  --data DIR   data directory (default ./data)\n  --keep N     prune: releases to keep (at least 1)\n' +
@@ -36,12 +39,12 @@ export async function releases(argv: string[]): Promise<void> {
   if (config.engine !== 'duckdb') return clusterReleases(config, action, id, values.keep);
   switch (action) {
     case 'list':
-      for (const r of await describeReleases(dataDir)) process.stdout.write(`${JSON.stringify(r)}\n`);
+      for (const r of await describeReleases(dataDir)) printJson(r);
       return;
     case 'rollback': {
       try {
         const p = await rollbackRelease(dataDir, id);
-        process.stdout.write(`${JSON.stringify({ serving: p.id, contacts: p.contacts, companies: p.companies })}\n`);
+        printJson({ serving: p.id, contacts: p.contacts, companies: p.companies });
       } catch (e) {
         if (e instanceof ReleaseRefused) throw new UsageError(e.message);
         throw e;
@@ -51,12 +54,12 @@ export async function releases(argv: string[]): Promise<void> {
     case 'prune': {
       const keep = Number(values.keep);
       if (!Number.isInteger(keep) || keep < 1) throw new UsageError('--keep must be a whole number, at least 1');
-      process.stdout.write(`${JSON.stringify({ removed: await pruneReleases(dataDir, keep) })}\n`);
+      printJson({ removed: await pruneReleases(dataDir, keep) });
       return;
     }
     case 'index': {
       try {
-        process.stdout.write(`${JSON.stringify(await indexRelease(dataDir, id))}\n`);
+        printJson(await indexRelease(dataDir, id));
       } catch (e) {
         if (e instanceof ReleaseRefused) throw new UsageError(e.message);
         throw e;
@@ -71,7 +74,7 @@ export async function releases(argv: string[]): Promise<void> {
 /** The same actions on the releases of the search cluster (CDS_ENGINE=opensearch or elasticsearch). */
 async function clusterReleases(config: Config, action?: string, id?: string, keepText?: unknown): Promise<void> {
   const client = clusterClient(config);
-  const out = (x: unknown) => process.stdout.write(`${JSON.stringify(x)}\n`);
+  const out = printJson;
   try {
     switch (action) {
       case 'list':

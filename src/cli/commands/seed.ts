@@ -3,6 +3,7 @@ import { releaseWriterFor } from '../../../loaders/load/writers.js';
 import { seedRelease } from '../../../loaders/seed.js';
 import { loadConfig } from '../../config.js';
 import { type CommandSpec, engineOption, intOption, parse } from '../args.js';
+import { printJson } from '../json-out.js';
 import { stateSuppression } from '../suppression.js';
 
 export const seedSpec: CommandSpec = {
@@ -12,7 +13,9 @@ export const seedSpec: CommandSpec = {
     '[--engine duckdb|opensearch|elasticsearch]',
   summary:
     'Generates seeded synthetic source dumps into DIR/dumps and loads them as a new release of the configured engine ' +
-    '(CDS_ENGINE; the serving release swaps atomically), without the people on the opt-out list.',
+    '(CDS_ENGINE; the serving release swaps atomically), without the people on the opt-out list. Prints one JSON ' +
+    'line (snake_case keys): generate (the dumps written) and load (as cds load prints it); with --if-empty and a ' +
+    'serving release, {"skipped":true,"release":…}.',
   options: {
     data: { type: 'string' },
     contacts: { type: 'string' },
@@ -42,7 +45,7 @@ export async function seed(argv: string[]): Promise<void> {
   try {
     const serving = values['if-empty'] ? await writer.serving() : null;
     if (serving) {
-      process.stdout.write(`${JSON.stringify({ skipped: true, release: serving })}\n`);
+      printJson({ skipped: true, release: serving });
       return;
     }
     const result = await seedRelease({
@@ -56,7 +59,7 @@ export async function seed(argv: string[]): Promise<void> {
       suppression: await stateSuppression(config),
       fullCards: values['full-cards'] === true,
     });
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    printJson(result);
   } finally {
     await writer.close();
   }

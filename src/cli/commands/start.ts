@@ -13,7 +13,7 @@ import { serve } from './serve.js';
 
 export const startSpec: CommandSpec = {
   name: 'start',
-  usage: 'cds start [--data DIR] [--port P] [--host H]',
+  usage: 'cds start [--data DIR] [--port P] [--host H] [--public-url URL]',
   summary:
     'The zero-setup demo (npm start): on an empty data dir generates and loads a demo release and creates a demo ' +
     'account on the pro plan, then serves and prints the API key, base URLs and curl examples. A second start ' +
@@ -24,7 +24,11 @@ export const startSpec: CommandSpec = {
     host: { type: 'string' },
     'public-url': { type: 'string' },
   },
-  help: 'Options: as cds serve. Demo size: CDS_DEMO_CONTACTS (default 200000), CDS_DEMO_COMPANIES (default 20000).\n',
+  help:
+    'Options (as cds serve):\n  --data DIR        data directory (CDS_DATA_DIR, default ./data)\n  --port P          ' +
+    'port (PORT, default 8080; 0 = any free port)\n  --host H          interface (HOST, default 127.0.0.1)\n' +
+    '  --public-url URL  base URL used in signed links (CDS_PUBLIC_URL)\nDemo size: CDS_DEMO_CONTACTS (default ' +
+    '200000), CDS_DEMO_COMPANIES (default 20000).\n',
 };
 
 interface DemoAccount {
