@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import { type Config, ConfigError, ensureSecret } from './config.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { openDuckDBEngine } from './engine/duckdb/duckdb-engine.js';
@@ -8,7 +8,7 @@ import { sweepKilledLoads } from './engine/duckdb/release-store.js';
 import { DuckDBWhereSqlParser } from './engine/duckdb/where-sql/parser.js';
 import { elasticsearchClient } from './engine/elasticsearch/client.js';
 import { opensearchClient } from './engine/opensearch/client.js';
-import type { SearchEngine } from './engine/port.js';
+import type { ReleaseSwitch, SearchEngine } from './engine/port.js';
 import type { ClusterConnection } from './engine/search-cluster/connection.js';
 import { openClusterEngine } from './engine/search-cluster/engine.js';
 import type { ClusterClient } from './engine/search-cluster/transport.js';
@@ -17,6 +17,7 @@ import { OperatorSignIns } from './face/operator-sign-ins.js';
 import { BullJobQueue } from './jobs/bullmq/bullmq-queue.js';
 import { exportJobKind } from './jobs/export/worker.js';
 import { JobRunner } from './jobs/runner.js';
+import { makeLogger } from './log.js';
 import { observeJobEnds } from './metrics/job-ends.js';
 import { Metrics } from './metrics/metrics.js';
 import { openNetworkSource } from './network-signals/source.js';
@@ -38,9 +39,7 @@ export function stateFile(dataDir: string): string {
   return join(dataDir, 'state.sqlite');
 }
 
-export function makeLogger(level: string): Logger {
-  return pino({ level, base: { service: 'cds' } }, pino.destination(2));
-}
+export { makeLogger } from './log.js';
 
 /**
  * Opens the state store chosen by configuration (CDS_STATE): the SQLite file of the data dir, or the deployment's
@@ -131,11 +130,18 @@ export function clusterClient(config: Config, requestTimeout?: number): ClusterC
   return config.engine === 'opensearch' ? opensearchClient(c, requestTimeout) : elasticsearchClient(c, requestTimeout);
 }
 
-/** Opens the search engine chosen by configuration (CDS_ENGINE). */
-export async function openEngine(config: Config): Promise<SearchEngine> {
+/**
+ * Opens the search engine chosen by configuration (CDS_ENGINE). `onReleaseSwitch` hears of the first release it
+ * serves and of every switch after (the engine logs nothing itself).
+ */
+export async function openEngine(
+  config: Config,
+  hooks: { onReleaseSwitch?: (change: ReleaseSwitch) => void } = {},
+): Promise<SearchEngine> {
   if (config.engine !== 'duckdb')
-    return openClusterEngine({ client: clusterClient(config), ownsClient: true, prefix: config.esPrefix });
+    return openClusterEngine({ client: clusterClient(config), ownsClient: true, prefix: config.esPrefix, ...hooks });
   return openDuckDBEngine({
+    ...hooks,
     dataDir: config.dataDir,
     poolSize: config.duckdbPool,
     threads: config.duckdbThreads,
@@ -145,6 +151,13 @@ export async function openEngine(config: Config): Promise<SearchEngine> {
     indexCacheMb: config.indexCacheMb,
     resultCacheMb: config.queryCacheMb,
   });
+}
+
+/** One line per serving release: the first one of the process, then each switch. */
+function logReleaseSwitch(logger: Logger, { from, to }: ReleaseSwitch): void {
+  const counts = { contacts: to.contacts, companies: to.companies };
+  if (from) logger.info({ release: to.id, previous: from.id, ...counts }, 'data release switched');
+  else logger.info({ release: to.id, ...counts }, 'data release serving');
 }
 
 /**
@@ -178,7 +191,10 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
   });
   if (orphans > 0) logger.warn({ orphans }, 'released credit holds left by a stopped process');
   const metrics = new Metrics();
-  const engine = timedEngine(await openEngine(config), (entity, kind, s) => metrics.engineCall(entity, kind, s));
+  const engine = timedEngine(
+    await openEngine(config, { onReleaseSwitch: (change) => logReleaseSwitch(logger, change) }),
+    (entity, kind, s) => metrics.engineCall(entity, kind, s),
+  );
   // Opt-outs: the state store's list is applied to every read of the engine within a second of a change. A server
   // waits (up to 10 s) for the first application, so it never answers with an opted-out person at start.
   const suppression = syncSuppression({
@@ -194,7 +210,9 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
         logger.warn({ err }, 'could not apply the opt-out list; retrying');
       };
     })(),
-    onApplied: (a) => logger.info(a, 'opt-out list applied'),
+    // The empty list of a deployment that never had an opt-out is no news at start.
+    onApplied: (a) =>
+      (a.version === 0 && a.contacts === 0 ? logger.debug : logger.info).call(logger, a, 'opt-out list applied'),
   });
   await Promise.race([suppression.ready, new Promise((r) => setTimeout(r, 10_000).unref())]);
   // Temp files of loads killed earlier go (a load still running keeps its own: its marker names a live process).

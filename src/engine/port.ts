@@ -30,6 +30,15 @@ export interface ReleaseInfo {
   source?: Record<string, unknown>;
 }
 
+/**
+ * The serving release changed: the first release a process serves (`from` null), or a switch to a newer (or rolled
+ * back) one. Engines tell their owner through an `onReleaseSwitch` option; they log nothing themselves.
+ */
+export interface ReleaseSwitch {
+  from: ReleaseInfo | null;
+  to: ReleaseInfo;
+}
+
 /** Whether point reads (enrichment, lookups) use the engine's point index, and why not when they don't. */
 export interface PointReadsState {
   ok: boolean;

@@ -11,6 +11,7 @@ import { metricsRoute, requestMetrics } from './metrics.js';
 import { errorHandler } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
+import { requestLog } from './middleware/request-log.js';
 import { serviceVersion } from './middleware/service-version.js';
 import { openApiRoutes } from './openapi/index.js';
 import { buildRestRouter } from './rest-router.js';
@@ -38,20 +39,7 @@ export function buildApp(services: Services): Koa {
   };
   app.use(requestId());
   app.use(requestMetrics(services.metrics));
-  app.use(async (ctx, next) => {
-    const started = process.hrtime.bigint();
-    await next();
-    services.logger.debug(
-      {
-        requestId: ctx.state.requestId,
-        method: ctx.method,
-        path: ctx.path,
-        status: ctx.status,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-      },
-      'request',
-    );
-  });
+  app.use(requestLog(services));
   app.use(errorHandler(services.logger, quotaFor));
   app.use(serviceVersion());
   // The upload page reads its own bodies (a CSV file of up to 15 MB), so it comes before the JSON body reader.

@@ -11,6 +11,7 @@ import type {
   QueryRequest,
   QueryResult,
   ReleaseInfo,
+  ReleaseSwitch,
   SearchEngine,
   ValueCount,
 } from '../port.js';
@@ -48,6 +49,8 @@ export interface DuckDBEngineOptions {
   resultCacheMb?: number;
   /** The suppression list to apply from the start: the first release serves only once it is resolved. */
   suppression?: Suppression;
+  /** Called once a release serves: the first one, then each switch (a new load or a rollback). Must not throw. */
+  onReleaseSwitch?: (change: ReleaseSwitch) => void;
 }
 
 const DEFAULT_BUDGET_MS = 30_000;
@@ -81,7 +84,7 @@ export class DuckDBEngine implements SearchEngine {
   /** Bumped by every setSuppression; a release has the list once it resolved this version. */
   private suppressionVersion = 0;
 
-  constructor(private readonly opts: Required<DuckDBEngineOptions>) {
+  constructor(private readonly opts: Required<Omit<DuckDBEngineOptions, 'onReleaseSwitch'>> & DuckDBEngineOptions) {
     if (opts.suppression !== EMPTY_SUPPRESSION) {
       this.suppression = opts.suppression;
       this.suppressionVersion = 1;
@@ -278,6 +281,7 @@ export class DuckDBEngine implements SearchEngine {
     const old = this.current;
     this.current = next;
     this.lastError = undefined;
+    this.opts.onReleaseSwitch?.({ from: old?.info ?? null, to: next.info });
     if (old) {
       const p = old.retire();
       this.retiring.add(p);
@@ -328,6 +332,7 @@ export async function openDuckDBEngine(options: DuckDBEngineOptions): Promise<Du
     indexCacheMb: options.indexCacheMb ?? 256,
     resultCacheMb: options.resultCacheMb ?? 128,
     suppression: options.suppression ?? EMPTY_SUPPRESSION,
+    ...(options.onReleaseSwitch ? { onReleaseSwitch: options.onReleaseSwitch } : {}),
   });
   await engine.refresh();
   engine.startWatching();

@@ -10,6 +10,7 @@ import type {
   QueryRequest,
   QueryResult,
   ReleaseInfo,
+  ReleaseSwitch,
   SearchEngine,
   ValueCount,
 } from '../port.js';
@@ -34,6 +35,8 @@ export interface ClusterEngineOptions {
   pollMs?: number;
   /** The suppression list to apply from the start: the first release serves only once it is resolved. */
   suppression?: Suppression;
+  /** Called once a release serves: the first one, then each switch (a new load or a rollback). Must not throw. */
+  onReleaseSwitch?: (change: ReleaseSwitch) => void;
 }
 
 interface Serving extends ServingRelease {
@@ -69,6 +72,7 @@ export class SearchClusterEngine implements SearchEngine {
     private readonly prefix: string,
     private readonly pollMs: number,
     private readonly ownsClient: boolean,
+    private readonly onReleaseSwitch?: (change: ReleaseSwitch) => void,
   ) {}
 
   release(): ReleaseInfo | null {
@@ -226,6 +230,7 @@ export class SearchClusterEngine implements SearchEngine {
     const old = this.current;
     this.current = serving;
     this.lastError = undefined;
+    this.onReleaseSwitch?.({ from: old?.info ?? null, to: serving.info });
     if (old && old.active > 0) this.draining.add(old);
   }
 
@@ -249,7 +254,13 @@ export class SearchClusterEngine implements SearchEngine {
 
 /** Opens the engine on a cluster (never throwing for an unreachable cluster or no release: it answers 503 then). */
 export async function openClusterEngine(o: ClusterEngineOptions): Promise<SearchClusterEngine> {
-  const engine = new SearchClusterEngine(o.client, o.prefix ?? '', o.pollMs ?? 1_000, o.ownsClient ?? false);
+  const engine = new SearchClusterEngine(
+    o.client,
+    o.prefix ?? '',
+    o.pollMs ?? 1_000,
+    o.ownsClient ?? false,
+    o.onReleaseSwitch,
+  );
   if (o.suppression && !isEmptySuppression(o.suppression)) await engine.setSuppression(o.suppression);
   await engine.refresh();
   engine.startWatching();
