@@ -4,12 +4,14 @@ import { progressReporter } from '../../../loaders/load/progress.js';
 import { seedRelease } from '../../../loaders/seed.js';
 import { type Config, ensureSecret, loadConfig } from '../../config.js';
 import { systemClock } from '../../domain/clock.js';
+import { and, type IRNode, or } from '../../domain/query/ir.js';
 import { currentRelease } from '../../engine/duckdb/release-store.js';
+import type { SearchEngine } from '../../engine/port.js';
 import { openState } from '../../services.js';
 import { BUILD_VERSION } from '../../version.js';
 import { type CommandSpec, parse } from '../args.js';
 import { stateSuppression } from '../suppression.js';
-import { serve } from './serve.js';
+import { checkPortFree, serve } from './serve.js';
 
 export const startSpec: CommandSpec = {
   name: 'start',
@@ -60,9 +62,47 @@ async function ensureDemoAccount(config: Config): Promise<DemoAccount> {
   }
 }
 
+/** A demo contact the banner's enrichment example finds: its work email and mobile phone. */
+export interface DemoContact {
+  work_email: string;
+  mobile_phone: string;
+}
+
+const count = async (engine: SearchEngine, where: IRNode): Promise<number | null> =>
+  (await engine.query('contact', where, { countBudgetMs: 2_000 })).count;
+
+/**
+ * The first contact of the serving release (in its stable order, opt-outs left out) holding a work email and a
+ * mobile phone that no other contact holds, so the example enrichment matches both inputs; null when none of the
+ * first few does (or the release is empty).
+ */
+export async function pickDemoContact(engine: SearchEngine): Promise<DemoContact | null> {
+  const where = and({ field: 'work_email', op: 'exists' }, { field: 'mobile_phone', op: 'exists' });
+  const { rows } = await engine.query('contact', where, {
+    page: { columns: ['work_email', 'mobile_phone'], afterSortKey: null, limit: 20, budgetMs: 5_000 },
+  });
+  for (const row of rows) {
+    const email = row.work_email;
+    const phone = row.mobile_phone;
+    if (typeof email !== 'string' || typeof phone !== 'string') continue;
+    const [emails, phones] = await Promise.all([
+      count(engine, { field: 'work_email', op: 'eq', value: email }),
+      // Enrichment matches a phone against mobile and direct phones alike.
+      count(
+        engine,
+        or({ field: 'mobile_phone', op: 'eq', value: phone }, { field: 'direct_phone', op: 'eq', value: phone }),
+      ),
+    ]);
+    if (emails === 1 && phones === 1) return { work_email: email, mobile_phone: phone };
+  }
+  return null;
+}
+
 export async function start(argv: string[]): Promise<void> {
   parse(startSpec, argv);
   const config = loadConfig(argv);
+  // A taken port is said before a demo release is generated, not after.
+  await checkPortFree(config);
   if (!currentRelease(config.dataDir)) {
     process.stdout.write(
       `No data release in ${config.dataDir}: generating the demo release (${config.demoContacts} contacts, ` +
@@ -79,9 +119,10 @@ export async function start(argv: string[]): Promise<void> {
     });
   }
   const demo = await ensureDemoAccount(config);
-  await serve(argv, (url) => {
-    const rel = currentRelease(config.dataDir);
+  await serve(argv, async (url, services) => {
+    const rel = services.engine.release();
     const key = demo.api_key;
+    const person = await pickDemoContact(services.engine).catch(() => null);
     process.stdout.write(
       [
         '',
@@ -105,6 +146,12 @@ export async function start(argv: string[]): Promise<void> {
         `  curl -s ${url}/api/v1/contacts/search -H "X-API-Key: ${key}" -d '{"seniority":["VP"],"employees_min":51,` +
           `"employees_max":500,"limit":5}'`,
         `  curl -s "${url}/v1/contacts/schema/industries/values?q=soft&limit=5" -H "Authorization: Bearer ${key}"`,
+        ...(person
+          ? [
+              `  curl -s ${url}/v1/enrichments -H "Authorization: Bearer ${key}" -d '{"inputs":` +
+                `${JSON.stringify([person.work_email, person.mobile_phone]).replaceAll("'", "'\\''")}}'`,
+            ]
+          : []),
         '',
         'MCP client configuration (e.g. in an mcpServers entry):',
         `  { "url": "${url}/mcp", "headers": { "X-API-Key": "${key}" } }`,
