@@ -109,7 +109,7 @@ export const SETTINGS: readonly Setting[] = [
     key: 'esShards',
     env: 'CDS_ES_SHARDS',
     default: '1',
-    doc: 'Primary shards of each new release index (contacts and companies); see the README on sizing.',
+    doc: 'Primary shards of each new release index (contacts and companies); see docs/search-cluster.md "Sizing".',
   },
   {
     key: 'esReplicas',

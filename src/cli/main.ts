@@ -33,7 +33,7 @@ function overview(): string {
   );
   return (
     `usage: cds <command> [options]   (cds <command> --help for each)\n\nCommands:\n${lines.join('\n')}\n\nEvery ` +
-    `setting also reads the environment; see the README "Configuration".\n`
+    `setting also reads the environment; see docs/configuration.md.\n`
   );
 }
 

@@ -43,7 +43,7 @@ export const optoutSpec: CommandSpec = {
     '  --phone P        phone number (stored as E.164; without + only North American numbers are read)\n' +
     '  --url U          person profile URL on the network host (CDS_NETWORK_HOST), or its bare slug\n' +
     '  --id I           contact id (per_…)\n' +
-    '  --sha256 H       SHA-256 hex of a normalized email or phone (see the README "Opt-outs")\n' +
+    '  --sha256 H       SHA-256 hex of a normalized email or phone (see docs/data-team.md "Opt-outs")\n' +
     'Options:\n' +
     '  --type T         list: only this type; import: the type of every line (id, email, phone, url, sha256)\n' +
     '  --limit N        list: at most N entries (default all); audit: newest N records (default 100)\n' +

@@ -17,7 +17,7 @@ export function errorHandler(
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new AppError('route.not_found', `No route ${ctx.method} ${ctx.path}.`, {
-          hint: 'See GET /openapi.json or the README for the routes.',
+          hint: 'See GET /docs (or GET /openapi.json) for the routes.',
         });
       }
     } catch (err) {
