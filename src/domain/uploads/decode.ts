@@ -1,6 +1,9 @@
 /**
  * The bytes of an uploaded spreadsheet as text. Accepted: UTF-8 with or without a byte-order mark, and
- * Windows-1252 (what spreadsheet programs on Windows write as "CSV"). Anything else is refused with a message that
+ * Windows-1252 (what spreadsheet programs on Windows write as "CSV"). A file that is valid UTF-8 is UTF-8; one with
+ * no valid multi-byte UTF-8 sequence at all is Windows-1252; one holding both valid multi-byte UTF-8 and bytes that
+ * are not UTF-8 mixes the two (sheets pasted together) and is refused, naming its first lines that are not UTF-8,
+ * rather than read whole as Windows-1252 with its UTF-8 text garbled. Anything else is refused with a message that
  * says what the file looks like and how to save it, so nothing is charged for a file read wrongly.
  */
 export type Decoded =
@@ -33,6 +36,69 @@ function decodeCp1252(bytes: Uint8Array): string | null {
   return parts.join('');
 }
 
+/** Lines named in a mixed-encoding refusal. */
+const LINES_NAMED = 5;
+
+/** Length of the valid UTF-8 multi-byte sequence starting at `i` (WHATWG ranges), or 0 when there is none. */
+function utf8SequenceAt(bytes: Uint8Array, i: number): number {
+  const b = bytes[i]!;
+  const cont = (j: number, lo = 0x80, hi = 0xbf) => {
+    const c = bytes[i + j];
+    return c !== undefined && c >= lo && c <= hi;
+  };
+  if (b >= 0xc2 && b <= 0xdf) return cont(1) ? 2 : 0;
+  if (b >= 0xe0 && b <= 0xef) {
+    const lo = b === 0xe0 ? 0xa0 : 0x80;
+    const hi = b === 0xed ? 0x9f : 0xbf;
+    return cont(1, lo, hi) && cont(2) ? 3 : 0;
+  }
+  if (b >= 0xf0 && b <= 0xf4) {
+    const lo = b === 0xf0 ? 0x90 : 0x80;
+    const hi = b === 0xf4 ? 0x8f : 0xbf;
+    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+/**
+ * One pass over bytes that are not valid UTF-8: whether they hold any valid multi-byte UTF-8 sequence, and the first
+ * lines (1-based; LF, CRLF or a lone CR ends a line) holding a byte that is not UTF-8, with how many such lines.
+ */
+function utf8Survey(bytes: Uint8Array): { multiByte: boolean; badLines: number[]; badLineCount: number } {
+  let multiByte = false;
+  const badLines: number[] = [];
+  let badLineCount = 0;
+  let line = 1;
+  let lastBad = 0;
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      if (b === 0x0a || (b === 0x0d && bytes[i + 1] !== 0x0a)) line++;
+      i++;
+      continue;
+    }
+    const n = utf8SequenceAt(bytes, i);
+    if (n > 0) {
+      multiByte = true;
+      i += n;
+      continue;
+    }
+    if (lastBad !== line) {
+      lastBad = line;
+      badLineCount++;
+      if (badLines.length < LINES_NAMED) badLines.push(line);
+    }
+    i++;
+  }
+  return { multiByte, badLines, badLineCount };
+}
+
+/** "line 3" / "lines 3, 7" / "lines 3, 7, 9, 12, 15 and 4 more". */
+function linesText(badLines: number[], badLineCount: number): string {
+  const more = badLineCount - badLines.length;
+  return `line${badLineCount > 1 ? 's' : ''} ${badLines.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
 export function decodeUpload(bytes: Uint8Array): Decoded {
   if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09))
     return { ok: false, reason: 'empty', message: 'The file is empty.' };
@@ -62,11 +128,19 @@ export function decodeUpload(bytes: Uint8Array): Decoded {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
     encoding = bom ? 'utf-8-bom' : 'utf-8';
   } catch {
+    const survey = utf8Survey(bytes);
+    const lines = linesText(survey.badLines, survey.badLineCount);
     if (bom)
       return {
         ok: false,
         reason: 'encoding',
-        message: `The file starts as UTF-8 but holds invalid UTF-8 bytes. ${SAVE_AS}`,
+        message: `The file starts as UTF-8 but holds invalid UTF-8 bytes (${lines}). ${SAVE_AS}`,
+      };
+    if (survey.multiByte)
+      return {
+        ok: false,
+        reason: 'encoding',
+        message: `The file mixes encodings: ${lines} ${survey.badLineCount > 1 ? 'are' : 'is'} not UTF-8 while other lines are. ${SAVE_AS}`,
       };
     const cp1252 = decodeCp1252(bytes);
     if (cp1252 === null)

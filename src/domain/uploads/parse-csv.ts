@@ -1,9 +1,11 @@
 /**
  * RFC 4180 reading of an uploaded sheet: quoted fields may hold the delimiter, doubled quotes, CR and LF; records
- * end in CRLF, LF or CR. The delimiter is the one of `,` `;` and tab that the header line holds most often (outside
- * quotes), comma when none. Blank lines are skipped. The first record is the header; a header cell left blank is
- * named `Column N`, and so is any cell beyond the header's width. A record of more than MAX_COLUMNS cells refuses the
- * file: every row is padded to the widest, so one very wide row would make every row that wide.
+ * end in CRLF, LF or CR. An Excel first line `sep=X` (X one of `,` `;` tab `|`) sets the delimiter and is not a
+ * record: the header is the line after it. Otherwise the delimiter is the one of `,` `;` and tab that the header line
+ * holds most often (outside quotes), comma when none. Blank lines are skipped. The first record is the header; a
+ * header cell left blank is named `Column N`, and so is any cell beyond the header's width. A record of more than
+ * MAX_COLUMNS cells refuses the file: every row is padded to the widest, so one very wide row would make every row
+ * that wide.
  */
 
 /** Cells a record may hold (a spreadsheet export of people rarely passes a few dozen). */
@@ -11,10 +13,18 @@ export const MAX_COLUMNS = 500;
 export interface ParsedSheet {
   headers: string[];
   rows: string[][];
-  delimiter: ',' | ';' | '\t';
+  delimiter: Delimiter;
 }
 
+type Delimiter = ',' | ';' | '\t' | '|';
+
 export type ParseOutcome = { ok: true; sheet: ParsedSheet } | { ok: false; message: string };
+
+/**
+ * Excel's `sep=;` first line (a byte-order mark may precede it; Excel never quotes it, other tools may, and some pad
+ * it with the delimiter to the sheet's width), ended by CRLF, LF, CR or the end of the file.
+ */
+const SEP_LINE = /^\uFEFF?("?)sep=([,;\t|])\1\2*[ ]*(?:\r\n|\n|\r|$)/i;
 
 function pickDelimiter(text: string): ',' | ';' | '\t' {
   const counts = { ',': 0, ';': 0, '\t': 0 };
@@ -30,14 +40,16 @@ function pickDelimiter(text: string): ',' | ';' | '\t' {
 }
 
 /** Reads records until `maxRecords` (header included) is passed; `over` tells the caller there were more. */
-export function parseSheet(text: string, maxRecords: number): ParseOutcome & { over?: boolean } {
-  const delimiter = pickDelimiter(text);
+export function parseSheet(whole: string, maxRecords: number): ParseOutcome & { over?: boolean } {
+  const sep = SEP_LINE.exec(whole);
+  const text = sep ? whole.slice(sep[0].length) : whole;
+  const delimiter: Delimiter = sep ? (sep[2] as Delimiter) : pickDelimiter(text);
   const records: string[][] = [];
   let record: string[] = [];
   let field = '';
   let quoted = false;
   let afterQuote = false;
-  let line = 1;
+  let line = sep ? 2 : 1;
   const endRecord = () => {
     record.push(field);
     field = '';
