@@ -2,7 +2,7 @@ import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { findColumn } from '../../src/domain/catalog/index.js';
 import type { UsageCategory } from '../../src/domain/credits.js';
-import { exportFile } from '../../src/jobs/export/links.js';
+import { exportFile, exportLink } from '../../src/jobs/export/links.js';
 import { stateFile } from '../../src/services.js';
 import { parseCsv } from '../helpers/csv.js';
 import { expectError } from '../helpers/errors.js';
@@ -462,6 +462,55 @@ describe('signed links', () => {
     const file = await download(link);
     expectError(file, 410, 'export.expired');
   });
+
+  it(
+    'a link has no more rights than the key it was handed out to: once the key is revoked it answers 410 ' +
+      "export.expired; the next key gets a link of its own, and other keys' links keep working",
+    async () => {
+      const { accountId, apiKey } = await app.createAccount('pro');
+      const id = (await start(apiKey, { filter: {}, max_rows: 2, columns: ['name'] })).body.data.export_id;
+      const link = (await runJobs(apiKey, id)).body.data.url;
+      const other = (await app.createAccount('pro')).apiKey;
+      const otherId = (await start(other, { filter: {}, max_rows: 2, columns: ['name'] })).body.data.export_id;
+      const otherLink = (await runJobs(other, otherId)).body.data.url;
+      const keyId = (await app.request('GET', '/v1/keys', { key: apiKey })).body.data[0].id;
+      expect(new URL(link).searchParams.get('key')).toBe(keyId);
+      expect((await download(link)).status).toBe(200);
+      // The key id is signed with the path: dropped or swapped, the link is invalid.
+      const dropped = new URL(link);
+      dropped.searchParams.delete('key');
+      const swapped = new URL(link);
+      swapped.searchParams.set('key', new URL(otherLink).searchParams.get('key')!);
+      for (const bad of [dropped.href, swapped.href]) expectError(await download(bad), 403, 'link.invalid');
+
+      // A suspended account's links keep working, as its upload pages open: a download spends nothing.
+      await app.services.state.setAccountStatus(accountId, 'suspended');
+      expect((await download(link)).status).toBe(200);
+      await app.services.state.setAccountStatus(accountId, 'active');
+
+      expect((await app.request('DELETE', `/v1/keys/${keyId}`, { key: apiKey })).status).toBe(200);
+      expectError(await download(link), 410, 'export.expired');
+      expect((await download(otherLink)).status).toBe(200);
+
+      // The account's next key is handed a link of its own to the same file; the revoked key's link stays closed.
+      const { secret } = await app.services.state.createKey(accountId, { name: 'rotated', now: app.clock.now() });
+      const fresh = await app.request('GET', `/v1/exports/${id}`, { key: secret });
+      expect(fresh.status).toBe(200);
+      expect(fresh.body.data.url).not.toBe(link);
+      expect((await download(fresh.body.data.url)).status).toBe(200);
+      const b = await app.request('GET', `/api/v1/contacts/search/export/${id}`, {
+        key: secret,
+        keyHeader: 'x-api-key',
+      });
+      expect(b.status).toBe(200);
+      expectError(await download(link), 410, 'export.expired');
+
+      // A link made before links named their key keeps working until its expiry.
+      const expires = new URL(link).searchParams.get('expires')!;
+      const unbound = exportLink(app.url, app.services.secret, id, new Date(Number(expires) * 1000));
+      expect((await download(unbound)).status).toBe(200);
+    },
+  );
 });
 
 describe('family B export routes', () => {

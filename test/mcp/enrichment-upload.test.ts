@@ -226,7 +226,9 @@ describe('CSV enrichment upload over MCP: link, page upload, mapping, run, statu
       expect(res.isError).toBe(true);
       expect(res.structuredContent).toMatchObject({ code });
     }
-    const tampered = await fetch(result.structuredContent.url.replace(/sig=./, 'sig=A'));
+    const tampered = await fetch(
+      result.structuredContent.url.replace(/sig=(.)/, (_: string, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`),
+    );
     expect(tampered.status).toBe(403);
     const otherRun = await fetch(result.structuredContent.url.replace(run_id, 'enr_0000000000000000'));
     expect(otherRun.status).toBe(403);
@@ -242,6 +244,39 @@ describe('CSV enrichment upload over MCP: link, page upload, mapping, run, statu
     app.clock.advance(86_400_000);
     expect((await page.page()).status).toBe(410);
     expect((await page.get('state')).body.error.code).toBe('link.expired');
+  });
+
+  it('a result link has no more rights than the key it was handed out to: revoked, it answers 410 export.expired', async () => {
+    const { apiKey, accountId } = await app.createAccount('pro');
+    const client = await connect(apiKey);
+    const emails = uniqueBy('work_email').slice(30, 33);
+    const link = (await call(client, 'create_csv_enrichment_upload_link')).structuredContent;
+    const page = uploadPageClient(link.upload_url);
+    const up = await page.file(
+      new TextEncoder().encode(`Email\r\n${emails.map((r) => r.work_email).join('\r\n')}\r\n`),
+    );
+    expect(up.status).toBe(200);
+    const run_id = (await page.post('start', { mapping: up.body.mapping })).body.run_id as string;
+    await eventually(async () => {
+      const s = (await call(client, 'check_enrichment_status', { run_id })).structuredContent;
+      return s.status === 'completed' ? s : undefined;
+    });
+    const url = (await call(client, 'get_enrichment_result', { run_id })).structuredContent.url as string;
+    const keyId = (await app.request('GET', '/v1/keys', { key: apiKey })).body.data[0].id;
+    expect(new URL(url).searchParams.get('key')).toBe(keyId);
+    expect((await fetch(url)).status).toBe(200);
+
+    expect((await app.request('DELETE', `/v1/keys/${keyId}`, { key: apiKey })).status).toBe(200);
+    const closed = await fetch(url);
+    expect(closed.status).toBe(410);
+    expect(((await closed.json()) as any).error.code).toBe('export.expired');
+    expect((await page.get('state')).body.error.code).toBe('link.expired');
+
+    // The account's next key is handed a link of its own; the revoked key's link stays closed.
+    const { secret } = await app.services.state.createKey(accountId, { name: 'rotated', now: app.clock.now() });
+    const fresh = await call(await connect(secret), 'get_enrichment_result', { run_id });
+    expect((await fetch(fresh.structuredContent.url)).status).toBe(200);
+    expect((await fetch(url)).status).toBe(410);
   });
 
   it('a run not completed has no result; unknown ids answer 404', async () => {

@@ -35,7 +35,8 @@ export interface Download {
 
 /**
  * The signed link of a completed export (valid 7 days from completion for family A, 24 hours for family B).
- * Past its expiry, or once the file is gone, 410 export.expired. Null while not completed.
+ * Past its expiry, or once the file is gone, 410 export.expired. Null while not completed. The link is bound to the
+ * API key of the call (revoking it closes the link; the next key's call hands out a link of its own).
  */
 export function downloadOf(ctx: OpContext, job: ExportJob): Download | null {
   if (job.status !== 'completed' || !job.finishedAt) return null;
@@ -46,7 +47,7 @@ export function downloadOf(ctx: OpContext, job: ExportJob): Download | null {
       hint: 'Start the export again; links are valid 7 days (family A) or 24 hours (family B) from completion.',
     });
   }
-  return { url: exportLink(config.publicUrl, secret, job.id, expiresAt), expiresAt };
+  return { url: exportLink(config.publicUrl, secret, job.id, expiresAt, ctx.key?.id), expiresAt };
 }
 
 /** Rows in the file (completed) or written so far (running); 0 when queued or failed. */

@@ -113,7 +113,7 @@ export const getEnrichmentResult = defineOperation({
     return {
       body: {
         run_id: job.id,
-        url: `${services.config.publicUrl}/files/${signedPath(services.secret, `enrichments/${job.id}.csv`, expiresAt)}`,
+        url: `${services.config.publicUrl}/files/${signedPath(services.secret, `enrichments/${job.id}.csv`, expiresAt, ctx.key?.id)}`,
         expires_at: expiresAt.toISOString(),
         expires_in_seconds: Math.round((expiresAt.getTime() - ctx.now.getTime()) / 1000),
         rows: job.payload.rows,
