@@ -24,18 +24,32 @@ const failed = (message: string) =>
     hint: 'Check that the sheet is published to the web as CSV, or download it and upload the file.',
   });
 
+const tooSlow = (timeoutMs: number) =>
+  new AppError(
+    'upload.url_failed',
+    `Reading the link took too long (the limit is ${+(timeoutMs / 1000).toFixed(1)} s); nothing of it was kept.`,
+    {
+      field: 'url',
+      hint: 'The sheet server answered too slowly: download the sheet as CSV and upload the file instead.',
+    },
+  );
+
 /**
  * Reads a published spreadsheet by its link, guarded against server-side request forgery: http and https only, no
  * credentials in the URL; every address the host name resolves to must be public (isPublicAddress), checked in
  * the connection's own DNS lookup so the address connected to is the address checked; redirects are followed by
  * hand, at most 5, each hop checked again; the body stops at `maxBytes` and the whole fetch at `timeoutMs`.
+ * Only a body read to its end is a sheet: a read past `timeoutMs`, a connection error (a reset) or a body shorter
+ * than its framing is upload.url_failed, and nothing of it is returned. A body without length or chunking ends
+ * when the connection closes, so Node reports a socket destroyed by the time limit or a reset as a complete
+ * body; the signal and the request's own error are checked after the body for that reason.
  */
 export async function fetchSheet(raw: string, o: FetchSheetOptions): Promise<{ bytes: Buffer; name: string }> {
   const signal = AbortSignal.timeout(o.timeoutMs);
   let url = parseUrl(raw);
   for (let hop = 0; ; hop++) {
     checkUrl(url, o.allow);
-    const res = await get(url, o.allow, signal);
+    const { res, broken } = await get(url, o.allow, signal, o.timeoutMs);
     const status = res.statusCode ?? 0;
     if (status >= 300 && status < 400 && res.headers.location) {
       res.resume();
@@ -75,8 +89,10 @@ export async function fetchSheet(raw: string, o: FetchSheetOptions): Promise<{ b
       }
     } catch (e) {
       if (e instanceof AppError) throw e;
-      throw failed(signal.aborted ? 'Reading the link took too long.' : 'The connection broke while reading the link.');
+      throw signal.aborted ? tooSlow(o.timeoutMs) : failed('The connection broke while reading the link.');
     }
+    if (signal.aborted) throw tooSlow(o.timeoutMs);
+    if (broken() || !res.complete) throw failed('The connection broke while reading the link.');
     const segment = url.pathname.split('/').pop() ?? '';
     let last = segment;
     try {
@@ -125,8 +141,19 @@ function guardedLookup(allow: readonly string[]): LookupFunction {
   };
 }
 
-function get(url: URL, allow: readonly string[], signal: AbortSignal): Promise<IncomingMessage> {
+/**
+ * The response of one GET, and `broken()`: whether the request failed after the response came (a reset or the
+ * time limit mid-body), which a body that ends at the connection's close does not report itself.
+ */
+function get(
+  url: URL,
+  allow: readonly string[],
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<{ res: IncomingMessage; broken: () => boolean }> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  let failure = false;
+  const broken = () => failure;
   return new Promise((resolve, reject) => {
     const req = request(
       url,
@@ -136,12 +163,13 @@ function get(url: URL, allow: readonly string[], signal: AbortSignal): Promise<I
         signal,
         headers: { Accept: 'text/csv, text/plain;q=0.9, */*;q=0.1', 'User-Agent': 'contact-data-service' },
       },
-      resolve,
+      (res) => resolve({ res, broken }),
     );
     req.on('error', (e: NodeJS.ErrnoException) => {
+      failure = true;
       if (e.code === 'CDS_ADDRESS_REFUSED')
         reject(refused('The link resolves to a private, loopback, link-local or metadata address.'));
-      else if (signal.aborted) reject(failed('Reading the link took too long.'));
+      else if (signal.aborted) reject(tooSlow(timeoutMs));
       else reject(failed(`The link could not be reached (${e.code ?? e.message}).`));
     });
     req.end();
