@@ -6,6 +6,7 @@ import { authenticateOperator } from '../face/auth.js';
 import { MCP_PATH } from '../mcp/index.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Services } from '../operations/types.js';
+import { onAnswer } from './middleware/on-answer.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -31,20 +32,10 @@ function routeOf(ctx: Context): string {
  * outside the error handler, so it sees the status the client gets.
  */
 export function requestMetrics(metrics: Metrics): Middleware {
-  return async (ctx, next) => {
-    const started = performance.now();
-    let failed = false;
-    try {
-      await next();
-    } catch (e) {
-      failed = true;
-      throw e;
-    } finally {
-      const status = failed ? 500 : ctx.status;
-      metrics.request(routeOf(ctx), status, (performance.now() - started) / 1000);
-      if (status === 429) metrics.rateLimited(ctx.state.rateLimited ?? 'operator_sign_in');
-    }
-  };
+  return onAnswer((ctx, status, ms) => {
+    metrics.request(routeOf(ctx), status, ms / 1000);
+    if (status === 429) metrics.rateLimited(ctx.state.rateLimited ?? 'operator_sign_in');
+  });
 }
 
 /**

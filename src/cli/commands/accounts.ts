@@ -1,10 +1,8 @@
 import { ensureSecret, loadConfig } from '../../config.js';
-import type { Account } from '../../domain/account.js';
 import { systemClock } from '../../domain/clock.js';
-import { planView } from '../../operations/account/get-account.js';
+import { accountView } from '../../operations/admin/accounts.js';
 import { keyView } from '../../operations/keys/keys.js';
 import { openState } from '../../services.js';
-import type { StateStore } from '../../state/port.js';
 import { type CommandSpec, intOption, parse, UsageError } from '../args.js';
 import { printJson } from '../json-out.js';
 
@@ -29,19 +27,6 @@ export const accountsSpec: CommandSpec = {
     'DIR/plans.json\n  --name X            account name\n  --billing-day D     day of month (1-28) the billing ' +
     'month starts; omitted = UTC calendar month\n  --data DIR          data directory (default ./data)\n',
 };
-
-/** An account as the API shows it (GET /v1/account, the operator routes): snake_case, with its plan's caps. */
-export function accountView(state: StateStore, a: Account) {
-  const plan = state.getPlan(a.plan);
-  return {
-    id: a.id,
-    name: a.name,
-    status: a.status,
-    billing_day: a.billingDay,
-    created_at: a.createdAt,
-    plan: plan ? planView(plan) : { slug: a.plan },
-  };
-}
 
 export async function accounts(argv: string[]): Promise<void> {
   const { values, positionals } = parse(accountsSpec, argv);

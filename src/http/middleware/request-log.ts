@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { Services } from '../../operations/types.js';
+import { onAnswer } from './on-answer.js';
 
 /**
  * The route of a request as logged: the REST route's template (`/v1/exports/:id`), the link routes with their ids
@@ -20,25 +21,16 @@ export function loggedRoute(ctx: Pick<Context, 'path'> & { _matchedRoute?: unkno
  * query string or a body.
  */
 export function requestLog(services: Pick<Services, 'logger'>): Middleware {
-  return async (ctx, next) => {
-    const started = process.hrtime.bigint();
-    let failed = false;
-    try {
-      await next();
-    } catch (e) {
-      failed = true;
-      throw e;
-    } finally {
-      services.logger.info(
-        {
-          method: ctx.method,
-          route: loggedRoute(ctx as Context & { _matchedRoute?: unknown }),
-          status: failed ? 500 : ctx.status,
-          ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
-          request_id: ctx.state.requestId,
-        },
-        'request',
-      );
-    }
-  };
+  return onAnswer((ctx, status, ms) =>
+    services.logger.info(
+      {
+        method: ctx.method,
+        route: loggedRoute(ctx as Context & { _matchedRoute?: unknown }),
+        status,
+        ms: Math.round(ms * 10) / 10,
+        request_id: ctx.state.requestId,
+      },
+      'request',
+    ),
+  );
 }

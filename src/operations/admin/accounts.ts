@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { Account } from '../../domain/account.js';
 import { AppError } from '../../domain/errors/index.js';
+import type { StateStore } from '../../state/port.js';
 import { planView } from '../account/get-account.js';
 import * as out from '../outputs.js';
 import { intParam, text } from '../schemas.js';
@@ -10,8 +11,9 @@ import { defineOperation, type OpContext } from '../types.js';
  * Operator routes (the console's sign-in): create, show, suspend and resume accounts. They take the operator
  * token (CDS_ADMIN_TOKEN) and answer 403 auth.oauth_required to an API key.
  */
-function accountView(ctx: OpContext, a: Account) {
-  const plan = ctx.services.state.getPlan(a.plan);
+/** An account as the API shows it (GET /v1/account, the operator routes, `cds accounts`): with its plan's caps. */
+export function accountView(state: Pick<StateStore, 'getPlan'>, a: Account) {
+  const plan = state.getPlan(a.plan);
   return {
     id: a.id,
     name: a.name,
@@ -62,7 +64,7 @@ export const adminCreateAccount = defineOperation({
       now: ctx.now,
     });
     const { secret } = await ctx.services.state.createKey(account.id, { name: 'default', now: ctx.now });
-    return { status: 201, data: { ...accountView(ctx, account), api_key: secret } };
+    return { status: 201, data: { ...accountView(ctx.services.state, account), api_key: secret } };
   },
 });
 
@@ -79,7 +81,7 @@ export const adminGetAccount = defineOperation({
   output: out.accountOutput,
   errors: ['account.not_found'],
   input: v.object({ id: text('Account id.', 100) }),
-  handler: async (ctx, input) => ({ data: accountView(ctx, await mustGet(ctx, input.id)) }),
+  handler: async (ctx, input) => ({ data: accountView(ctx.services.state, await mustGet(ctx, input.id)) }),
 });
 
 function statusOperation(action: 'suspend' | 'resume') {
@@ -103,7 +105,7 @@ function statusOperation(action: 'suspend' | 'resume') {
       await mustGet(ctx, input.id);
       return {
         data: accountView(
-          ctx,
+          ctx.services.state,
           await ctx.services.state.setAccountStatus(input.id, action === 'suspend' ? 'suspended' : 'active'),
         ),
       };
