@@ -1,10 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { type CommandSpec, parse as parseCommand } from '../../src/cli/args.js';
-import * as cli from '../../src/cli/main.js';
 import { loadConfig, SETTINGS } from '../../src/config.js';
 import { clusterConnection } from '../../src/services.js';
+import { cliCommands } from '../helpers/cli-commands.js';
 import { repoRoot } from '../helpers/paths.js';
 
 /**
@@ -16,31 +16,6 @@ const root = repoRoot();
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
 
 // ---------- the CLI's commands ----------
-
-function isSpec(x: unknown): x is CommandSpec {
-  const s = x as Partial<CommandSpec> | null;
-  return typeof s === 'object' && s !== null && typeof s.name === 'string' && typeof s.options === 'object';
-}
-
-/**
- * The commands `cds` runs: main.ts's list when it exports one, else every `…Spec` export of src/cli/commands/*.ts
- * that main.ts registers (`spec: xSpec`).
- */
-async function cliCommands(): Promise<Map<string, CommandSpec>> {
-  const exported = (cli as Record<string, unknown>).COMMANDS;
-  if (Array.isArray(exported))
-    return new Map(exported.map((c: { spec: CommandSpec }) => c.spec).map((s): [string, CommandSpec] => [s.name, s]));
-  const mainText = read('src/cli/main.ts');
-  const specs = new Map<string, CommandSpec>();
-  for (const file of readdirSync(join(root, 'src', 'cli', 'commands')).filter((f) => f.endsWith('.ts'))) {
-    const mod = (await import(`../../src/cli/commands/${file.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
-    for (const [exportName, value] of Object.entries(mod)) {
-      if (exportName.endsWith('Spec') && isSpec(value) && mainText.includes(`spec: ${exportName}`))
-        specs.set(value.name, value);
-    }
-  }
-  return specs;
-}
 
 /** Why `argv` is not a command line `cds` accepts (null when it is), parsed exactly as the CLI parses it. */
 function commandProblem(commands: Map<string, CommandSpec>, argv: readonly string[], where: string): string | null {
@@ -280,7 +255,7 @@ describe('docker-compose.yml', () => {
   });
 
   it("every app service runs the image's `cds` with a real command and options that command accepts", async () => {
-    const commands = await cliCommands();
+    const commands = cliCommands();
     expect(commands.get('serve')).toBeDefined();
     const problems = appServices.flatMap(([name, s]) => {
       if (s.entrypoint !== undefined) return [`${name}: overrides the entrypoint; command must be cds argv`];
@@ -678,7 +653,7 @@ describe('Dockerfile', () => {
     expect(final.body.some((i) => i.op === 'VOLUME' && i.args.includes(env.CDS_DATA_DIR!))).toBe(true);
     expect(final.body.find((i) => i.op === 'EXPOSE')?.args).toBe(SETTINGS.find((s) => s.env === 'PORT')!.default);
     const cmd = json(final.body.filter((i) => i.op === 'CMD').at(-1)) as string[];
-    expect(commandProblem(await cliCommands(), cmd, 'Dockerfile CMD')).toBeNull();
+    expect(commandProblem(cliCommands(), cmd, 'Dockerfile CMD')).toBeNull();
     expect(flagValue(cmd, '--host')).toBe('0.0.0.0');
     const health = final.body.find((i) => i.op === 'HEALTHCHECK')?.args ?? '';
     expect(health).toMatch(/CMD \["node", "-e", .*\/health/);

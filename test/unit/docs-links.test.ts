@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { type CommandSpec, parse as parseCommand } from '../../src/cli/args.js';
-import * as cli from '../../src/cli/main.js';
+import { cliCommands } from '../helpers/cli-commands.js';
 import { repoRoot } from '../helpers/paths.js';
 
 /**
@@ -108,27 +108,6 @@ function linkProblem(file: string, target: string): string | null {
 
 // ---------- cds command lines ----------
 
-function isSpec(x: unknown): x is CommandSpec {
-  const s = x as Partial<CommandSpec> | null;
-  return typeof s === 'object' && s !== null && typeof s.name === 'string' && typeof s.options === 'object';
-}
-
-/** The commands `cds` runs: main.ts's list when it exports one, else every `…Spec` export that main.ts registers. */
-async function cliCommands(): Promise<Map<string, CommandSpec>> {
-  const exported = (cli as Record<string, unknown>).COMMANDS;
-  if (Array.isArray(exported))
-    return new Map(exported.map((c: { spec: CommandSpec }) => [c.spec.name, c.spec] as [string, CommandSpec]));
-  const mainText = read('src/cli/main.ts');
-  const specs = new Map<string, CommandSpec>();
-  for (const file of readdirSync(join(root, 'src', 'cli', 'commands')).filter((f) => f.endsWith('.ts'))) {
-    const mod = (await import(`../../src/cli/commands/${file.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
-    for (const [exportName, value] of Object.entries(mod))
-      if (exportName.endsWith('Spec') && isSpec(value) && mainText.includes(`spec: ${exportName}`))
-        specs.set(value.name, value);
-  }
-  return specs;
-}
-
 interface Invocation {
   file: string;
   line: number;
@@ -210,7 +189,7 @@ describe('documentation links', () => {
 describe('documented cds commands', () => {
   let commands: Map<string, CommandSpec>;
   beforeAll(async () => {
-    commands = await cliCommands();
+    commands = cliCommands();
   });
 
   it('finds the command lines it checks', () => {
