@@ -1,4 +1,4 @@
-import type { ExampleTable } from './types.js';
+import type { ExampleTable, OperationExample } from './types.js';
 
 /** The column schemas and their values: request and response examples (answers of the seeded demo release, lists cut to two items). */
 export const schemaExamples = {
@@ -62,6 +62,35 @@ export const schemaExamples = {
     },
   ],
   'contacts.values': [
+    {
+      summary: 'Countries, most held first',
+      request: { params: { column: 'country' }, query: { sort: 'count', limit: 2 } },
+      response: {
+        status: 200,
+        body: {
+          ok: true,
+          request_id: 'req_cQf47LYzzQGjdX72',
+          release: '0.1.0+r20261128T035934-mdFH',
+          data: {
+            column: 'country',
+            values: [
+              { value: 'us', label: 'United States', count: 440 },
+              { value: 'gb', label: 'United Kingdom', count: 81 },
+            ],
+            truncated: true,
+          },
+          quota: {
+            plan: 'unlimited',
+            contact_credits_used: 0,
+            month_remaining: 1000000,
+            today_remaining: 50000,
+            binding: 'day',
+            resets_at: '2026-11-11T00:00:00.000Z',
+          },
+          warnings: [],
+        },
+      },
+    } as OperationExample,
     {
       summary: 'Values of the seniority column',
       request: { params: { column: 'seniority' }, query: { limit: 5 } },

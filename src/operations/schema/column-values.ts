@@ -45,6 +45,7 @@ export async function columnValues(
   name: string,
   q: string | undefined,
   limit: number,
+  sort?: ValuesSort,
 ): Promise<{ column: string; values: ValueRow[]; truncated: boolean }> {
   const col = columnForValuesRoute(entity, name);
   const plural = entity === 'contact' ? 'contacts' : 'companies';
@@ -66,7 +67,20 @@ export async function columnValues(
   const list = findList(col.list)!;
   // The engine lowercases the data's values and `q` alike (lowerText); catalog lists are matched the same way here.
   const text = q?.trim() ?? '';
+  if (list.fromData && sort === 'value') {
+    // Every stored value (cached per release), filtered as the engine filters `q`, then in value order.
+    const needle = lowerText(text);
+    const all = [...(await storedCounts(services, col))]
+      .filter(([value]) => !needle || lowerText(value).includes(needle))
+      .sort((a, b) => byValue(a[0], b[0]));
+    return {
+      column: col.name,
+      values: all.slice(0, limit).map(([value, count]) => ({ value, label: value, count })),
+      truncated: all.length > limit,
+    };
+  }
   if (list.fromData) {
+    // Most frequent first is the engine's own order (and the default): sort=count changes nothing here.
     const rows = await services.engine.distinctValues(entity, col.name, text || null, limit + 1);
     return {
       column: col.name,
@@ -83,14 +97,17 @@ export async function columnValues(
       lowerText(lv.label).includes(needle) ||
       (lv.aliases ?? []).some((a) => lowerText(a).includes(needle)),
   );
-  return {
-    column: col.name,
-    values: matching
-      .slice(0, limit)
-      .map((lv) => ({ value: lv.slug, label: lv.label, count: counts.get(lv.slug) ?? 0 })),
-    truncated: matching.length > limit,
-  };
+  const rows = matching.map((lv) => ({ value: lv.slug, label: lv.label, count: counts.get(lv.slug) ?? 0 }));
+  // Array.prototype.sort is stable: equal counts keep the catalog's order.
+  if (sort === 'count') rows.sort((a, b) => b.count - a.count);
+  if (sort === 'value') rows.sort((a, b) => byValue(a.value, b.value));
+  return { column: col.name, values: rows.slice(0, limit), truncated: matching.length > limit };
 }
+
+/** `sort` of the values routes: absent keeps the list's own order (catalog order, data lists by count). */
+export type ValuesSort = 'count' | 'value';
+
+const byValue = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function valuesOperation(entity: Entity): Operation {
   const plural = entity === 'contact' ? 'contacts' : 'companies';
@@ -103,8 +120,11 @@ function valuesOperation(entity: Entity): Operation {
     spends: false,
     summary: entity === 'contact' ? 'List column values' : 'Company column values',
     description:
-      `Allowed values of a closed-list ${entity} column with labels and stored row counts. q filters by substring; ` +
-      `limit defaults to 100 (at most 1,000). Unknown column: 404 column.not_found.`,
+      `Allowed values of a closed-list ${entity} column with labels and stored row counts (count: ${entity === 'contact' ? 'contacts' : 'companies'} ` +
+      `holding the value in the serving release). q filters by substring; limit defaults to 100 (at most 1,000). ` +
+      'sort=count orders by count, most held first (ties in catalog order); sort=value by value (A to Z); without ' +
+      'sort, catalog lists keep their catalog order and data-derived lists (skills, languages, technologies) come ' +
+      'most frequent first. Unknown column: 404 column.not_found.',
     cost: 'free',
     output: out.valuesOutput,
     errors: ['column.not_found', 'data.unavailable', 'query.timeout'],
@@ -112,6 +132,14 @@ function valuesOperation(entity: Entity): Operation {
       column: text('Column name (or `industries`).', 100),
       q: v.optional(text('Case-insensitive substring filter.', 200)),
       limit: v.optional(intParam(1, 1000, 'Maximum values returned (default 100).'), 100),
+      sort: v.optional(
+        v.pipe(
+          v.picklist(['count', 'value'], 'must be "count" or "value"'),
+          v.description(
+            'count: most held first; value: by value, A to Z; absent: catalog order (data-derived lists by count).',
+          ),
+        ),
+      ),
     }),
     mcp:
       entity === 'contact'
@@ -121,7 +149,7 @@ function valuesOperation(entity: Entity): Operation {
           }
         : undefined,
     handler: async (ctx, input) => ({
-      data: await columnValues(ctx.services, entity, input.column, input.q, input.limit),
+      data: await columnValues(ctx.services, entity, input.column, input.q, input.limit, input.sort),
     }),
   });
 }

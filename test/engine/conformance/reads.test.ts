@@ -140,6 +140,9 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('%s', (_name, e) => {
     for (const [entity, column, q] of [
       ['contact', 'seniority', null],
       ['contact', 'country', 'u'],
+      // The counts behind the values routes' sort=count (every value of a closed list).
+      ['contact', 'country', null],
+      ['company', 'hq_country', null],
       ['contact', 'skills', 'an'],
       ['company', 'industries', null],
       ['company', 'headcount_band', null],
