@@ -1,6 +1,7 @@
 import type { Account, AccountStatus, ApiKeyRecord, CreditSnapshot, Plan } from '../domain/account.js';
 import type { ConsoleSession } from '../domain/console-session.js';
 import type { CreditKind, Hold, UsageCategory } from '../domain/credits.js';
+import type { OAuthRecord, OAuthStored } from '../domain/oauth-record.js';
 import type { OptOutEntry, OptOutType } from '../domain/optouts.js';
 import type { DailyUsage, UsageLine } from '../domain/usage-lines.js';
 import type { JobStore } from '../jobs/port.js';
@@ -203,6 +204,18 @@ export interface StateStore extends JobStore, SignalStore {
   /** Binds the session to another key (null: its key was revoked by the session itself). */
   rebindSession(tokenHash: string, keyId: string | null): Promise<void>;
   deleteSession(tokenHash: string): Promise<void>;
+  // OAuth authorization server records (src/oauth): by (model, id); an expired record is never returned
+  /** Writes (or replaces) the record; its indexes follow. `now` measures its lifetime. */
+  oauthUpsert(record: OAuthRecord, now: Date): Promise<void>;
+  oauthFind(model: string, id: string, now: Date): Promise<OAuthStored | undefined>;
+  oauthFindByUid(model: string, uid: string, now: Date): Promise<OAuthStored | undefined>;
+  /** Marks the record used (a code exchanged, a refresh token rotated); a missing record is a no-op. */
+  oauthConsume(model: string, id: string, now: Date): Promise<void>;
+  oauthDestroy(model: string, id: string): Promise<void>;
+  /** Deletes every record of the grant (its codes and tokens), not the Grant record itself. */
+  oauthRevokeGrant(grantId: string): Promise<void>;
+  /** The account's live records of one model (its Grants: the connected clients), oldest first. */
+  oauthListByAccount(accountId: string, model: string, now: Date): Promise<OAuthStored[]>;
   // health
   ping(): Promise<boolean>;
   close(): Promise<void>;

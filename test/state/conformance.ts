@@ -6,6 +6,7 @@ import { billingMonthWindow, dayWindow, FAR_FUTURE, quotaBlock } from '../../src
 import { applyPlanOverrides, DEFAULT_PLANS } from '../../src/state/plans.js';
 import type { StateStore } from '../../src/state/port.js';
 import { consoleCases } from './console-cases.js';
+import { oauthCases } from './oauth-cases.js';
 import { optOutCases } from './optouts-cases.js';
 
 /** How a suite gets stores: every `open` of one factory shares the same storage (two "processes"). */
@@ -746,6 +747,11 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
     );
 
     consoleCases(() => store);
+
+    oauthCases(
+      () => store,
+      () => open(),
+    );
 
     describe('invariants (property)', () => {
       type Op =

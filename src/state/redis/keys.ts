@@ -110,6 +110,16 @@ export function redisKeys(prefix: string) {
     /** Hash: accountId, keyId? (absent = null), createdAt, expiresAt; expires after the session's lifetime. */
     session: (tokenHash: string) => `${p}console-session:${tokenHash}`,
 
+    // OAuth authorization server records (src/oauth); ids are the provider's own or SHA-256 hex of bearer values
+    /** Hash: payload (JSON), grantId?, uid?, accountId?, expiresAt? (absent = kept), consumedAt?; expires with it. */
+    oauthRecord: (model: string, id: string) => `${p}oauth:${model}:${id}`,
+    /** String: the id of the record of this model with this uid; expires with it. */
+    oauthUid: (model: string, uid: string) => `${p}oauth-uid:${model}:${uid}`,
+    /** Set of `<model>:<id>` of the grant's records (codes, tokens); lives as long as the longest of them. */
+    oauthGrant: (grantId: string) => `${p}oauth-grant:${grantId}`,
+    /** Set of `<model>:<id>` of the account's records that name it (its Grants); pruned as they expire. */
+    oauthAccount: (accountId: string) => `${p}account:${accountId}:oauth`,
+
     // jobs
     /**
      * Hash: id, accountId, kind, status, payload (JSON), result (JSON), holdId?, error?, attempts, worker?, createdAt,

@@ -9,6 +9,7 @@ import { RedisFeedback } from './feedback.js';
 import { RedisIdempotency } from './idempotency.js';
 import { RedisJobs } from './jobs.js';
 import { RedisApiKeys } from './keys-store.js';
+import { RedisOAuth } from './oauth.js';
 import { RedisOptOuts } from './optouts.js';
 import { RedisSessions } from './sessions.js';
 import { RedisSignals } from './signals.js';
@@ -79,6 +80,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<StateS
   const jobs = new RedisJobs(client, prefix, accounts, credits);
   const signals = new RedisSignals(client, prefix);
   const sessions = new RedisSessions(client, prefix);
+  const oauth = new RedisOAuth(client, prefix);
   const daily = new RedisDailyUsage(client, prefix);
   // Every call goes through one bounded step: a connection failure, a "not serving now" reply or no answer within
   // the client's commandTimeoutMs, anywhere in it, is a 503, never a 500 nor a request left hanging.
@@ -147,6 +149,13 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<StateS
     getSession: (tokenHash, now) => step(() => sessions.get(tokenHash, now)),
     rebindSession: (tokenHash, keyId) => step(() => sessions.setKey(tokenHash, keyId)),
     deleteSession: (tokenHash) => step(() => sessions.delete(tokenHash)),
+    oauthUpsert: (record, now) => step(() => oauth.put(record, now)),
+    oauthFind: (model, id, now) => step(() => oauth.find(model, id, now)),
+    oauthFindByUid: (model, uid, now) => step(() => oauth.findByUid(model, uid, now)),
+    oauthConsume: (model, id, now) => step(() => oauth.consume(model, id, now)),
+    oauthDestroy: (model, id) => step(() => oauth.destroy(model, id)),
+    oauthRevokeGrant: (grantId) => step(() => oauth.revokeGrant(grantId)),
+    oauthListByAccount: (accountId, model, now) => step(() => oauth.listByAccount(accountId, model, now)),
     ping: () => ping(client),
     close: async () => {
       // Not a bare client.close(): it waits for every pending reply, forever if Redis answers nothing.

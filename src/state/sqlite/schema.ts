@@ -225,6 +225,25 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX console_sessions_by_expiry ON console_sessions(expires_at);
   `,
+  // OAuth for remote MCP clients (issue 39): the authorization server's records, self-contained.
+  `
+  -- oidc-provider's models by (model, id); bearer values (tokens, codes) are kept as SHA-256 ids only.
+  CREATE TABLE oauth_records (
+    model TEXT NOT NULL,
+    id TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    grant_id TEXT,
+    uid TEXT,
+    account_id TEXT,
+    expires_at TEXT,
+    consumed_at TEXT,
+    PRIMARY KEY (model, id)
+  ) WITHOUT ROWID;
+  CREATE INDEX oauth_records_by_grant ON oauth_records(grant_id) WHERE grant_id IS NOT NULL;
+  CREATE INDEX oauth_records_by_uid ON oauth_records(model, uid) WHERE uid IS NOT NULL;
+  CREATE INDEX oauth_records_by_account ON oauth_records(account_id, model) WHERE account_id IS NOT NULL;
+  CREATE INDEX oauth_records_by_expiry ON oauth_records(expires_at) WHERE expires_at IS NOT NULL;
+  `,
 ];
 
 /** Brings the file to the latest version; safe when several processes open it at once (immediate lock). */

@@ -11,6 +11,7 @@ import { SqliteFeedback } from './feedback.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
+import { SqliteOAuth } from './oauth.js';
 import { SqliteOptOuts } from './optouts.js';
 import { migrate } from './schema.js';
 import { SqliteSessions } from './sessions.js';
@@ -61,6 +62,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   const signals = new SqliteSignals(db);
   const optOuts = new SqliteOptOuts(db);
   const sessions = new SqliteSessions(db);
+  const oauth = new SqliteOAuth(db);
 
   return {
     listPlans: () => plans.list(),
@@ -139,6 +141,13 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     getSession: async (tokenHash, now) => sessions.get(tokenHash, now),
     rebindSession: async (tokenHash, keyId) => sessions.setKey(tokenHash, keyId),
     deleteSession: async (tokenHash) => sessions.delete(tokenHash),
+    oauthUpsert: async (record, now) => oauth.put(record, now),
+    oauthFind: async (model, id, now) => oauth.find(model, id, now),
+    oauthFindByUid: async (model, uid, now) => oauth.findByUid(model, uid, now),
+    oauthConsume: async (model, id, now) => oauth.markConsumed(model, id, now),
+    oauthDestroy: async (model, id) => oauth.destroy(model, id),
+    oauthRevokeGrant: async (grantId) => oauth.revokeGrant(grantId),
+    oauthListByAccount: async (accountId, model, now) => oauth.listByAccount(accountId, model, now),
     ping: async () => {
       try {
         return db.prepare<[], { ok: number }>('SELECT 1 AS ok').get()?.ok === 1;
