@@ -1,4 +1,5 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
 import type { Operation } from '../operations/types.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -14,9 +15,20 @@ export function inputJsonSchema(op: Operation): JsonSchema {
   return tidy(schema) as JsonSchema;
 }
 
-/** The JSON Schema of an operation's response (family A `data`, family B body members), for OpenAPI. */
-export function outputJsonSchema(op: Operation): JsonSchema {
-  const schema = toJsonSchema(op.output, { target: 'draft-2020-12', errorMode: 'ignore' }) as JsonSchema;
+/**
+ * The JSON Schema of an operation's response (family A `data`, family B body members), for OpenAPI and the MCP tools'
+ * output schemas. `definitions` names shared schemas (the row schemas): each use becomes a `$ref` into `$defs`, so
+ * the MCP face can describe its rows as it shows them (keyed by label).
+ */
+export function outputJsonSchema(
+  op: Pick<Operation, 'output'>,
+  definitions?: Record<string, v.GenericSchema>,
+): JsonSchema {
+  const schema = toJsonSchema(op.output, {
+    target: 'draft-2020-12',
+    errorMode: 'ignore',
+    ...(definitions ? { definitions } : {}),
+  }) as JsonSchema;
   delete schema.$schema;
   return tidy(schema) as JsonSchema;
 }

@@ -7,6 +7,7 @@ import { type Settlement, settleWithResponse } from '../operations/settlement.js
 import type { Operation, Services } from '../operations/types.js';
 import { callTool } from './call-tool.js';
 import { checkOrigin } from './origin.js';
+import { buildResources, readResource } from './resources.js';
 import { createMcpServer } from './server.js';
 import { buildTools } from './tools.js';
 
@@ -21,6 +22,7 @@ export const MCP_MAX_BATCH = 10;
  */
 export function mcpEndpoint(services: Services, operations: readonly Operation[]): Middleware {
   const tools = buildTools(operations);
+  const resources = buildResources(operations);
   const info = { name: 'contact-data-service', version: services.build.version };
   return async (ctx, next) => {
     if (ctx.path !== MCP_PATH) return next();
@@ -42,7 +44,10 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
     // Tool calls charge when this response is written out; a client gone before that pays nothing.
     const settlements: Settlement[] = [];
     settleWithResponse(ctx.res, settlements);
-    const server = createMcpServer(info, tools, (entry, args) => callTool(services, entry, args, caller, settlements));
+    const server = createMcpServer(info, tools, (entry, args) => callTool(services, entry, args, caller, settlements), {
+      entries: resources,
+      read: (uri) => readResource(services, resources, uri, caller),
+    });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.res.once('close', () => {
       void transport.close();

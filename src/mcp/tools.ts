@@ -4,6 +4,8 @@ import { inputJsonSchema, type JsonSchema, propertiesOf } from '../face/json-sch
 /** Rows per MCP call of a paged, row-returning tool (spec "Limits": search rows per MCP call). */
 import { MCP_ROWS_PER_CALL } from '../operations/limits.js';
 import type { Operation } from '../operations/types.js';
+import { familyAFilterSchema, typeFamilyBFilters, whereDefs } from './filter-schema.js';
+import { toolOutputSchema } from './output-schema.js';
 
 /** Rows a row tool returns per call: the operations' own MCP bound. */
 
@@ -31,6 +33,7 @@ export function buildTools(operations: readonly Operation[]): ToolEntry[] {
     const inputSchema = inputJsonSchema(op);
     const props = propertiesOf(inputSchema);
     const entity: Entity = /compan/.test(op.path) ? 'company' : 'contact';
+    const defs = typeFilters(op, entity, inputSchema);
     const entry: ToolEntry = { op, entity, tool: undefined as unknown as Tool };
     const limit = props.limit;
     if (op.spends && limit) {
@@ -41,12 +44,34 @@ export function buildTools(operations: readonly Operation[]): ToolEntry[] {
       name: op.mcp.tool,
       title: op.summary,
       description: describe(op, entry, props),
-      inputSchema: { ...inputSchema, type: 'object' } as Tool['inputSchema'],
+      inputSchema: {
+        ...inputSchema,
+        type: 'object',
+        ...(Object.keys(defs).length ? { $defs: defs } : {}),
+      } as Tool['inputSchema'],
+      outputSchema: toolOutputSchema(op, entity, 'dry_run' in props) as Tool['outputSchema'],
       annotations: { title: op.summary, ...op.mcp.annotations },
     };
     entries.push(entry);
   }
   return entries;
+}
+
+/**
+ * Types the filter members from the catalog (filter-schema.ts): family A `filter` (contacts or companies, with the
+ * where tree's `$defs`), family B's flat filters at the top level and in `filters`. Answers the `$defs` to add.
+ */
+function typeFilters(op: Operation, entity: Entity, schema: JsonSchema): Record<string, JsonSchema> {
+  if (op.family === 'B') {
+    typeFamilyBFilters(schema);
+    return {};
+  }
+  const props = propertiesOf(schema);
+  const filter = props.filter;
+  if (!filter) return {};
+  const typed = familyAFilterSchema(entity, filter.description);
+  props.filter = 'default' in filter ? { ...typed, default: filter.default } : typed;
+  return whereDefs(entity);
 }
 
 function capLimit(limit: JsonSchema, cap: number): JsonSchema {
