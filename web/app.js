@@ -6,8 +6,12 @@ const PAGES = {
   '/app': () => import('./pages/overview.js'),
   '/app/integrations': () => import('./pages/integrations.js'),
   '/app/audience': () => import('./pages/audience.js'),
+  '/app/audiences': () => import('./pages/audiences.js'),
+  '/app/companies': () => import('./pages/companies.js'),
+  '/app/enrich': () => import('./pages/enrich.js'),
   '/app/exports': () => import('./pages/exports.js'),
   '/app/activity': () => import('./pages/activity.js'),
+  '/app/logs': () => import('./pages/logs.js'),
 };
 
 async function boot() {

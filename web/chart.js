@@ -53,7 +53,17 @@ export function usageChart({ days, lines, records }) {
     }
     if ((days.length - 1 - i) % 7 === 0)
       svg.append(
-        s('text', { x: left + i * bw + bw / 2, y: H + 14, class: 'tick', 'text-anchor': 'middle' }, day.slice(5)),
+        s(
+          'text',
+          {
+            x: left + i * bw + bw / 2,
+            y: H + 14,
+            class: 'tick',
+            'text-anchor': i === days.length - 1 ? 'end' : 'middle',
+            ...(i === days.length - 1 ? { 'data-today': day } : {}),
+          },
+          i === days.length - 1 ? 'today' : day.slice(5),
+        ),
       );
   });
   const legend = h(
@@ -99,5 +109,12 @@ export function usageChart({ days, lines, records }) {
         )
       : h('p', { class: 'muted' }, 'Nothing spent in these days.'),
   );
-  return h('figure', { class: 'chart-box' }, h('div', { class: 'chart-scroll' }, svg), legend, data);
+  const scroll = h('div', { class: 'chart-scroll', 'data-testid': 'chart-scroll' }, svg);
+  // On a narrow screen the chart scrolls in its box: it opens at its right end, where today is.
+  const toToday = () => {
+    scroll.scrollLeft = scroll.scrollWidth;
+  };
+  requestAnimationFrame(toToday);
+  new ResizeObserver(toToday).observe(scroll);
+  return h('figure', { class: 'chart-box' }, scroll, legend, data);
 }

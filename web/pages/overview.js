@@ -1,12 +1,24 @@
 import { call, get } from '../api.js';
 import { usageChart } from '../chart.js';
 import { facts, fmt, h, table, when } from '../dom.js';
+import { exhausted } from '../widgets.js';
 
 /** Overview: the plan, the credits left in each window, fair use on unlimited plans and 30 days of spending. */
 export async function render(view) {
   const [account, credits, usage] = await Promise.all([call('account.get'), call('credits.get'), get('usage')]);
   const a = account.data;
   const c = credits.data;
+  const left = c.contact.kind === 'windows' ? Math.min(c.contact.day.remaining, c.contact.month.remaining) : null;
+  if (left === 0 || (c.contact.kind === 'pool' && c.contact.pool?.remaining === 0)) {
+    const window =
+      c.contact.kind === 'windows' ? (c.contact.binding === 'month' ? c.contact.month : c.contact.day) : null;
+    view.append(
+      exhausted({
+        message: 'No contact credits are left.',
+        hint: window ? `They come back at ${when(window.resets_at)}.` : 'The lifetime pool is spent.',
+      }),
+    );
+  }
   view.append(
     h(
       'section',

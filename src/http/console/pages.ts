@@ -5,8 +5,12 @@ export const CONSOLE_PAGES: Readonly<Record<string, string>> = {
   '/app': 'Overview',
   '/app/integrations': 'Integrations',
   '/app/audience': 'Audience builder',
+  '/app/audiences': 'Saved audiences',
+  '/app/companies': 'Companies',
+  '/app/enrich': 'Enrichment',
   '/app/exports': 'Exports',
   '/app/activity': 'Uploads and signals',
+  '/app/logs': 'Logs',
 };
 
 /**

@@ -222,4 +222,6 @@ h3{font-size:17px}code{font:13px ui-monospace,monospace;background:#f0f0f0;paddi
 .get{background:#2b7a3d}.post{background:#1f5fa8}.delete{background:#b3261e}.patch{background:#8a5a00}
 table{border-collapse:collapse;width:100%;font-size:14px;margin:6px 0}th,td{border:1px solid #e3e3e3;padding:4px 6px;text-align:left;vertical-align:top}th{background:#f4f4f4}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}dt{font-weight:600}dd{margin:0}.c{color:#666}ul.toc{columns:2}
-pre{background:#f6f6f6;border:1px solid #e3e3e3;border-radius:4px;padding:8px;overflow-x:auto}pre code{background:none;padding:0}h5{font-size:14px;margin:10px 0 4px}`;
+pre{background:#f6f6f6;border:1px solid #e3e3e3;border-radius:4px;padding:8px;overflow-x:auto}pre code{background:none;padding:0}h5{font-size:14px;margin:10px 0 4px}
+td,th,dd,p,li,h3,h4{overflow-wrap:anywhere}pre{white-space:pre-wrap;overflow-wrap:anywhere}dd,pre,table{min-width:0}
+@media (max-width:640px){header,main{padding:0 10px}article{padding:4px 10px 10px}ul.toc{columns:1}dl{grid-template-columns:minmax(0,1fr)}dt{margin-top:6px}table{font-size:13px}th,td{padding:3px 4px}}`;

@@ -18,6 +18,8 @@ table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #dde1e7;pad
 #mapping label{display:flex;flex-direction:column;font-size:13px;gap:3px}
 #estimate{background:#f0f6ff;border:1px solid #bcd0f5;padding:10px;border-radius:6px;margin:12px 0}
 progress{width:100%;height:18px}
+#mapping{grid-template-columns:repeat(4,minmax(0,1fr))}#mapping select,input{max-width:100%;box-sizing:border-box}#url-input{min-width:0}
+@media (max-width:640px){main{padding:12px}section{padding:12px}#drop{padding:14px}#url-form{flex-wrap:wrap}#url-input{flex:1 1 100%}#mapping{grid-template-columns:repeat(2,minmax(0,1fr))}}
 `;
 
 const escapeHtml = (s: string) =>

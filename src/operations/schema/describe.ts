@@ -24,6 +24,8 @@ const n = (x: number) => x.toLocaleString('en');
 export function describeColumn(col: ColumnDef) {
   return {
     name: col.name,
+    // The catalog's display label (beside the spec's members): what the console and export headers call the column.
+    label: col.label,
     type: col.type,
     description: col.description,
     ...(col.format !== undefined ? { format: col.format } : {}),

@@ -1,0 +1,179 @@
+import { call } from '../api.js';
+import { clear, errorText, fmt, h, when } from '../dom.js';
+import { wordsOf } from '../filter-labels.js';
+import { failure, historyChart } from '../widgets.js';
+
+/**
+ * Saved audiences: the list (newest first, paged), and one audience (?id=) with its filter in words, its count on
+ * each data release it was counted on (a small chart), a free count now, the way back into the builder, rename and
+ * delete.
+ */
+export async function render(view) {
+  const id = new URLSearchParams(location.search).get('id');
+  if (id) return detail(view, id);
+  const list = h('div', { 'data-testid': 'audiences' });
+  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'More');
+  let cursor = null;
+  const rows = [];
+  const load = async () => {
+    const res = await call('audiences.list', { limit: 50, ...(cursor ? { cursor } : {}) });
+    rows.push(...res.data);
+    cursor = res.page?.next_cursor ?? null;
+    more.hidden = !cursor;
+    if (!rows.length) {
+      clear(
+        list,
+        h(
+          'p',
+          { class: 'empty', 'data-testid': 'audiences-empty' },
+          'No saved audiences. Build one in the ',
+          h('a', { href: '/app/audience' }, 'Audience builder'),
+          ' and save it.',
+        ),
+      );
+      return;
+    }
+    clear(
+      list,
+      h(
+        'ul',
+        { class: 'plain-list' },
+        rows.map((a) =>
+          h(
+            'li',
+            { class: 'card list-item', 'data-id': a.id },
+            h('a', { href: `/app/audiences?id=${encodeURIComponent(a.id)}`, class: 'strong' }, a.name),
+            h('span', { class: 'muted' }, filterWords(a.filter)),
+            h(
+              'span',
+              {},
+              a.last_count ? `${fmt(a.last_count.count)} contacts on ${a.last_count.release}` : 'not counted yet',
+            ),
+            h('span', { class: 'muted' }, `updated ${when(a.updated_at)}`),
+          ),
+        ),
+      ),
+    );
+  };
+  more.addEventListener('click', load);
+  view.append(list, more);
+  await load();
+}
+
+async function detail(view, id) {
+  const box = h('div', {});
+  view.append(h('p', {}, h('a', { href: '/app/audiences' }, '← All saved audiences')), box);
+  let a;
+  try {
+    a = (await call('audiences.get', { id })).data;
+  } catch (e) {
+    box.append(h('p', { class: 'error', role: 'alert' }, errorText(e)));
+    return;
+  }
+  const chart = h('div', { 'data-testid': 'history-box' });
+  const now = h('output', { 'data-testid': 'audience-count' }, a.last_count ? fmt(a.last_count.count) : '—');
+  const drawHistory = (points) =>
+    clear(
+      chart,
+      points.length
+        ? historyChart(points)
+        : h('p', { class: 'empty' }, 'Not counted yet: count it now to start its history.'),
+    );
+  const count = h('button', { type: 'button', id: 'count-audience' }, 'Count now (free)');
+  const countOut = h('div', { 'aria-live': 'polite' });
+  count.addEventListener('click', async () => {
+    count.disabled = true;
+    try {
+      const res = (await call('audiences.count', { id }, 'POST')).data;
+      now.textContent = fmt(res.count);
+      now.dataset.count = String(res.count);
+      if (res.audience?.history) drawHistory(res.audience.history);
+      clear(countOut);
+    } catch (e) {
+      clear(countOut, failure(e));
+    } finally {
+      count.disabled = false;
+    }
+  });
+  const rename = h('input', { id: 'rename', type: 'text', maxlength: 100, value: a.name });
+  const renameForm = h(
+    'form',
+    { class: 'inline' },
+    h('label', { for: 'rename' }, 'Name'),
+    rename,
+    h('button', { type: 'submit', class: 'secondary' }, 'Rename'),
+  );
+  const title = h('h2', { 'data-testid': 'audience-title' }, a.name);
+  renameForm.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      const res = await call('audiences.update', { id, name: rename.value.trim() }, 'PATCH');
+      title.textContent = res.data.name;
+    } catch (err) {
+      renameForm.append(failure(err));
+    }
+  });
+  const remove = h('button', { type: 'button', class: 'danger' }, 'Delete…');
+  const confirm = h(
+    'div',
+    { class: 'confirm', hidden: true },
+    h('p', {}, `Delete "${a.name}" and its history? Exports made from it are kept.`),
+  );
+  const yes = h('button', { type: 'button', class: 'danger' }, 'Yes, delete');
+  const no = h('button', { type: 'button', class: 'secondary' }, 'Keep it');
+  confirm.append(yes, no);
+  remove.addEventListener('click', () => {
+    confirm.hidden = false;
+  });
+  no.addEventListener('click', () => {
+    confirm.hidden = true;
+  });
+  yes.addEventListener('click', async () => {
+    try {
+      await call('audiences.delete', { id }, 'DELETE');
+      location.assign('/app/audiences');
+    } catch (e) {
+      confirm.append(failure(e));
+    }
+  });
+  box.append(
+    h(
+      'section',
+      { class: 'card', 'data-id': a.id },
+      title,
+      a.description ? h('p', {}, a.description) : null,
+      h('p', { 'data-testid': 'audience-filter' }, filterWords(a.filter)),
+      h('p', { class: 'big' }, now, ' contacts', a.last_count ? ` on ${a.last_count.release}` : ''),
+      h(
+        'div',
+        { class: 'row' },
+        count,
+        h(
+          'a',
+          { href: `/app/audience?audience=${encodeURIComponent(a.id)}`, class: 'button-link' },
+          'Open in the builder',
+        ),
+      ),
+      countOut,
+      h('h3', {}, 'Count per data release'),
+      chart,
+      renameForm,
+      remove,
+      confirm,
+    ),
+  );
+  drawHistory(a.history ?? []);
+}
+
+/** A filter in words: "Country: us, gb · Seniority: senior_ic". */
+export function filterWords(filter) {
+  const parts = Object.entries(filter ?? {}).map(([key, value]) => {
+    if (key === 'where')
+      return value?.field === 'signals' ? `Signal: ${[].concat(value.value).join(', ')}` : 'Advanced condition';
+    const label = wordsOf({ key, description: key }).label;
+    if (Array.isArray(value)) return `${label}: ${value.join(', ')}`;
+    if (typeof value === 'boolean') return `${label}: ${value ? 'yes' : 'no'}`;
+    return `${label}: ${value}`;
+  });
+  return parts.length ? parts.join(' · ') : 'Every contact (no filter)';
+}
