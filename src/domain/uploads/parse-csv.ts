@@ -4,12 +4,17 @@
  * record: the header is the line after it. Otherwise the delimiter is the one of `,` `;` and tab that the header line
  * holds most often (outside quotes), comma when none. Blank lines are skipped. The first record is the header; a
  * header cell left blank is named `Column N`, and so is any cell beyond the header's width. A record of more than
- * MAX_COLUMNS cells refuses the file: every row is padded to the widest, so one very wide row would make every row
- * that wide.
+ * MAX_COLUMNS cells, a header cell longer than MAX_HEADER_CHARS or another cell longer than MAX_CELL_CHARS refuses
+ * the file (memory per upload stays near the file's size: no giant header is echoed, no row is padded to the
+ * widest; a short row's missing cells read as empty).
  */
 
 /** Cells a record may hold (a spreadsheet export of people rarely passes a few dozen). */
 export const MAX_COLUMNS = 500;
+/** Characters a header cell may hold (it names a column; the page echoes it). */
+export const MAX_HEADER_CHARS = 256;
+/** Characters any other cell may hold (an address, a long profile URL and a note fit in it). */
+export const MAX_CELL_CHARS = 4096;
 export interface ParsedSheet {
   headers: string[];
   rows: string[][];
@@ -46,54 +51,70 @@ export function parseSheet(whole: string, maxRecords: number): ParseOutcome & { 
   const delimiter: Delimiter = sep ? (sep[2] as Delimiter) : pickDelimiter(text);
   const records: string[][] = [];
   let record: string[] = [];
+  // A field is sliced from the text (not built a character at a time): a cell costs its own characters once.
   let field = '';
+  let start = 0;
   let quoted = false;
   let afterQuote = false;
   let line = sep ? 2 : 1;
+  let tooLong: string | null = null;
+  const push = (value: string) => {
+    const limit = records.length === 0 ? MAX_HEADER_CHARS : MAX_CELL_CHARS;
+    if (value.length > limit && tooLong === null)
+      tooLong =
+        records.length === 0
+          ? `The header of column ${record.length + 1} is longer than ${MAX_HEADER_CHARS.toLocaleString('en-US')} characters; the first line must name the columns.`
+          : `Line ${line} column ${record.length + 1} holds more than ${MAX_CELL_CHARS.toLocaleString('en-US')} characters; a cell of a sheet of people is shorter.`;
+    record.push(value);
+  };
   const endRecord = () => {
-    record.push(field);
+    push(field);
     field = '';
     if (!(record.length === 1 && record[0]!.trim() === '')) records.push(record);
     record = [];
   };
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
+    const ch = text.charCodeAt(i);
     if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
+      if (ch === QUOTE) {
+        if (text.charCodeAt(i + 1) === QUOTE) {
+          field += text.slice(start, i + 1);
           i++;
+          start = i + 1;
         } else {
+          field += text.slice(start, i);
           quoted = false;
           afterQuote = true;
         }
-      } else {
-        if (ch === '\n') line++;
-        field += ch;
-      }
+      } else if (ch === LF) line++;
       continue;
     }
-    if (ch === '"' && field === '' && !afterQuote) {
+    if (ch === QUOTE && field === '' && i === start && !afterQuote) {
       quoted = true;
-    } else if (ch === delimiter) {
-      record.push(field);
+      start = i + 1;
+    } else if (ch === delimiter.charCodeAt(0)) {
+      if (!afterQuote) field = text.slice(start, i);
+      push(field);
       field = '';
+      start = i + 1;
       afterQuote = false;
+      if (tooLong) return { ok: false, message: tooLong };
       if (record.length >= MAX_COLUMNS)
         return {
           ok: false,
           message: `Line ${line} has more than ${MAX_COLUMNS} columns; the file is not a sheet of people.`,
         };
-    } else if (ch === '\r' || ch === '\n') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
+    } else if (ch === CR || ch === LF) {
+      if (!afterQuote) field = text.slice(start, i);
+      if (ch === CR && text.charCodeAt(i + 1) === LF) i++;
       endRecord();
+      start = i + 1;
       afterQuote = false;
+      if (tooLong) return { ok: false, message: tooLong };
       line++;
       if (records.length > maxRecords) return { ok: false, message: 'too many rows', over: true };
     } else if (afterQuote) {
       return { ok: false, message: `Line ${line}: text after a closing quote; the file is not valid CSV.` };
-    } else {
-      field += ch;
     }
   }
   if (quoted)
@@ -101,14 +122,21 @@ export function parseSheet(whole: string, maxRecords: number): ParseOutcome & { 
       ok: false,
       message: `A quoted field opened near line ${line} is never closed; the file is not valid CSV.`,
     };
-  if (field !== '' || record.length > 0) endRecord();
+  if (!afterQuote) field = text.slice(start);
+  if (field !== '' || record.length > 0 || afterQuote) endRecord();
+  if (tooLong) return { ok: false, message: tooLong };
   if (records.length > maxRecords) return { ok: false, message: 'too many rows', over: true };
   const [head, ...rows] = records;
   if (!head) return { ok: false, message: 'The file is empty.' };
   const width = rows.reduce((w, r) => Math.max(w, r.length), head.length);
   const headers = Array.from({ length: width }, (_, i) => head[i]?.trim() || `Column ${i + 1}`);
-  return {
-    ok: true,
-    sheet: { headers, rows: rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? '')), delimiter },
-  };
+  // Rows are not padded to the widest: a missing cell reads as empty (cellOf) wherever a row is read.
+  return { ok: true, sheet: { headers, rows, delimiter } };
 }
+
+/** A row's cell `i`, empty past the row's end (rows keep their own width). */
+export const cellOf = (row: readonly string[], i: number): string => row[i] ?? '';
+
+const QUOTE = 0x22;
+const CR = 0x0d;
+const LF = 0x0a;

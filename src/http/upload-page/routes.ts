@@ -1,28 +1,30 @@
 import type { Context, Middleware } from 'koa';
 import type { Account } from '../../domain/account.js';
 import { AppError } from '../../domain/errors/index.js';
-import { FIELD_LABELS, guessMapping, hasIdentifier, UPLOAD_FIELDS } from '../../domain/uploads/mapping.js';
+import { FIELD_LABELS, hasIdentifier, UPLOAD_FIELDS } from '../../domain/uploads/mapping.js';
 import type { ParsedSheet } from '../../domain/uploads/parse-csv.js';
 import { UPLOAD_MAX_BYTES } from '../../jobs/enrichment/payload.js';
 import type { UploadRecord } from '../../jobs/enrichment/upload-store.js';
 import { checkLink } from '../../jobs/export/links.js';
-import { estimateRun } from '../../operations/enrichment-upload/estimate.js';
+import { estimateOfCounts, estimateRun } from '../../operations/enrichment-upload/estimate.js';
 import { fetchSheet } from '../../operations/enrichment-upload/fetch-sheet.js';
 import { runOf, runView, uploadStore } from '../../operations/enrichment-upload/run-view.js';
 import {
   checkedMapping,
   noIdentifier,
   readUploadedSheet,
+  type SheetSummary,
   storedSheet,
+  summarize,
 } from '../../operations/enrichment-upload/sheet.js';
 import { startRun } from '../../operations/enrichment-upload/start-run.js';
 import { uploadPath } from '../../operations/enrichment-upload/upload-link.js';
 import type { Services } from '../../operations/types.js';
 import { errorPage, uploadPage } from './page.js';
 import { readJsonObject, readRawBody } from './read-body.js';
+import { FairSlots } from './sheet-slots.js';
 
 const ROUTE = /^\/upload\/(upl_[0-9A-Za-z]{1,64})(?:\/(state|file|url|estimate|start|run))?$/;
-const PREVIEW_ROWS = 10;
 
 /**
  * The CSV enrichment upload page and its form endpoints, opened by the signed link of
@@ -40,15 +42,21 @@ const PREVIEW_ROWS = 10;
  * 410 link.expired; an upload id that is not stored answers 404 upload.not_found. A page error is a clear message
  * and charges nothing.
  */
-/** Sheet reads, parses and estimates the upload pages of one process run at once; more answer 429. */
+/** Sheet work (parses, estimates, starts) the upload pages of one process run at once, shared fairly (FairSlots). */
 export const SHEET_WORK_MAX = 4;
+/** How long a file or sheet already read waits for a work slot to be parsed (it is not read again). */
+const BYTES_IN_WAIT_MS = 10_000;
+/** How long an estimate or a start waits for a work slot (a second start of one upload waits for the first). */
+const WORK_WAIT_MS = 5_000;
+/** Files and sheet links being read (waiting on the network) at once in one process, shared fairly. */
+export const SHEET_READS_MAX = 8;
 
 export function uploadPageRoutes(services: Services): Middleware {
   const uploads = uploadStore(services);
-  const reading = new Set<string>();
-  // Sheet work (reading up to 15 MB, parsing it, estimating) in flight in this process, whatever the upload: each
-  // holds a whole sheet in memory, so many links at once must not add up to the heap.
-  let sheetWork = 0;
+  // Each slot holds a whole sheet in memory, so many links at once must not add up to the heap; one account or one
+  // link cannot take them all (sheet-slots.ts), and `state` and `run` (what the page polls) take none.
+  const work = new FairSlots(SHEET_WORK_MAX);
+  const reading = new FairSlots(SHEET_READS_MAX);
   return async (ctx, next) => {
     const m = ROUTE.exec(ctx.path);
     if (!m) return next();
@@ -84,27 +92,40 @@ export function uploadPageRoutes(services: Services): Middleware {
       });
       return;
     }
-    // One file or sheet link read at a time per upload (in this process): a link holder cannot pile up reads.
-    const reads = action === 'file' || action === 'url';
-    if (reads && reading.has(id))
-      throw new AppError('rate.limited', 'This upload is already reading a file or a sheet link.', {
-        hint: 'Wait for it to finish, then try again.',
-      });
-    const heavy = action !== 'run';
-    if (heavy && sheetWork >= SHEET_WORK_MAX) {
+    const held: Array<() => void> = [];
+    /** A slot of `slots` for this upload and its account, or 429 saying whose turn it is. */
+    const take = async (slots: FairSlots, what: 'read' | 'work', waitMs = 0) => {
+      const got: ReturnType<FairSlots['take']> = waitMs
+        ? await slots
+            .wait(account.id, id, waitMs)
+            .then((release) =>
+              release ? { ok: true as const, release } : { ok: false as const, reason: 'busy' as const },
+            )
+        : slots.take(account.id, id);
+      if (got.ok) {
+        held.push(got.release);
+        return;
+      }
+      if (got.reason === 'link' && what === 'read')
+        throw new AppError('rate.limited', 'This upload is already reading a file or a sheet link.', {
+          hint: 'Wait for it to finish, then try again.',
+        });
       ctx.set('Retry-After', '2');
-      throw new AppError('rate.limited', 'The service is reading other sheets just now.', {
+      const message =
+        got.reason === 'busy'
+          ? 'The service is reading other sheets just now.'
+          : got.reason === 'tenant'
+            ? `This account is ${what === 'read' ? 'reading' : 'working on'} ${slots.perTenant} sheets already.`
+            : 'This upload is already being worked on.';
+      throw new AppError('rate.limited', message, {
         hint: 'Try again in a few seconds.',
         details: { retry_after: 2 },
       });
-    }
-    if (reads) reading.add(id);
-    if (heavy) sheetWork++;
+    };
     try {
-      ctx.body = { ok: true, ...(await act(ctx, action!, upload, account)) };
+      ctx.body = { ok: true, ...(await act(ctx, action!, upload, account, take)) };
     } finally {
-      if (reads) reading.delete(id);
-      if (heavy) sheetWork--;
+      for (const release of held) release();
     }
   };
 
@@ -135,12 +156,20 @@ export function uploadPageRoutes(services: Services): Middleware {
     return { upload, account };
   }
 
-  async function act(ctx: Context, action: string, upload: UploadRecord, account: Account) {
+  async function act(
+    ctx: Context,
+    action: string,
+    upload: UploadRecord,
+    account: Account,
+    take: (slots: FairSlots, what: 'read' | 'work', waitMs?: number) => Promise<void>,
+  ) {
     switch (action) {
       case 'state':
-        return stateOf(upload, account);
+        return stateOf(upload, account, () => take(work, 'work', WORK_WAIT_MS));
       case 'file': {
         refuseStarted(upload);
+        // The body arrives over the network: a read slot, then a work slot only for the parse.
+        await take(reading, 'read');
         const bytes = await readRawBody(
           ctx,
           UPLOAD_MAX_BYTES,
@@ -150,6 +179,7 @@ export function uploadPageRoutes(services: Services): Middleware {
             }),
         );
         const name = fileName(ctx.get('X-File-Name'));
+        await take(work, 'work', BYTES_IN_WAIT_MS);
         return intake(upload, account, bytes, name, 'file');
       }
       case 'url': {
@@ -159,20 +189,25 @@ export function uploadPageRoutes(services: Services): Middleware {
           throw new AppError('request.invalid', 'Send { "url": "…" }: the CSV link of a published sheet.', {
             field: 'url',
           });
+        // The sheet server may be slow: the read holds a read slot while it waits, never a work slot.
+        await take(reading, 'read');
         const got = await fetchSheet(body.url, {
           maxBytes: UPLOAD_MAX_BYTES,
           timeoutMs: services.config.uploadFetchTimeoutMs,
           allow: services.config.uploadFetchAllowHosts,
         });
+        await take(work, 'work', BYTES_IN_WAIT_MS);
         return intake(upload, account, got.bytes, got.name, 'url');
       }
       case 'estimate': {
+        await take(work, 'work', WORK_WAIT_MS);
         const sheet = await sheetOf(upload);
         const body = await readJsonObject(ctx);
         const mapping = checkedMapping(sheet.headers, body.mapping);
         return { estimate: await estimateRun(services, account, sheet, mapping) };
       }
       case 'start': {
+        await take(work, 'work', WORK_WAIT_MS);
         const body = await readJsonObject(ctx);
         const { run_id } = await startRun(services, uploads, upload, account, body.mapping);
         return { run_id, run: runView(await runOf(services, account.id, run_id)) };
@@ -186,44 +221,57 @@ export function uploadPageRoutes(services: Services): Middleware {
 
   async function intake(upload: UploadRecord, account: Account, bytes: Buffer, name: string, source: 'file' | 'url') {
     const { sheet, text, encoding } = readUploadedSheet(bytes, services.config.uploadMaxRows);
-    const guessed = guessMapping(sheet.headers, sheet.rows.slice(0, 50), services.config.networkHost);
-    if (!hasIdentifier(guessed)) throw noIdentifierIn(sheet);
+    const uploadedAt = services.clock.now().toISOString();
+    const summary = summarize(sheet, services.config.networkHost, uploadedAt);
+    if (!hasIdentifier(summary.mapping)) throw noIdentifierIn(sheet);
     // A start may have happened while the file was read: its run keeps the sheet it counted.
     refuseStarted((await uploads.get(upload.id, null)) ?? upload);
-    const saved = await uploads.saveSheet(upload, text, {
-      name,
-      source,
-      bytes: bytes.length,
-      rows: sheet.rows.length,
-      encoding,
-      headers: sheet.headers,
-      uploaded_at: services.clock.now().toISOString(),
-    });
-    return stateOf(saved, account, sheet, guessed);
+    const saved = await uploads.saveSheet(
+      upload,
+      text,
+      {
+        name,
+        source,
+        bytes: bytes.length,
+        rows: sheet.rows.length,
+        encoding,
+        headers: sheet.headers,
+        uploaded_at: uploadedAt,
+      },
+      summary,
+    );
+    return stateOf(saved, account, undefined, summary);
   }
 
-  async function stateOf(
-    upload: UploadRecord,
-    account: Account,
-    known?: ParsedSheet,
-    guessed?: ReturnType<typeof guessMapping>,
-  ) {
-    const sheet = known ?? (upload.file ? await sheetOf(upload) : null);
+  /**
+   * The upload, its sheet's summary and its run, to redraw the page. The summary is the one stored with the sheet,
+   * so this reads no sheet (and takes no slot); only an upload stored without one (from before summaries) is parsed
+   * again, under a work slot (`slot()`), and its summary stored for the next call.
+   */
+  async function stateOf(upload: UploadRecord, account: Account, slot?: () => Promise<void>, known?: SheetSummary) {
     const run = upload.run_id ? runView(await runOf(services, account.id, upload.run_id)) : null;
-    if (!sheet || !upload.file) return { upload_id: upload.id, file: null, run };
-    const mapping = guessed ?? guessMapping(sheet.headers, sheet.rows.slice(0, 50), services.config.networkHost);
-    const estimate = hasIdentifier(mapping)
-      ? await estimateRun(services, account, sheet, checkedMapping(sheet.headers, mapping))
-      : null;
+    if (!upload.file) return { upload_id: upload.id, file: null, run };
+    let summary = known ?? (await storedSummary(upload));
+    if (!summary) {
+      await slot?.();
+      summary = summarize(await sheetOf(upload), services.config.networkHost, upload.file.uploaded_at);
+    }
+    const { headers, ...file } = upload.file;
     return {
       upload_id: upload.id,
-      file: upload.file,
-      headers: sheet.headers,
-      preview: sheet.rows.slice(0, PREVIEW_ROWS),
-      mapping,
-      estimate,
+      // The headers are sent once (not again inside `file`).
+      file,
+      headers: summary.headers,
+      preview: summary.preview,
+      mapping: summary.mapping,
+      estimate: summary.counts ? await estimateOfCounts(services, account, summary.counts) : null,
       run,
     };
+  }
+
+  async function storedSummary(upload: UploadRecord): Promise<SheetSummary | undefined> {
+    const s = (await uploads.readSummary(upload.id)) as SheetSummary | undefined;
+    return s && typeof s === 'object' && s.uploaded_at === upload.file?.uploaded_at ? s : undefined;
   }
 
   async function sheetOf(upload: UploadRecord): Promise<ParsedSheet> {

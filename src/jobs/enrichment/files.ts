@@ -15,6 +15,8 @@ export const uploadsDir = (filesDir: string) => join(filesDir, 'uploads');
 export const resultsDir = (filesDir: string) => join(filesDir, 'enrichments');
 export const uploadRecordFile = (filesDir: string, id: string) => join(uploadsDir(filesDir), `${id}.json`);
 export const uploadSheetFile = (filesDir: string, id: string) => join(uploadsDir(filesDir), `${id}.csv`);
+/** The sheet's summary (headers, preview, guessed mapping and its row counts), so `state` need not parse it again. */
+export const uploadSummaryFile = (filesDir: string, id: string) => join(uploadsDir(filesDir), `${id}.summary.json`);
 export const uploadRunFile = (filesDir: string, id: string) => join(uploadsDir(filesDir), `${id}.run`);
 export const uploadTakeoverFile = (filesDir: string, id: string, claimedAtMs: number) =>
   join(uploadsDir(filesDir), `${id}.run.takeover-${Math.trunc(claimedAtMs)}`);

@@ -8,6 +8,7 @@ import {
   uploadRunFile,
   uploadRunSheetFile,
   uploadSheetFile,
+  uploadSummaryFile,
   uploadsDir,
   uploadTakeoverFile,
 } from './files.js';
@@ -94,12 +95,27 @@ export class UploadStore {
     return { ...rec, run_id: runId };
   }
 
-  /** Stores the sheet (UTF-8 text) and its description, replacing an earlier one. */
-  async saveSheet(rec: UploadRecord, text: string, file: UploadFileInfo): Promise<UploadRecord> {
+  /**
+   * Stores the sheet (UTF-8 text) and its description, replacing an earlier one; `summary` (what the page shows of
+   * it, tied to `file.uploaded_at` by its caller) is written first, beside it.
+   */
+  async saveSheet(rec: UploadRecord, text: string, file: UploadFileInfo, summary?: unknown): Promise<UploadRecord> {
+    if (summary !== undefined) await replaceFile(uploadSummaryFile(this.filesDir, rec.id), JSON.stringify(summary));
     await replaceFile(uploadSheetFile(this.filesDir, rec.id), text);
     const next = { ...rec, file };
     await this.write(next);
     return next;
+  }
+
+  /** The summary saveSheet stored, or undefined (none: an upload from before summaries, or unreadable). */
+  async readSummary(id: string): Promise<unknown> {
+    const text = await readFile(uploadSummaryFile(this.filesDir, id), 'utf8').catch(() => null);
+    if (text === null) return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return undefined;
+    }
   }
 
   async readSheet(id: string): Promise<string> {

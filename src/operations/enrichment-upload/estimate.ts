@@ -38,7 +38,15 @@ export async function estimateRun(
   sheet: ParsedSheet,
   m: CheckedMapping,
 ): Promise<RunEstimate> {
-  const c = countRows(sheet, m, services.config.networkHost);
+  return estimateOfCounts(services, account, countRows(sheet, m, services.config.networkHost));
+}
+
+/** The estimate of rows already counted (an upload's stored summary): only the credits left are read again. */
+export async function estimateOfCounts(
+  services: Services,
+  account: Account,
+  c: ReturnType<typeof countRows>,
+): Promise<RunEstimate> {
   const credits = await contactAvailable({ services, account }, 'enrich');
   return {
     rows: c.rows,

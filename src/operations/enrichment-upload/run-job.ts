@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { type Candidate, matchInput } from '../../domain/enrichment/match.js';
 import { csvRecord } from '../../domain/text/csv-cell.js';
 import { mappingIndexes } from '../../domain/uploads/mapping.js';
+import { cellOf } from '../../domain/uploads/parse-csv.js';
 import { type RowInput, rowInput } from '../../domain/uploads/row-input.js';
 import { RESULT_FILE_NAME, resultFile } from '../../jobs/enrichment/files.js';
 import {
@@ -95,7 +96,8 @@ export function enrichmentRunJobKind(services: Services): JobKindDef<EnrichmentR
               warn[duplicate === 'work_email' ? 'duplicate_work_email' : 'duplicate_network'].push(r.input);
             const shaped = shown ? shapeRow(shown, RESULT_COLUMNS) : null;
             lines += csvRecord([
-              ...row,
+              // Rows keep their own width: the result's columns start after the header's.
+              ...sheet.headers.map((_, c) => cellOf(row, c)),
               final,
               ...RESULT_COLUMNS.map((c) => (shaped ? contactCell(c, shaped[c.name]) : null)),
             ]);

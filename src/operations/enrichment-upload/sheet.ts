@@ -1,8 +1,9 @@
 import { AppError } from '../../domain/errors/index.js';
 import { decodeUpload } from '../../domain/uploads/decode.js';
-import { type ColumnMapping, hasIdentifier, mappingIndexes } from '../../domain/uploads/mapping.js';
-import { type ParsedSheet, parseSheet } from '../../domain/uploads/parse-csv.js';
+import { type ColumnMapping, guessMapping, hasIdentifier, mappingIndexes } from '../../domain/uploads/mapping.js';
+import { cellOf, type ParsedSheet, parseSheet } from '../../domain/uploads/parse-csv.js';
 import { UPLOAD_MAX_BYTES } from '../../jobs/enrichment/payload.js';
+import { countRows } from './estimate.js';
 
 const SAVE_HINT = 'Save the sheet as "CSV UTF-8 (comma delimited)" and upload that file.';
 
@@ -57,6 +58,35 @@ export function noIdentifier(): AppError {
     'No column is mapped to an email, phone or profile URL, so no row can be matched.',
     { hint: 'Map at least one column holding work emails, phone numbers or profile URLs.', field: 'mapping' },
   );
+}
+
+/** Rows the page previews. */
+export const PREVIEW_ROWS = 10;
+
+/**
+ * What the upload page shows of a sheet, computed once when it comes in and stored beside it, so `state` (called
+ * on every redraw) neither reads nor parses the sheet again: its headers, the first rows (each as wide as the
+ * headers), the guessed mapping and, when that names an identifier, the rows it would count.
+ */
+export interface SheetSummary {
+  /** The file's `uploaded_at`: a summary is the stored sheet's only when they agree. */
+  uploaded_at: string;
+  headers: string[];
+  preview: string[][];
+  mapping: ColumnMapping;
+  counts: { rows: number; can: number; missing: number; invalid: number } | null;
+}
+
+export function summarize(sheet: ParsedSheet, host: string, uploadedAt: string): SheetSummary {
+  const mapping = guessMapping(sheet.headers, sheet.rows.slice(0, 50), host);
+  const width = sheet.headers.length;
+  return {
+    uploaded_at: uploadedAt,
+    headers: sheet.headers,
+    preview: sheet.rows.slice(0, PREVIEW_ROWS).map((r) => Array.from({ length: width }, (_, i) => cellOf(r, i))),
+    mapping,
+    counts: hasIdentifier(mapping) ? countRows(sheet, checkedMapping(sheet.headers, mapping), host) : null,
+  };
 }
 
 export type CheckedMapping = { indexes: Partial<Record<keyof ColumnMapping, number>>; mapping: ColumnMapping };
