@@ -163,11 +163,14 @@ describeWithChromium('web console in Chromium', () => {
     const controls = await page
       .locator('form.filters [data-key]')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
-    expect(controls.sort()).toEqual(schema.filter_keys.map((k: { key: string }) => k.key).sort());
+    // (Range fields carry both bounds' keys; the signals picker writes `where`.)
+    expect([...new Set(controls)].filter((k) => k !== 'where').sort()).toEqual(
+      schema.filter_keys.map((k: { key: string }) => k.key).sort(),
+    );
     await shoot('audience-empty');
     await pick('countries', 'us', 'united states');
     await pick('seniority', 'senior_ic');
-    await page.getByLabel('has_work_email').selectOption('true');
+    await page.getByLabel('Has a work email').selectOption('true');
     const filter = { countries: ['us'], seniority: ['senior_ic'], has_work_email: true };
     const expected = (await app.request('POST', '/v1/contacts/count', { key: apiKey, body: { filter } })).body.data
       .count as number;
@@ -189,23 +192,27 @@ describeWithChromium('web console in Chromium', () => {
     });
     expect(await page.getByTestId('curl').textContent()).toContain(`${app.url}/v1/exports`);
 
-    // The preview spends exactly one contact credit per row shown.
+    // The preview states its cost first, then spends exactly one contact credit per row shown.
     const before = await credits();
-    await page.getByRole('button', { name: /^Preview 10 rows \(costs up to 10 contact credits\)$/ }).click();
-    await page.getByTestId('preview-rows').waitFor();
-    const shown = await page.locator('[data-testid="preview-rows"] tbody tr').count();
+    await page.getByRole('button', { name: 'Show rows…' }).click();
+    expect(await page.getByTestId('quote').getAttribute('data-credits')).toBe('10');
+    await page.getByTestId('quote-confirm').click();
+    await page.getByTestId('result-rows').waitFor();
+    const shown = await page.locator('[data-testid="result-rows"] tbody tr').count();
     expect(shown).toBe(10);
     await eventually(async () => {
       const after = await credits();
       expect(before.contact.day.remaining - after.contact.day.remaining).toBe(shown);
       expect(after.contact.day.used - before.contact.day.used).toBe(shown);
     });
-    expect(await page.getByTestId('preview-cost').getAttribute('data-spent')).toBe(String(shown));
+    expect(await page.getByTestId('spent').getAttribute('data-spent')).toBe(String(shown));
     await shoot('audience');
 
     // The export holds max_rows, then its CSV downloads with that many rows.
-    await page.getByLabel('max_rows').fill('7');
-    await page.getByRole('button', { name: 'Start export' }).click();
+    await page.getByLabel('Rows to export').fill('7');
+    await page.getByRole('button', { name: 'Export…' }).click();
+    expect(await page.getByTestId('quote').getAttribute('data-credits')).toBe('7');
+    await page.getByTestId('quote-confirm').click();
     expect(await page.getByTestId('export-hold').getAttribute('data-held')).toBe('7');
     const link = page.getByTestId('export-download');
     await link.waitFor({ timeout: 30_000 });
