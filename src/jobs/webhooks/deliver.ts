@@ -1,0 +1,223 @@
+import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { AppError } from '../../domain/errors/index.js';
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  DISABLE_AFTER_MS,
+  nextRetryAt,
+  type WebhookEndpoint,
+  type WebhookEvent,
+} from '../../domain/webhooks/types.js';
+import type { Services } from '../../operations/types.js';
+import { exportFile, exportLink, linkExpiry } from '../export/links.js';
+import { EXPORT_LINK_TTL_MS, type ExportFamily } from '../export/payload.js';
+import type { PeriodicTask } from '../runner.js';
+import { openSecret, signMessage } from './secrets.js';
+import { hostOf, parseWebhookUrl, webhookLookup } from './url-guard.js';
+
+/** Answer bytes read at most (the rest is ignored). */
+const ANSWER_MAX_BYTES = 4096;
+/** Deliveries one pass takes at most. */
+const BATCH = 20;
+
+/**
+ * The webhook sender: a periodic task of the job runner (every worker process runs it). Each pass claims the
+ * deliveries due (StateStore.claimWebhookDeliveries: atomic, leased, so two workers or processes never make the same
+ * attempt; a sender that dies leaves its lease to run out and the attempt is made again, same webhook-id), sends
+ * them, and records each outcome with the next retry of the schedule (domain/webhooks/types.ts).
+ */
+export function webhookSender(services: Services, everyMs = 250): PeriodicTask {
+  return {
+    name: 'webhook deliveries',
+    everyMs,
+    run: async () => {
+      const { state, clock, config, metrics } = services;
+      const now = clock.now();
+      const stats = await state.webhookQueueStats(now);
+      metrics.webhookQueue(
+        stats.pending,
+        stats.oldestDueAt ? Math.max(0, (now.getTime() - Date.parse(stats.oldestDueAt)) / 1000) : 0,
+      );
+      if (stats.pending === 0) return;
+      // The lease outlives the attempt's own time limit: past it, the attempt is taken as lost and made again.
+      const leaseUntil = new Date(now.getTime() + config.webhookTimeoutMs * 3 + 5000);
+      const claimed = await state.claimWebhookDeliveries(now, BATCH, leaseUntil);
+      await Promise.all(claimed.map((c) => deliverOne(services, c)));
+    },
+  };
+}
+
+async function deliverOne(services: Services, c: ClaimedDelivery): Promise<void> {
+  const { state, clock, logger, metrics } = services;
+  const attempt = c.delivery.attempts;
+  let outcome: AttemptOutcome;
+  if (!c.endpoint.enabled) {
+    outcome = {
+      ok: false,
+      statusCode: null,
+      error: `not sent: the endpoint is disabled (${c.endpoint.disabledReason ?? 'by the account'})`,
+      durationMs: 0,
+      at: clock.now().toISOString(),
+      nextRetryAt: null,
+    };
+  } else {
+    const body = JSON.stringify(await bodyOf(services, c.event));
+    const sent = await send(services, c.endpoint, c.event.id, body);
+    const at = clock.now();
+    const retry = !sent.ok && sent.retry ? nextRetryAt(attempt, at) : null;
+    outcome = {
+      ok: sent.ok,
+      statusCode: sent.statusCode,
+      error: sent.error,
+      durationMs: sent.durationMs,
+      at: at.toISOString(),
+      nextRetryAt: retry?.toISOString() ?? null,
+    };
+  }
+  metrics.webhookAttempt(outcome.ok ? 'succeeded' : outcome.nextRetryAt ? 'retry' : 'failed');
+  const recorded = await state.finishWebhookAttempt(c.delivery.id, attempt, outcome, DISABLE_AFTER_MS);
+  if (!recorded) logger.warn({ delivery: c.delivery.id, attempt }, 'webhook attempt outcome not recorded (taken over)');
+}
+
+interface Sent {
+  ok: boolean;
+  retry: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** Signs with the current secret, and the previous one while a rotation's overlap lasts. */
+export function signatures(
+  services: Services,
+  endpoint: WebhookEndpoint,
+  id: string,
+  ts: number,
+  body: string,
+): string {
+  const now = services.clock.now().getTime();
+  const secrets = [openSecret(services.secret, endpoint.secretSealed)];
+  if (
+    endpoint.previousSecretSealed &&
+    endpoint.previousSecretExpiresAt &&
+    Date.parse(endpoint.previousSecretExpiresAt) > now
+  )
+    secrets.push(openSecret(services.secret, endpoint.previousSecretSealed));
+  return secrets.map((s) => signMessage(s, id, ts, body)).join(' ');
+}
+
+/** One POST: 10 s (CDS_WEBHOOK_TIMEOUT_MS) for all of it, redirects not followed, at most 4 KB of the answer read. */
+function send(services: Services, endpoint: WebhookEndpoint, id: string, body: string): Promise<Sent> {
+  const { config, clock } = services;
+  const started = performance.now();
+  const took = () => performance.now() - started;
+  let url: URL;
+  try {
+    url = parseWebhookUrl(endpoint.url, config.webhookAllowHosts);
+  } catch (e) {
+    const message = e instanceof AppError ? e.message : String(e);
+    return Promise.resolve({ ok: false, retry: false, statusCode: null, error: message, durationMs: 0 });
+  }
+  const ts = Math.floor(clock.now().getTime() / 1000);
+  const allowed = config.webhookAllowHosts.includes(hostOf(url));
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<Sent>((resolve) => {
+    let done = false;
+    const finish = (s: Omit<Sent, 'durationMs'>) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve({ ...s, durationMs: took() });
+    };
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        lookup: webhookLookup(allowed),
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'User-Agent': 'contact-data-service-webhooks',
+          'webhook-id': id,
+          'webhook-timestamp': String(ts),
+          'webhook-signature': signatures(services, endpoint, id, ts, body),
+        },
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          // Past 4 KB the answer is not read further.
+          if (read > ANSWER_MAX_BYTES) res.destroy();
+        });
+        const settle = () => {
+          if (status >= 200 && status < 300) finish({ ok: true, retry: false, statusCode: status, error: null });
+          else
+            finish({
+              ok: false,
+              retry: status === 429 || status >= 500,
+              statusCode: status,
+              error: status >= 300 && status < 400 ? 'redirects are not followed' : null,
+            });
+        };
+        res.on('end', settle);
+        res.on('close', settle);
+        res.on('error', settle);
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({
+        ok: false,
+        retry: true,
+        statusCode: null,
+        error: `no answer within ${config.webhookTimeoutMs} ms`,
+      });
+      req.destroy();
+    }, config.webhookTimeoutMs);
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      const error =
+        e.code === 'CDS_ADDRESS_REFUSED'
+          ? `the host resolves to a private, loopback, link-local or metadata address (${e.message})`
+          : `network error: ${e.code ?? e.message}`;
+      finish({ ok: false, retry: true, statusCode: null, error });
+    });
+    req.end(body);
+  });
+}
+
+/**
+ * The body sent: `{type, id, created_at, data}`. Links are made when sent, by the polling routes' rules: the polling
+ * route of the job, and for a completed export its signed download link (bound to the account's active key, expiring
+ * as the polling route's does) while the file is there.
+ */
+export async function bodyOf(services: Services, event: WebhookEvent): Promise<Record<string, unknown>> {
+  const { config, secret, clock, state } = services;
+  const data: Record<string, unknown> = { ...event.data };
+  const base = config.publicUrl;
+  if (event.type === 'export.completed' || event.type === 'export.failed') {
+    const id = String(data.export_id);
+    const family = (data.family === 'B' ? 'B' : 'A') as ExportFamily;
+    data.links = {
+      self: family === 'A' ? `${base}/v1/exports/${id}` : `${base}/api/v1/contacts/search/export/${id}`,
+    };
+    if (event.type === 'export.completed') {
+      const expiresAt = linkExpiry(event.createdAt, EXPORT_LINK_TTL_MS[family]);
+      const key = (await state.listKeys(event.accountId)).find((k) => k.revokedAt === null);
+      if (clock.now() < expiresAt && existsSync(exportFile(config.filesDir, id))) {
+        data.download_url = exportLink(base, secret, id, expiresAt, key?.id);
+        data.expires_at = expiresAt.toISOString();
+      }
+    }
+  } else if (event.type === 'collect.completed' || event.type === 'collect.failed') {
+    data.links = { self: `${base}/v1/signals/collect/${String(data.collect_id)}` };
+  } else if (event.type === 'alert.leads') {
+    data.links = {
+      alert: `${base}/v1/signals/alerts/${String(data.alert_id)}`,
+      signals: `${base}/v1/signals?source_type=alert&source_id=${String(data.alert_id)}&run_id=${String(data.run_id)}`,
+    };
+  }
+  return { type: event.type, id: event.id, created_at: event.createdAt, data };
+}
