@@ -16,6 +16,7 @@ export const ID_PREFIX = {
   domainList: 'dl',
   upload: 'upl',
   enrichmentRun: 'enr',
+  audience: 'aud',
 } as const;
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';

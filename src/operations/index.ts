@@ -2,6 +2,14 @@ import { getAccount } from './account/get-account.js';
 import { getCredits } from './account/get-credits.js';
 import { adminCreateAccount, adminGetAccount, adminResumeAccount, adminSuspendAccount } from './admin/accounts.js';
 import { adminAddOptOuts, adminListOptOuts, adminOptOutAudit, adminRemoveOptOuts } from './admin/optouts.js';
+import {
+  countAudience,
+  createAudience,
+  deleteAudience,
+  getAudience,
+  listAudiences,
+  updateAudience,
+} from './audiences/audiences.js';
 import { countCompanies, searchCompanies } from './companies/company-ops.js';
 import { lookupCompanies } from './companies/lookup-companies.js';
 import { countContacts } from './contacts/count-contacts.js';
@@ -61,6 +69,12 @@ export const OPERATIONS: readonly Operation[] = (
     enrichContacts,
     createExport,
     getExport,
+    createAudience,
+    listAudiences,
+    getAudience,
+    countAudience,
+    updateAudience,
+    deleteAudience,
     collectSignals,
     getCollect,
     listSignals,

@@ -1,8 +1,10 @@
 import type { Account, AccountStatus, ApiKeyRecord, CreditSnapshot, Plan } from '../domain/account.js';
+import type { AudienceStore } from '../domain/audiences/store.js';
 import type { ConsoleSession } from '../domain/console-session.js';
 import type { CreditKind, Hold, UsageCategory } from '../domain/credits.js';
 import type { OAuthRecord, OAuthStored } from '../domain/oauth-record.js';
 import type { OptOutEntry, OptOutType } from '../domain/optouts.js';
+import type { RequestLogStore } from '../domain/request-log.js';
 import type { DailyUsage, UsageLine } from '../domain/usage-lines.js';
 import type { JobStore } from '../jobs/port.js';
 import type { SignalStore } from '../network-signals/port.js';
@@ -101,7 +103,7 @@ export type OptOutProgress = (done: number, total: number) => void;
  */
 export const OPT_OUT_CHUNK = 5000;
 
-export interface StateStore extends JobStore, SignalStore {
+export interface StateStore extends JobStore, SignalStore, AudienceStore, RequestLogStore {
   // plans
   listPlans(): Plan[];
   getPlan(slug: string): Plan | undefined;

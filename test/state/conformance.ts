@@ -5,6 +5,7 @@ import { AppError } from '../../src/domain/errors/index.js';
 import { billingMonthWindow, dayWindow, FAR_FUTURE, quotaBlock } from '../../src/domain/quota/index.js';
 import { applyPlanOverrides, DEFAULT_PLANS } from '../../src/state/plans.js';
 import type { StateStore } from '../../src/state/port.js';
+import { accountDataCases } from './account-data-cases.js';
 import { consoleCases } from './console-cases.js';
 import { oauthCases } from './oauth-cases.js';
 import { optOutCases } from './optouts-cases.js';
@@ -747,6 +748,8 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
     );
 
     consoleCases(() => store);
+
+    accountDataCases(() => store);
 
     oauthCases(
       () => store,

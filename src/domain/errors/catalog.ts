@@ -57,6 +57,9 @@ export const ERROR_CATALOG = {
   'upload.submitted': { status: 409, message: 'This upload was already started.' },
   'enrichment_run.not_found': { status: 404, message: 'Unknown enrichment run id.' },
   'enrichment_run.not_ready': { status: 409, message: 'The enrichment run has not completed.' },
+  'audience.not_found': { status: 404, message: 'Unknown audience id.' },
+  'audiences.limit_reached': { status: 409, message: 'The account holds as many saved audiences as it may.' },
+  'request.not_found': { status: 404, message: 'No request with this id in the request log of this account.' },
   'internal.error': { status: 500, message: 'Unexpected error; quote the request id to support.' },
 } as const;
 
@@ -84,6 +87,9 @@ export const ADDED_ERROR_CODES: readonly ErrorCode[] = [
   'upload.submitted',
   'enrichment_run.not_found',
   'enrichment_run.not_ready',
+  'audience.not_found',
+  'audiences.limit_reached',
+  'request.not_found',
 ];
 export const SPEC_ERROR_CODES: readonly ErrorCode[] = (Object.keys(ERROR_CATALOG) as ErrorCode[]).filter(
   (c) => !ADDED_ERROR_CODES.includes(c),

@@ -33,3 +33,11 @@ export const cursorMember = v.pipe(
   v.description('page.next_cursor of the previous page, unchanged; null or absent for the first page.'),
 );
 export const maxPerCompanyMember = intParam(1, 1000, 'At most this many rows per company_domain in each page.');
+
+export const audienceIdMember = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(100, 'must be at most 100 characters'),
+  v.description(
+    'A saved audience (aud_…, POST /v1/audiences) whose filter to use instead of filter: send one of the two.',
+  ),
+);

@@ -1,6 +1,7 @@
 import type { Operation } from '../types.js';
 import { accountExamples } from './account.js';
 import { adminExamples } from './admin.js';
+import { audiencesExamples } from './audiences.js';
 import { companiesExamples } from './companies.js';
 import { contactsExamples } from './contacts.js';
 import { familyBExamples } from './family-b.js';
@@ -21,6 +22,7 @@ export const EXAMPLES: ExampleTable = {
   ...signalsExamples,
   ...familyBExamples,
   ...adminExamples,
+  ...audiencesExamples,
 };
 
 /** The operation with its examples attached (none when the table has no line for it; a test requires one). */

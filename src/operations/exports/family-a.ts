@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { parseContactFilter } from '../../domain/query/index.js';
+import { filterOrAudience } from '../audiences/view.js';
 import { resolveColumns } from '../contacts/columns.js';
-import { columnsMember, excludeIdsMember, filterMember } from '../contacts/inputs.js';
+import { audienceIdMember, columnsMember, excludeIdsMember, filterMember } from '../contacts/inputs.js';
 import * as out from '../outputs.js';
 import { intParam } from '../schemas.js';
 import { defineOperation } from '../types.js';
@@ -29,13 +30,15 @@ export const createExport = defineOperation({
     'lists joined with "; ", records as JSON text; text cells always quoted; a cell starting with = + - @ (or a tab ' +
     "or CR), and such a character after a ;, get a leading ' against spreadsheet formulas, except a cell (or " +
     '";"-separated part) that is exactly a plain number such as an E.164 phone (+12124435204) or -12.5. ' +
-    'Poll GET /v1/exports/{export_id} every few seconds until completed, then download its url (valid 7 days).',
+    'Poll GET /v1/exports/{export_id} every few seconds until completed, then download its url (valid 7 days). ' +
+    'audience_id instead of filter exports a saved audience.',
   cost: 'one contact credit per exported contact, on completion',
   output: out.exportStarted,
-  errors: ['export.no_matches', 'export.running', 'data.unavailable', 'query.timeout'],
+  errors: ['export.no_matches', 'export.running', 'data.unavailable', 'query.timeout', 'audience.not_found'],
   charges: 'contact',
   input: v.object({
-    filter: filterMember,
+    filter: v.optional(filterMember),
+    audience_id: v.optional(audienceIdMember),
     columns: v.optional(columnsMember),
     format: v.optional(v.pipe(v.picklist(['csv'], 'must be "csv"'), v.description('File format; only csv.')), 'csv'),
     max_rows: v.optional(intParam(1, 100_000_000, 'At most this many rows (the export is cut in the stable order).')),
@@ -63,7 +66,8 @@ export const createExport = defineOperation({
     annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
   },
   handler: async (ctx, input) => {
-    const { ir, keysApplied } = parseContactFilter(input);
+    const { filter } = await filterOrAudience(ctx, input);
+    const { ir, keysApplied } = parseContactFilter({ filter, exclude_ids: input.exclude_ids });
     const columns = resolveColumns('contact', input.columns);
     const s = await startExport(ctx, {
       family: 'A',

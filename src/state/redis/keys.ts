@@ -110,6 +110,18 @@ export function redisKeys(prefix: string) {
     /** Hash: accountId, keyId? (absent = null), createdAt, expiresAt; expires after the session's lifetime. */
     session: (tokenHash: string) => `${p}console-session:${tokenHash}`,
 
+    // saved audiences
+    /** Set of the account's audience ids (SCARD is the limit check). */
+    audiences: (accountId: string) => `${p}account:${accountId}:audiences`,
+    /** Hash: id, name, description? (absent = null), filter (JSON), filterVersion, createdAt, updatedAt. */
+    audience: (accountId: string, id: string) => `${p}account:${accountId}:audience:${id}`,
+    /** Hash: release id -> JSON {release, count, countedAt} (the latest count of the audience on that release). */
+    audienceCounts: (accountId: string, id: string) => `${p}account:${accountId}:audience:${id}:counts`,
+
+    // request log
+    /** List of JSON request log entries, newest first, trimmed to the newest 1,000 (REQUEST_LOG_CAP). */
+    requestLog: (accountId: string) => `${p}account:${accountId}:requests`,
+
     // OAuth authorization server records (src/oauth); ids are the provider's own or SHA-256 hex of bearer values
     /** Hash: payload (JSON), grantId?, uid?, accountId?, expiresAt? (absent = kept), consumedAt?; expires with it. */
     oauthRecord: (model: string, id: string) => `${p}oauth:${model}:${id}`,

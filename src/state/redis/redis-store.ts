@@ -2,6 +2,7 @@ import type { Plan } from '../../domain/account.js';
 import { DEFAULT_PLANS, DEFAULT_UPGRADE_URL, loadPlans, PlanBook } from '../plans.js';
 import type { StateStore } from '../port.js';
 import { RedisAccounts } from './accounts.js';
+import { RedisAudiences } from './audiences.js';
 import { closeRedis, connectRedis, type RedisClient, redisStepFor } from './client.js';
 import { RedisCredits } from './credits.js';
 import { RedisDomainLists } from './domain-lists.js';
@@ -11,6 +12,7 @@ import { RedisJobs } from './jobs.js';
 import { RedisApiKeys } from './keys-store.js';
 import { RedisOAuth } from './oauth.js';
 import { RedisOptOuts } from './optouts.js';
+import { RedisRequestLog } from './request-log.js';
 import { RedisSessions } from './sessions.js';
 import { RedisSignals } from './signals.js';
 import { RedisDailyUsage } from './usage-daily.js';
@@ -80,6 +82,8 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<StateS
   const jobs = new RedisJobs(client, prefix, accounts, credits);
   const signals = new RedisSignals(client, prefix);
   const sessions = new RedisSessions(client, prefix);
+  const audiences = new RedisAudiences(client, prefix, accounts);
+  const requestLog = new RedisRequestLog(client, prefix);
   const oauth = new RedisOAuth(client, prefix);
   const daily = new RedisDailyUsage(client, prefix);
   // Every call goes through one bounded step: a connection failure, a "not serving now" reply or no answer within
@@ -149,6 +153,15 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<StateS
     getSession: (tokenHash, now) => step(() => sessions.get(tokenHash, now)),
     rebindSession: (tokenHash, keyId) => step(() => sessions.setKey(tokenHash, keyId)),
     deleteSession: (tokenHash) => step(() => sessions.delete(tokenHash)),
+    createAudience: (accountId, input, max) => step(() => audiences.create(accountId, input, max)),
+    getAudience: (accountId, id) => step(() => audiences.get(accountId, id)),
+    listAudiences: (accountId) => step(() => audiences.list(accountId)),
+    updateAudience: (accountId, id, patch, now) => step(() => audiences.update(accountId, id, patch, now)),
+    deleteAudience: (accountId, id) => step(() => audiences.delete(accountId, id)),
+    recordAudienceCount: (accountId, id, version, point) => step(() => audiences.record(accountId, id, version, point)),
+    appendRequestLog: (entries, cap) => step(() => requestLog.append(entries, cap)),
+    listRequestLog: (accountId) => step(() => requestLog.list(accountId)),
+    getRequestLogEntry: (accountId, requestId) => step(() => requestLog.get(accountId, requestId)),
     oauthUpsert: (record, now) => step(() => oauth.put(record, now)),
     oauthFind: (model, id, now) => step(() => oauth.find(model, id, now)),
     oauthFindByUid: (model, uid, now) => step(() => oauth.findByUid(model, uid, now)),

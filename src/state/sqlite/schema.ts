@@ -244,6 +244,33 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX oauth_records_by_account ON oauth_records(account_id, model) WHERE account_id IS NOT NULL;
   CREATE INDEX oauth_records_by_expiry ON oauth_records(expires_at) WHERE expires_at IS NOT NULL;
   `,
+  `
+  CREATE TABLE audiences (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT,
+    filter TEXT NOT NULL,
+    filter_version INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX audiences_by_account ON audiences(account_id);
+  CREATE TABLE audience_counts (
+    audience_id TEXT NOT NULL,
+    release TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    counted_at TEXT NOT NULL,
+    PRIMARY KEY (audience_id, release)
+  );
+  CREATE TABLE request_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    entry TEXT NOT NULL
+  );
+  CREATE INDEX request_log_by_account ON request_log(account_id, seq);
+  `,
 ];
 
 /** Brings the file to the latest version; safe when several processes open it at once (immediate lock). */

@@ -5,6 +5,7 @@ import type { Plan } from '../../domain/account.js';
 import { DEFAULT_PLANS, DEFAULT_UPGRADE_URL, loadPlans, PlanBook } from '../plans.js';
 import type { StateStore } from '../port.js';
 import { SqliteAccounts } from './accounts.js';
+import { SqliteAudiences } from './audiences.js';
 import { SqliteCredits } from './credits.js';
 import { SqliteDomainLists } from './domain-lists.js';
 import { SqliteFeedback } from './feedback.js';
@@ -13,6 +14,7 @@ import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteOAuth } from './oauth.js';
 import { SqliteOptOuts } from './optouts.js';
+import { SqliteRequestLog } from './request-log.js';
 import { migrate } from './schema.js';
 import { SqliteSessions } from './sessions.js';
 import { SqliteSignals } from './signals.js';
@@ -62,6 +64,8 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   const signals = new SqliteSignals(db);
   const optOuts = new SqliteOptOuts(db);
   const sessions = new SqliteSessions(db);
+  const audiences = new SqliteAudiences(db, accounts);
+  const requestLog = new SqliteRequestLog(db);
   const oauth = new SqliteOAuth(db);
 
   return {
@@ -141,6 +145,15 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     getSession: async (tokenHash, now) => sessions.get(tokenHash, now),
     rebindSession: async (tokenHash, keyId) => sessions.setKey(tokenHash, keyId),
     deleteSession: async (tokenHash) => sessions.delete(tokenHash),
+    createAudience: async (accountId, input, max) => audiences.create(accountId, input, max),
+    getAudience: async (accountId, id) => audiences.get(accountId, id),
+    listAudiences: async (accountId) => audiences.list(accountId),
+    updateAudience: async (accountId, id, patch, now) => audiences.patch(accountId, id, patch, now),
+    deleteAudience: async (accountId, id) => audiences.delete(accountId, id),
+    recordAudienceCount: async (accountId, id, version, point) => audiences.record(accountId, id, version, point),
+    appendRequestLog: async (entries, cap) => requestLog.append(entries, cap),
+    listRequestLog: async (accountId) => requestLog.list(accountId),
+    getRequestLogEntry: async (accountId, requestId) => requestLog.get(accountId, requestId),
     oauthUpsert: async (record, now) => oauth.put(record, now),
     oauthFind: async (model, id, now) => oauth.find(model, id, now),
     oauthFindByUid: async (model, uid, now) => oauth.findByUid(model, uid, now),
