@@ -62,10 +62,12 @@ export function buildTools(operations: readonly Operation[]): ToolEntry[] {
  * where tree's `$defs`), family B's flat filters at the top level and in `filters`. Answers the `$defs` to add.
  */
 function typeFilters(op: Operation, entity: Entity, schema: JsonSchema): Record<string, JsonSchema> {
-  if (op.family === 'B') {
+  if (op.family !== 'A') {
     typeFamilyBFilters(schema);
     return {};
   }
+  // Family A refuses a member its operation does not name (operations/input-members.ts): the schema is closed too.
+  schema.additionalProperties = false;
   const props = propertiesOf(schema);
   const filter = props.filter;
   if (!filter) return {};

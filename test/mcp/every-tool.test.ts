@@ -1,10 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ERROR_CATALOG } from '../../src/domain/errors/index.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
 import { modestProfile } from '../helpers/signal-targets.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { eventually, uploadPageClient } from '../helpers/upload-page.js';
+import { outputProblems } from './schema-check.js';
 
 type Result = { isError?: boolean; structuredContent?: any };
 
@@ -29,8 +31,15 @@ afterAll(async () => {
   await app.close();
 });
 
-const call = async (name: string, args: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args })) as Result;
+/** Results whose structuredContent does not validate against the tool's outputSchema (checked with ajv here). */
+const outside: string[] = [];
+let listed: Tool[] = [];
+const call = async (name: string, args: Record<string, unknown>) => {
+  const res = (await client.callTool({ name, arguments: args })) as Result;
+  const tool = listed.find((t) => t.name === name);
+  outside.push(...(tool ? outputProblems(tool, res) : [`${name} is not listed`]));
+  return res;
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -40,8 +49,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 describe('every MCP tool: valid and invalid input', () => {
   it('covers every listed tool', async () => {
-    const listed = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(listed).toEqual(Object.keys(CASES()).sort());
+    listed = (await client.listTools()).tools;
+    expect(listed.map((t) => t.name).sort()).toEqual(Object.keys(CASES()).sort());
   });
 
   it('answers each valid call and refuses each invalid one with a catalog code', async () => {
@@ -64,6 +73,8 @@ describe('every MCP tool: valid and invalid input', () => {
       if (c.wait) await sleep(c.wait);
     }
     expect(problems).toEqual([]);
+    // Every result, answer or error, is what the tool's outputSchema says.
+    expect(outside).toEqual([]);
   }, 120_000);
 });
 
