@@ -274,7 +274,7 @@ export const SETTINGS: readonly Setting[] = [
     default: '',
     doc:
       'Operator token for /v1/admin routes (the "other sign-in"); empty disables them; at least 32 characters ' +
-      'when set (shorter refuses to start). 10 failed sign-ins per minute from one address answer 429.',
+      'when set (shorter refuses to start). Failed sign-ins are throttled per address and token prefix (docs/security.md).',
   },
   {
     key: 'metricsPort',

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError } from '../domain/errors/index.js';
 import type { Family, Services } from '../operations/types.js';
+import { signInAttempt } from './sign-in-throttle.js';
 
 /**
  * Credentials (spec "Authentication"): family A takes `Authorization: Bearer <key>`; family B and MCP take
@@ -43,18 +44,19 @@ export async function authenticateKey(
 /** The operator routes accept only the operator token; an API key there answers 403 auth.oauth_required. */
 export async function authenticateOperator(services: Services, ctx: Pick<Context, 'get' | 'ip'>): Promise<void> {
   const now = services.clock.now();
-  services.operatorSignIns.check(ctx.ip, now.getTime());
   const secret = credentialOf(ctx, 'B');
-  const token = services.config.adminToken;
-  if (secret && token && sameSecret(secret, token)) return;
-  services.operatorSignIns.fail(ctx.ip, now.getTime());
-  if (secret && (await services.state.authenticate(secret, now))) {
-    throw new AppError('auth.oauth_required', 'Operator routes do not accept an API key.', {
-      hint: 'Sign in with the operator token (CDS_ADMIN_TOKEN), or use the `cds accounts` command.',
+  // The one sign-in throttle (sign-in-throttle.ts): per address and token prefix, shared in Redis mode.
+  await signInAttempt(services, ctx.ip, secret ?? '', async () => {
+    const token = services.config.adminToken;
+    if (secret && token && sameSecret(secret, token)) return;
+    if (secret && (await services.state.authenticate(secret, now))) {
+      throw new AppError('auth.oauth_required', 'Operator routes do not accept an API key.', {
+        hint: 'Sign in with the operator token (CDS_ADMIN_TOKEN), or use the `cds accounts` command.',
+      });
+    }
+    throw new AppError('auth.invalid_key', 'The operator token is missing or wrong.', {
+      hint: 'Send Authorization: Bearer <CDS_ADMIN_TOKEN>.',
     });
-  }
-  throw new AppError('auth.invalid_key', 'The operator token is missing or wrong.', {
-    hint: 'Send Authorization: Bearer <CDS_ADMIN_TOKEN>.',
   });
 }
 

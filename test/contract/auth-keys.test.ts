@@ -148,7 +148,7 @@ describe('operator sign-in hardening', () => {
     expect(() => loadConfig(['--data', app.dataDir], { CDS_SECRET: 'x'.repeat(32) })).not.toThrow();
   });
 
-  it('10 failed sign-ins in a minute from one address answer 429 rate.limited with Retry-After, the right token too', async () => {
+  it('10 failed sign-ins in a minute with one token prefix from one address answer 429 with Retry-After; the right token still passes (sign-in-throttle)', async () => {
     const wrong = { Authorization: 'Bearer wrong-token-0123456789abcdef-0123456789' };
     const right = { Authorization: 'Bearer operator-secret-token-0123456789abcdef' };
     const limited = await startTestApp({
@@ -164,9 +164,14 @@ describe('operator sign-in hardening', () => {
           'auth.invalid_key',
         );
       }
-      const refused = await limited.request('GET', '/v1/admin/accounts/acc_x', { headers: right });
+      const refused = await limited.request('GET', '/v1/admin/accounts/acc_x', { headers: wrong });
       expectError(refused, 429, 'rate.limited');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expectError(
+        await limited.request('GET', '/v1/admin/accounts/acc_x', { headers: right }),
+        404,
+        'account.not_found',
+      );
       limited.clock.advance(61_000);
       expectError(
         await limited.request('GET', '/v1/admin/accounts/acc_x', { headers: right }),

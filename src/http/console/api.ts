@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { AppError } from '../../domain/errors/index.js';
 import { USAGE_LINES, utcDay } from '../../domain/usage-lines.js';
 import { withRateLimit } from '../../face/rate-limit.js';
+import { signInAttempt } from '../../face/sign-in-throttle.js';
 import type { EnrichmentRunPayload, EnrichmentRunResult } from '../../jobs/enrichment/payload.js';
 import { UploadStore } from '../../jobs/enrichment/upload-store.js';
 import type { Job } from '../../jobs/port.js';
@@ -40,12 +41,15 @@ export function consoleApi(services: Services): Router {
     const body = (ctx.state.body ?? {}) as { api_key?: unknown };
     const secret = typeof body.api_key === 'string' ? body.api_key.trim() : '';
     const now = services.clock.now();
-    const found = secret ? await services.state.authenticate(secret, now) : undefined;
-    if (!found) {
-      throw new AppError('auth.invalid_key', 'The API key is unknown or revoked.', {
-        hint: 'Paste the key exactly as it was shown when it was created.',
-      });
-    }
+    // The one sign-in throttle (face/sign-in-throttle.ts): per address and key prefix, shared in Redis mode.
+    const found = await signInAttempt(services, ctx.ip, secret, async () => {
+      const key = secret ? await services.state.authenticate(secret, now) : undefined;
+      if (!key)
+        throw new AppError('auth.invalid_key', 'The API key is unknown or revoked.', {
+          hint: 'Paste the key exactly as it was shown when it was created.',
+        });
+      return key;
+    });
     // Signing in again replaces the session this browser had: a new token each time (no fixation).
     const previous = sessionTokenOf(services, ctx);
     if (previous) await services.state.deleteSession(tokenHash(previous));
