@@ -6,7 +6,7 @@ import { allRows, has, type Row } from '../helpers/rows.js';
 import { modestProfile } from '../helpers/signal-targets.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { eventually, uploadPageClient } from '../helpers/upload-page.js';
-import { outputProblems } from './schema-check.js';
+import { outputProblems, precompile } from './schema-check.js';
 
 type Result = { isError?: boolean; structuredContent?: any };
 
@@ -50,6 +50,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('every MCP tool: valid and invalid input', () => {
   it('covers every listed tool', async () => {
     listed = (await client.listTools()).tools;
+    await precompile(listed);
     expect(listed.map((t) => t.name).sort()).toEqual(Object.keys(CASES()).sort());
   });
 

@@ -37,3 +37,16 @@ export function outputProblems(tool: Tool, result: { structuredContent?: unknown
     (p) => `${tool.name}${result.isError ? ' (error)' : ''}: ${p}`,
   );
 }
+
+/**
+ * Compiles every tool's validators up front, then lets the event loop run. The app under test serves from the test's
+ * own process, so a long compile between two calls would hold its timers: idle keep-alive sockets would close just as
+ * the client reuses one (ECONNRESET). Compiling first and yielding keeps the calls apart from the compiles.
+ */
+export async function precompile(tools: readonly Tool[]): Promise<void> {
+  for (const t of tools) {
+    validatorOf(t.inputSchema);
+    if (t.outputSchema) validatorOf(t.outputSchema);
+  }
+  await new Promise((r) => setTimeout(r, 300));
+}

@@ -8,7 +8,7 @@ import { exampleInput } from '../../src/operations/examples/index.js';
 import { MCP_ONLY_OPERATIONS, OPERATIONS } from '../../src/operations/index.js';
 import type { Operation } from '../../src/operations/types.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ajv07, ajv2020, outputProblems, problems } from './schema-check.js';
+import { ajv07, ajv2020, outputProblems, precompile, problems } from './schema-check.js';
 
 type Json = Record<string, any>;
 type Result = { isError?: boolean; structuredContent?: any };
@@ -26,6 +26,7 @@ beforeAll(async () => {
     new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { 'X-API-Key': apiKey } } }),
   );
   tools = (await client.listTools()).tools;
+  await precompile(tools);
 });
 afterAll(async () => {
   await client.close();
