@@ -17,6 +17,8 @@ const PAGES = {
 async function boot() {
   const view = document.getElementById('view');
   document.getElementById('sign-out')?.addEventListener('click', () => signOut());
+  // On a phone the navigation is one row that scrolls sideways: the current page's link is brought into it.
+  document.querySelector('.top nav [aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'center' });
   try {
     const session = await loadSession();
     const page = await PAGES[document.body.dataset.page]?.();

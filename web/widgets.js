@@ -36,9 +36,9 @@ export function quoteThenRun(box, name, input, what) {
               { class: 'quote-text' },
               `This costs up to ${fmt(credits)} ${kind} credits (${fmt(q.units)} ${q.units === 1 ? 'item' : 'items'}); `,
               `${fmt(q.available)} available now.`,
-              q.sufficient ? '' : ` Not enough credits: ${q.resets_at ? `they reset ${when(q.resets_at)}` : ''}.`,
+              q.sufficient ? '' : ' Not enough credits for all of it.',
             ),
-            q.sufficient ? null : exhausted({ hint: 'Wait for the reset or move to a larger plan.' }),
+            q.sufficient ? null : exhausted({ hint: resetText(q), pool: isPool(q) }),
             h('div', { class: 'row' }, go, cancel),
           ),
         );
@@ -66,6 +66,10 @@ export function quoteThenRun(box, name, input, what) {
   });
 }
 
+/** A quote's reset: far in the future (or none) on the free pool, which never comes back. */
+const isPool = (q) => !q.resets_at || String(q.resets_at).startsWith('9999');
+const resetText = (q) => (isPool(q) ? 'The lifetime pool is spent.' : `Credits come back at ${when(q.resets_at)}.`);
+
 /** After a spend: what it cost and what is left (the answer's quota block). */
 export function spentLine(res) {
   const q = res.quota ?? {};
@@ -91,9 +95,14 @@ export function exhausted(e) {
     h('strong', {}, 'Out of credits. '),
     e?.message && e.message !== 'HTTP 402' ? `${e.message} ` : '',
     e?.hint ? `${e.hint} ` : '',
-    'What you can do: count and build audiences (free) until the reset, see ',
-    h('a', { href: '/app' }, 'Overview'),
-    ' for when credits reset, or ask the operator for a larger plan.',
+    'What you can do: counting and building audiences stay free; ',
+    e?.pool
+      ? 'the free pool does not come back, so ask the operator for a paid plan.'
+      : [
+          'credits come back at the reset (see ',
+          h('a', { href: '/app' }, 'Overview'),
+          '), or ask the operator for a larger plan.',
+        ],
   );
 }
 

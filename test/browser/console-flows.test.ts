@@ -389,6 +389,7 @@ describeWithChromium('the console a person would choose (issue 40)', () => {
     await page.setInputFiles('#file-input', file);
     await page.waitForSelector('#step-map:not([hidden])');
     await page.waitForSelector('#estimate[data-can-match]');
+    await fits('upload-page-map');
     await page.click('#start');
     await page.waitForFunction(() => document.querySelector('#run-status')?.textContent === 'completed', null, {
       timeout: 30_000,
@@ -483,10 +484,13 @@ describeWithChromium('the console a person would choose (issue 40)', () => {
       await ready(p);
       const notice = p.getByTestId('credits-exhausted');
       await notice.waitFor();
-      expect(await notice.textContent()).toMatch(/Out of credits.*come back at .* UTC.*What you can do/);
+      expect(await notice.textContent()).toMatch(
+        /^Out of credits\. No contact credits are left\. The lifetime pool is spent\. What you can do: .*paid plan/,
+      );
       await p.goto(`${app.url}/app/enrich`);
       await ready(p);
-      await p.getByLabel('Email, phone or profile URL').fill('someone@example.com');
+      const person = (await allRows(app, 'contacts')).find((r) => has(r.work_email))!;
+      await p.getByLabel('Email, phone or profile URL').fill(person.work_email);
       await p.getByRole('button', { name: 'Find…' }).click();
       await p.getByTestId('quote').waitFor();
       expect(await p.getByTestId('quote').textContent()).toMatch(/Not enough credits/);

@@ -337,7 +337,7 @@ function rangeControl(low, high, ctx) {
   }
   return h(
     'div',
-    { class: 'field range-field', 'data-key': low.key, 'data-range': high.key },
+    { class: `field range-field${low.type === 'month' ? ' months' : ''}`, 'data-key': low.key, 'data-range': high.key },
     h('span', { class: 'label' }, words.label),
     box,
     help,

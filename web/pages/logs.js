@@ -123,7 +123,7 @@ function logTable(rows) {
           return h(
             'tr',
             { 'data-request-id': r.request_id, class: r.status >= 400 ? 'failed' : '' },
-            h('td', {}, when(r.at ?? r.time ?? r.created_at)),
+            h('td', {}, when(r.at)),
             h('td', {}, routeOf(r)),
             h('td', {}, String(r.status), r.error_code ? ` ${r.error_code}` : ''),
             h('td', {}, fmt(r.credits ?? 0)),
@@ -136,13 +136,34 @@ function logTable(rows) {
   );
 }
 
-const routeOf = (r) => r.tool ?? [r.method, r.route].filter(Boolean).join(' ') ?? '—';
+const routeOf = (r) => [r.method, r.route].filter(Boolean).join(' ') || '—';
+
+/** The entry's members in words (any member the route adds later shows under its own name). */
+const WORDS = {
+  request_id: 'Request id',
+  at: 'Time',
+  face: 'Called through',
+  method: 'Method',
+  route: 'Route or tool',
+  operation: 'Operation',
+  status: 'Status',
+  error_code: 'Error code',
+  credits: 'Contact credits spent',
+  duration_ms: 'Duration (ms)',
+  key_prefix: 'Key',
+  client: 'OAuth client',
+};
 
 function showEntry(r) {
-  const pairs = Object.entries(r).map(([k, v]) => [
-    k.replaceAll('_', ' '),
-    v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v),
-    k,
-  ]);
-  openDrawer(`Request ${r.request_id}`, pairs);
+  const value = (k, v) => {
+    if (v === null || v === undefined) return '—';
+    if (k === 'at') return when(v);
+    if (k === 'key_prefix') return `cds_${v}…`;
+    if (k === 'face') return { rest: 'the API', console: 'the console', mcp: 'an MCP tool call' }[v] ?? String(v);
+    return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  };
+  openDrawer(
+    `Request ${r.request_id}`,
+    Object.entries(r).map(([k, v]) => [WORDS[k] ?? k, value(k, v), k]),
+  );
 }

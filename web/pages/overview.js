@@ -16,6 +16,7 @@ export async function render(view) {
       exhausted({
         message: 'No contact credits are left.',
         hint: window ? `They come back at ${when(window.resets_at)}.` : 'The lifetime pool is spent.',
+        pool: !window,
       }),
     );
   }
