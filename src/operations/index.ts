@@ -16,6 +16,7 @@ import { countContacts } from './contacts/count-contacts.js';
 import { searchContacts } from './contacts/search-contacts.js';
 import { withDryRun } from './dry-run.js';
 import { enrichContacts } from './enrichment/enrich-contacts.js';
+import { createEnrichmentUpload, getEnrichmentRun, listEnrichmentRuns } from './enrichment-runs/enrichment-runs.js';
 import { withExamples } from './examples/index.js';
 import { createExport, getExport } from './exports/family-a.js';
 import { createExportB, getExportB } from './exports/family-b.js';
@@ -67,6 +68,9 @@ export const OPERATIONS: readonly Operation[] = (
     searchCompanies,
     lookupCompanies,
     enrichContacts,
+    createEnrichmentUpload,
+    listEnrichmentRuns,
+    getEnrichmentRun,
     createExport,
     getExport,
     createAudience,

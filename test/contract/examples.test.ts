@@ -4,6 +4,7 @@ import { EXAMPLES, exampleInput, examplePath, type OperationExample } from '../.
 import { OPERATIONS } from '../../src/operations/index.js';
 import type { Operation } from '../../src/operations/types.js';
 import { consoleSignIn } from '../helpers/console-client.js';
+import { completedEnrichmentRun } from '../helpers/enrichment-run.js';
 import { modestProfile } from '../helpers/signal-targets.js';
 import { type ApiResponse, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -134,6 +135,8 @@ describe('examples', () => {
         // A profile the simulated network sizes modestly on this release (its sizes follow the release id).
         if (name === 'signals.collect' || name === 'signals.alerts.create')
           ex.request = { ...ex.request, body: { ...ex.request.body, target: await modestProfile(app, name) } };
+        // The runs' examples read a run: one CSV run is made through an upload page first.
+        if (name === 'enrichment_runs.list') await completedEnrichmentRun(app, apiKey);
         const res = await send(op, ex, { apiKey, exportsB, session });
         if (res.status !== ex.response.status) {
           failures.push(

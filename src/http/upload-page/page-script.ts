@@ -121,6 +121,7 @@ export const PAGE_SCRIPT = String.raw`
       (run.status === 'completed' ? ', ' + run.credits_charged.toLocaleString('en-US') + ' contact credits charged.' : '.') +
       (run.truncated ? ' Stopped charging: the credits ran out.' : '') + (run.error ? ' ' + run.error : '');
     if (run.status === 'completed') $('run-done').hidden = false;
+    if (run.result_url) $('run-download').href = run.result_url;
     if (run.status === 'queued' || run.status === 'running') setTimeout(poll, 700);
   }
   function poll() { api('/run', {}).then(function (b) { if (b.run) drawRun(b.run); }).catch(function (e) { showError(e.message); setTimeout(poll, 3000); }); }

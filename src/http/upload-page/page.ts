@@ -57,7 +57,7 @@ cost, then start. One contact credit per matched row; rows that do not match are
 <p>Status: <strong id="run-status"></strong></p>
 <progress id="progress" max="100" value="0"></progress>
 <p id="run-counts"></p>
-<p id="run-done" hidden>Done. Your assistant can now fetch the result file for you.</p></section>
+<p id="run-done" hidden>Done. <a id="run-download" href="#" download>Download the result (CSV)</a> — the link works for one hour; reopen this page for a fresh one. Your assistant can fetch it too.</p></section>
 </main>
 <script type="application/json" id="cfg">${json}</script>
 <script>${PAGE_SCRIPT}</script>

@@ -8,6 +8,7 @@ import type { UploadRecord } from '../../jobs/enrichment/upload-store.js';
 import { checkLink } from '../../jobs/export/links.js';
 import { estimateOfCounts, estimateRun } from '../../operations/enrichment-upload/estimate.js';
 import { fetchSheet } from '../../operations/enrichment-upload/fetch-sheet.js';
+import { resultLink } from '../../operations/enrichment-upload/result-link.js';
 import { runOf, runView, uploadStore } from '../../operations/enrichment-upload/run-view.js';
 import {
   checkedMapping,
@@ -214,9 +215,19 @@ export function uploadPageRoutes(services: Services): Middleware {
       }
       default: {
         if (!upload.run_id) return { run: null };
-        return { run: runView(await runOf(services, account.id, upload.run_id)) };
+        return { run: await pageRun(account, upload.run_id, upload) };
       }
     }
+  }
+
+  /**
+   * The run as the page shows it; once completed, with the result's download link (result-link.ts: one hour, bound
+   * to the key that made the upload link, like get_enrichment_result's link).
+   */
+  async function pageRun(account: Account, runId: string, upload: UploadRecord) {
+    const job = await runOf(services, account.id, runId);
+    const link = job.status === 'completed' ? resultLink(services, job.id, services.clock.now(), upload.key_id) : null;
+    return { ...runView(job), result_url: link?.url ?? null, result_expires_at: link?.expiresAt.toISOString() ?? null };
   }
 
   async function intake(upload: UploadRecord, account: Account, bytes: Buffer, name: string, source: 'file' | 'url') {
@@ -249,7 +260,7 @@ export function uploadPageRoutes(services: Services): Middleware {
    * again, under a work slot (`slot()`), and its summary stored for the next call.
    */
   async function stateOf(upload: UploadRecord, account: Account, slot?: () => Promise<void>, known?: SheetSummary) {
-    const run = upload.run_id ? runView(await runOf(services, account.id, upload.run_id)) : null;
+    const run = upload.run_id ? await pageRun(account, upload.run_id, upload) : null;
     if (!upload.file) return { upload_id: upload.id, file: null, run };
     let summary = known ?? (await storedSummary(upload));
     if (!summary) {

@@ -4,6 +4,7 @@ import { adminExamples } from './admin.js';
 import { audiencesExamples } from './audiences.js';
 import { companiesExamples } from './companies.js';
 import { contactsExamples } from './contacts.js';
+import { enrichmentRunsExamples } from './enrichment-runs.js';
 import { familyBExamples } from './family-b.js';
 import { schemaExamples } from './schema.js';
 import { signalsExamples } from './signals.js';
@@ -23,6 +24,7 @@ export const EXAMPLES: ExampleTable = {
   ...familyBExamples,
   ...adminExamples,
   ...audiencesExamples,
+  ...enrichmentRunsExamples,
 };
 
 /** The operation with its examples attached (none when the table has no line for it; a test requires one). */

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { AppError } from '../../domain/errors/index.js';
-import { RESULT_LINK_TTL_MS } from '../../jobs/enrichment/payload.js';
-import { signedPath } from '../../jobs/export/links.js';
+import { resultLink } from '../enrichment-upload/result-link.js';
 import { RESULT_COLUMNS, STATUS_HEADER } from '../enrichment-upload/run-job.js';
 import { runOf, runView } from '../enrichment-upload/run-view.js';
 import * as out from '../outputs.js';
@@ -108,12 +107,11 @@ export const getEnrichmentResult = defineOperation({
               : 'Poll check_enrichment_status until status is completed.',
         },
       );
-    const expiresAt = new Date(Math.floor((ctx.now.getTime() + RESULT_LINK_TTL_MS) / 1000) * 1000);
-    const { services } = ctx;
+    const { url, expiresAt } = resultLink(ctx.services, job.id, ctx.now, ctx.key?.id);
     return {
       body: {
         run_id: job.id,
-        url: `${services.config.publicUrl}/files/${signedPath(services.secret, `enrichments/${job.id}.csv`, expiresAt, ctx.key?.id)}`,
+        url,
         expires_at: expiresAt.toISOString(),
         expires_in_seconds: Math.round((expiresAt.getTime() - ctx.now.getTime()) / 1000),
         rows: job.payload.rows,
