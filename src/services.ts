@@ -17,6 +17,7 @@ import { OperatorSignIns } from './face/operator-sign-ins.js';
 import { BullJobQueue } from './jobs/bullmq/bullmq-queue.js';
 import { exportJobKind } from './jobs/export/worker.js';
 import { JobRunner } from './jobs/runner.js';
+import { webhookSender } from './jobs/webhooks/deliver.js';
 import { makeLogger } from './log.js';
 import { observeJobEnds } from './metrics/job-ends.js';
 import { Metrics } from './metrics/metrics.js';
@@ -310,6 +311,7 @@ function registerWorkers(services: Services): void {
   for (const kind of collectJobKinds(services)) jobs.register(kind);
   jobs.register(enrichmentRunJobKind(services));
   jobs.every(alertScheduler(services));
+  jobs.every(webhookSender(services));
 }
 
 /** Stops the job runner first (running jobs reach a safe point or go back to the queue), then the adapters. */

@@ -17,6 +17,9 @@ export const ID_PREFIX = {
   upload: 'upl',
   enrichmentRun: 'enr',
   audience: 'aud',
+  webhook: 'whk',
+  webhookEvent: 'evt',
+  webhookDelivery: 'dlv',
 } as const;
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';

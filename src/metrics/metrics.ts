@@ -129,7 +129,25 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly webhookDeliveries = new Counter({
+    name: 'cds_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome: succeeded, retry (failed, tried again later), failed (for good).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly webhookQueueAge = new Gauge({
+    name: 'cds_webhook_queue_age_seconds',
+    help: 'How long the oldest webhook delivery that is due has waited (0 when none), as the sender last saw it.',
+    registers: [this.registry],
+  });
+  private readonly webhookQueued = new Gauge({
+    name: 'cds_webhook_deliveries_waiting',
+    help: 'Webhook deliveries waiting (pending, or being sent), as the sender last saw them.',
+    registers: [this.registry],
+  });
+
   constructor() {
+    for (const outcome of ['succeeded', 'retry', 'failed']) this.webhookDeliveries.inc({ outcome }, 0);
     // Series that start at zero exist from the start, so rate() sees their first increase.
     for (const reason of ['rate', 'concurrency', 'operator_sign_in']) this.limited.inc({ reason }, 0);
     for (const category of ['search', 'export', 'enrich']) this.charged.inc({ kind: 'contact', category }, 0);
@@ -158,6 +176,15 @@ export class Metrics {
   jobEnded(kind: string, outcome: string, seconds: number): void {
     this.jobDuration.observe({ kind, outcome }, seconds);
     if (outcome === 'failed') this.jobFailures.inc({ kind });
+  }
+
+  webhookAttempt(outcome: 'succeeded' | 'retry' | 'failed'): void {
+    this.webhookDeliveries.inc({ outcome });
+  }
+
+  webhookQueue(waiting: number, oldestAgeSeconds: number): void {
+    this.webhookQueued.set(waiting);
+    this.webhookQueueAge.set(Math.max(0, oldestAgeSeconds));
   }
 
   engineCall(entity: string, kind: TimedCallKind, seconds: number): void {

@@ -6,6 +6,7 @@ import type { OAuthRecord, OAuthStored } from '../domain/oauth-record.js';
 import type { OptOutEntry, OptOutType } from '../domain/optouts.js';
 import type { RequestLogStore } from '../domain/request-log.js';
 import type { DailyUsage, UsageLine } from '../domain/usage-lines.js';
+import type { WebhookStore } from '../domain/webhooks/store.js';
 import type { JobStore } from '../jobs/port.js';
 import type { SignalStore } from '../network-signals/port.js';
 
@@ -103,7 +104,7 @@ export type OptOutProgress = (done: number, total: number) => void;
  */
 export const OPT_OUT_CHUNK = 5000;
 
-export interface StateStore extends JobStore, SignalStore, AudienceStore, RequestLogStore {
+export interface StateStore extends JobStore, SignalStore, AudienceStore, RequestLogStore, WebhookStore {
   // plans
   listPlans(): Plan[];
   getPlan(slug: string): Plan | undefined;

@@ -60,6 +60,10 @@ export const ERROR_CATALOG = {
   'audience.not_found': { status: 404, message: 'Unknown audience id.' },
   'audiences.limit_reached': { status: 409, message: 'The account holds as many saved audiences as it may.' },
   'request.not_found': { status: 404, message: 'No request with this id in the request log of this account.' },
+  'webhooks.limit_reached': { status: 409, message: 'The account has as many webhook endpoints as it may.' },
+  'webhook.not_found': { status: 404, message: 'Unknown webhook endpoint id.' },
+  'webhook.delivery_not_found': { status: 404, message: 'Unknown delivery id for this webhook endpoint.' },
+  'webhook.url_refused': { status: 400, message: 'The webhook URL is not an allowed public https address.' },
   'internal.error': { status: 500, message: 'Unexpected error; quote the request id to support.' },
 } as const;
 
@@ -90,6 +94,10 @@ export const ADDED_ERROR_CODES: readonly ErrorCode[] = [
   'audience.not_found',
   'audiences.limit_reached',
   'request.not_found',
+  'webhooks.limit_reached',
+  'webhook.not_found',
+  'webhook.delivery_not_found',
+  'webhook.url_refused',
 ];
 export const SPEC_ERROR_CODES: readonly ErrorCode[] = (Object.keys(ERROR_CATALOG) as ErrorCode[]).filter(
   (c) => !ADDED_ERROR_CODES.includes(c),

@@ -63,4 +63,17 @@ export interface WebhookStore {
     now: Date,
   ): Promise<WebhookDelivery | undefined>;
   webhookQueueStats(now: Date): Promise<WebhookQueueStats>;
+  /** Enabled endpoints of every account subscribed to credits.low with a threshold (the sender checks them). */
+  creditsLowEndpoints(): Promise<WebhookEndpoint[]>;
+  /**
+   * credits.low for one endpoint, once per window: records the event (to this endpoint only) unless it was already
+   * recorded for `windowKey`; the check and the write are one atomic step. Undefined when already sent.
+   */
+  recordCreditsLow(
+    accountId: string,
+    endpointId: string,
+    windowKey: string,
+    draft: EventDraft,
+    now: Date,
+  ): Promise<WebhookEvent | undefined>;
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { AppError } from '../../domain/errors/index.js';
+import { quotaBlock } from '../../domain/quota/quota-block.js';
 import {
   type AttemptOutcome,
   type ClaimedDelivery,
@@ -28,12 +29,17 @@ const BATCH = 20;
  * attempt; a sender that dies leaves its lease to run out and the attempt is made again, same webhook-id), sends
  * them, and records each outcome with the next retry of the schedule (domain/webhooks/types.ts).
  */
-export function webhookSender(services: Services, everyMs = 250): PeriodicTask {
+export function webhookSender(services: Services, everyMs = 250, creditsEveryMs = 2000): PeriodicTask {
+  let lastCreditsCheck = 0;
   return {
     name: 'webhook deliveries',
     everyMs,
     run: async () => {
       const { state, clock, config, metrics } = services;
+      if (Date.now() - lastCreditsCheck >= creditsEveryMs) {
+        lastCreditsCheck = Date.now();
+        await checkCreditsLow(services);
+      }
       const now = clock.now();
       const stats = await state.webhookQueueStats(now);
       metrics.webhookQueue(
@@ -47,6 +53,40 @@ export function webhookSender(services: Services, everyMs = 250): PeriodicTask {
       await Promise.all(claimed.map((c) => deliverOne(services, c)));
     },
   };
+}
+
+/**
+ * credits.low is a level, not an edge: every pass of this check records it for each endpoint whose account's binding
+ * window has fewer credits left than the endpoint's threshold, once per window (recordCreditsLow's atomic guard). So a
+ * crash between a charge and the check loses nothing — the next check sees the same level — and nothing is sent
+ * twice for one window.
+ */
+export async function checkCreditsLow(services: Services): Promise<number> {
+  const { state, clock } = services;
+  let recorded = 0;
+  const snapshots = new Map<string, ReturnType<typeof quotaBlock>>();
+  for (const e of await state.creditsLowEndpoints()) {
+    const now = clock.now();
+    let q = snapshots.get(e.accountId);
+    if (!q) {
+      q = quotaBlock(await state.snapshot(e.accountId, now), now, 0);
+      snapshots.set(e.accountId, q);
+    }
+    const remaining = q.binding === 'day' ? q.today_remaining : q.month_remaining;
+    if (e.creditsLowThreshold === null || remaining >= e.creditsLowThreshold) continue;
+    const draft = {
+      type: 'credits.low' as const,
+      data: {
+        binding: q.binding,
+        remaining,
+        threshold: e.creditsLowThreshold,
+        resets_at: q.resets_at,
+        plan: q.plan,
+      },
+    };
+    if (await state.recordCreditsLow(e.accountId, e.id, `${q.binding}:${q.resets_at}`, draft, now)) recorded++;
+  }
+  return recorded;
 }
 
 async function deliverOne(services: Services, c: ClaimedDelivery): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Hold } from '../../domain/credits.js';
 import { newId } from '../../domain/ids.js';
+import { jobEndEvent } from '../../domain/webhooks/events.js';
 import { JOB_KINDS, type Job, type JobEnd, type JobKind, type JobStatus, type NewJob } from '../../jobs/port.js';
 import type { RedisAccounts } from './accounts.js';
 import { type RedisClient, redisStep } from './client.js';
@@ -18,6 +19,7 @@ import {
   YIELD_JOB,
 } from './scripts/job-scripts.js';
 import { arrayOf, hashOf, type LuaReply, nullable } from './scripts/lua-values.js';
+import { emitArgs } from './webhooks.js';
 
 const toJob = (h: Record<string, string>): Job => ({
   id: h.id ?? '',
@@ -57,7 +59,7 @@ export class RedisJobs {
 
   constructor(
     private readonly client: RedisClient,
-    prefix: string,
+    private readonly prefix: string,
     private readonly accounts: RedisAccounts,
     private readonly credits: RedisCredits,
   ) {
@@ -234,6 +236,16 @@ export class RedisJobs {
         this.k.queuedJobs(seen.kind),
       ];
       if (seen.holdId !== null) keys.push(this.k.hold(seen.holdId), this.k.heldHolds(), this.k.leasedHolds());
+      // The webhook event of this end, written by the same script (never without the end, never twice).
+      const payload = JSON.parse((await redisStep(() => this.client.hGet(this.k.job(id), 'payload'))) ?? '{}');
+      const event = jobEndEvent({
+        id,
+        kind: seen.kind,
+        status: end.status,
+        payload: payload as Record<string, unknown>,
+        result,
+        error: end.error ?? null,
+      });
       const reply = arrayOf(
         await redisStep(() =>
           FINISH_JOB.run(this.client, keys, [
@@ -244,6 +256,7 @@ export class RedisJobs {
             nullable(end.error),
             now.toISOString(),
             end.charge,
+            ...emitArgs(this.prefix, seen.accountId, event, now),
           ]),
         ),
       );

@@ -1,12 +1,14 @@
 import type { Account, ApiKeyRecord } from '../../domain/account.js';
 import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
+import { keyRevokedEvent } from '../../domain/webhooks/events.js';
 import { displayPrefix, generateSecret, hashSecret, isWellFormedSecret, sameDigest } from '../key-hash.js';
 import type { RedisAccounts } from './accounts.js';
 import { unknownAccount } from './accounts.js';
 import type { RedisClient } from './client.js';
 import { type RedisKeys, redisKeys } from './keys.js';
 import { RedisScript } from './script.js';
+import { EMIT_LUA, emitArgs, emitCall } from './webhooks.js';
 
 /** last_used_at is written at most this often per key, so authentication is not a write per request. */
 const LAST_USED_GRANULARITY_MS = 60_000;
@@ -31,14 +33,15 @@ return 'ok'
 
 /**
  * Revokes only an active key of this account (unknown, other accounts' and revoked keys change nothing) and frees
- * the active-key slot. KEYS: apiKey, activeKey of the account. ARGV: accountId, now, keyId.
+ * the active-key slot, writing the key.revoked webhook event with it. KEYS: apiKey, activeKey of the account. ARGV:
+ * accountId, now, keyId, then the event (webhooks.ts emitArgs).
  */
-const REVOKE = new RedisScript(`
+const REVOKE = new RedisScript(`${EMIT_LUA}
 local h = redis.call('HMGET', KEYS[1], 'accountId', 'revokedAt')
 if h[1] ~= ARGV[1] or h[2] then return 0 end
 redis.call('HSET', KEYS[1], 'revokedAt', ARGV[2])
 if redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
-return 1
+${emitCall(4)}return 1
 `);
 
 /** Records the last use unless one was recorded within the minute. KEYS: apiKey. ARGV: now, before. */
@@ -67,11 +70,11 @@ export class RedisApiKeys {
 
   constructor(
     private readonly client: RedisClient,
-    prefix: string,
+    private readonly storePrefix: string,
     private readonly pepper: string,
     private readonly accounts: RedisAccounts,
   ) {
-    this.k = redisKeys(prefix);
+    this.k = redisKeys(storePrefix);
   }
 
   async create(
@@ -107,10 +110,12 @@ export class RedisApiKeys {
   }
 
   async revoke(accountId: string, keyId: string, now: Date): Promise<ApiKeyRecord> {
+    const prefix = (await this.client.hGet(this.k.apiKey(keyId), 'prefix')) ?? '';
+    const event = keyRevokedEvent({ id: keyId, prefix, revokedAt: now.toISOString() });
     const revoked = await REVOKE.run(
       this.client,
       [this.k.apiKey(keyId), this.k.activeKey(accountId)],
-      [accountId, now.toISOString(), keyId],
+      [accountId, now.toISOString(), keyId, ...emitArgs(this.storePrefix, accountId, event, now)],
     );
     if (revoked !== 1) {
       throw new AppError('key.not_found', `No active key ${JSON.stringify(keyId)} on this account.`, {

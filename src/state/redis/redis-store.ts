@@ -16,6 +16,7 @@ import { RedisRequestLog } from './request-log.js';
 import { RedisSessions } from './sessions.js';
 import { RedisSignals } from './signals.js';
 import { RedisDailyUsage } from './usage-daily.js';
+import { RedisWebhooks } from './webhooks.js';
 
 export interface RedisStoreOptions {
   /** `redis://…` or `rediss://…`; needed unless `client` is given. */
@@ -86,6 +87,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<StateS
   const requestLog = new RedisRequestLog(client, prefix);
   const oauth = new RedisOAuth(client, prefix);
   const daily = new RedisDailyUsage(client, prefix);
+  const webhooks = new RedisWebhooks(client, prefix);
   // Every call goes through one bounded step: a connection failure, a "not serving now" reply or no answer within
   // the client's commandTimeoutMs, anywhere in it, is a 503, never a 500 nor a request left hanging.
   const step = redisStepFor(client);
@@ -162,6 +164,24 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<StateS
     appendRequestLog: (entries, cap) => step(() => requestLog.append(entries, cap)),
     listRequestLog: (accountId) => step(() => requestLog.list(accountId)),
     getRequestLogEntry: (accountId, requestId) => step(() => requestLog.get(accountId, requestId)),
+    createWebhook: (input, max) => step(() => webhooks.create(input, max)),
+    getWebhook: (accountId, id) => step(() => webhooks.get(accountId, id)),
+    listWebhooks: (accountId) => step(() => webhooks.list(accountId)),
+    updateWebhook: (accountId, id, patch, now) => step(() => webhooks.update(accountId, id, patch, now)),
+    deleteWebhook: (accountId, id) => step(() => webhooks.delete(accountId, id)),
+    recordWebhookEvent: (accountId, draft, now, endpointId) =>
+      step(() => webhooks.record(accountId, draft, now, endpointId)),
+    claimWebhookDeliveries: (now, limit, leaseUntil) => step(() => webhooks.claim(now, limit, leaseUntil)),
+    finishWebhookAttempt: (id, attempt, outcome, disableAfterMs) =>
+      step(() => webhooks.finish(id, attempt, outcome, disableAfterMs)),
+    listWebhookAttempts: (accountId, endpointId, limit) => step(() => webhooks.attempts(accountId, endpointId, limit)),
+    getWebhookDelivery: (accountId, endpointId, id) => step(() => webhooks.delivery(accountId, endpointId, id)),
+    replayWebhookDelivery: (accountId, endpointId, id, now) =>
+      step(() => webhooks.replay(accountId, endpointId, id, now)),
+    webhookQueueStats: () => step(() => webhooks.stats()),
+    creditsLowEndpoints: () => step(() => webhooks.creditsLowEndpoints()),
+    recordCreditsLow: (accountId, endpointId, windowKey, draft, now) =>
+      step(() => webhooks.recordCreditsLow(accountId, endpointId, windowKey, draft, now)),
     oauthUpsert: (record, now) => step(() => oauth.put(record, now)),
     oauthFind: (model, id, now) => step(() => oauth.find(model, id, now)),
     oauthFindByUid: (model, uid, now) => step(() => oauth.findByUid(model, uid, now)),

@@ -128,6 +128,14 @@ const RECORD = new RedisScript(`${EMIT_LUA}
 return emit_webhook_event(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9])
 `);
 
+/** KEYS: endpoint. ARGV: accountId, window key, then the emit arguments (emitArgs) and the endpoint id. */
+const CREDITS_LOW = new RedisScript(`${EMIT_LUA}
+local f = redis.call('HMGET', KEYS[1], 'accountId', 'creditsLowWindow')
+if f[1] ~= ARGV[1] or f[2] == ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'creditsLowWindow', ARGV[2])
+return emit_webhook_event(ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11])
+`);
+
 /** KEYS: due. ARGV: now ms, limit, lease ms, prefix. Answers the claimed ids. */
 const CLAIM = new RedisScript(`
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
@@ -285,6 +293,7 @@ export class RedisWebhooks {
       [max, input.now.getTime(), e.id, ...fields],
     );
     if (ok !== 1) throw webhooksLimitReached(max);
+    await this.syncCreditsLow(e, e.id);
     return e;
   }
 
@@ -328,7 +337,10 @@ export class RedisWebhooks {
     if (patch.rotate)
       set.push('rotate', patch.rotate.secretSealed, 'previousSecretExpiresAt', patch.rotate.previousExpiresAt);
     const ok = await UPDATE.run(this.client, [this.endpointKey(id)], [accountId, set.length / 2, ...set, ...del]);
-    return ok === 1 ? this.get(accountId, id) : undefined;
+    if (ok !== 1) return undefined;
+    const updated = await this.get(accountId, id);
+    await this.syncCreditsLow(updated, id);
+    return updated;
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
@@ -338,6 +350,7 @@ export class RedisWebhooks {
       [e, this.accountKey(accountId), this.dueKey(), `${e}:deliveries`, `${e}:attempts`],
       [accountId, id, this.p],
     );
+    if (ok === 1) await this.client.sRem(this.creditsLowKey(), id);
     return ok === 1;
   }
 
@@ -427,6 +440,39 @@ export class RedisWebhooks {
       [accountId, endpointId, now.toISOString(), now.getTime()],
     );
     return ok === 1 ? this.delivery(accountId, endpointId, deliveryId) : undefined;
+  }
+
+  /** The set of endpoints credits.low may concern, kept beside each write of an endpoint. */
+  private creditsLowKey = () => `${this.p}webhook-credits-low`;
+
+  private async syncCreditsLow(e: WebhookEndpoint | undefined, id: string): Promise<void> {
+    if (e?.enabled && e.creditsLowThreshold !== null && e.events.includes('credits.low'))
+      await this.client.sAdd(this.creditsLowKey(), id);
+    else await this.client.sRem(this.creditsLowKey(), id);
+  }
+
+  async creditsLowEndpoints(): Promise<WebhookEndpoint[]> {
+    const out: WebhookEndpoint[] = [];
+    for (const id of await this.client.sMembers(this.creditsLowKey())) {
+      const h = (await this.client.hGetAll(this.endpointKey(id))) as Record<string, string>;
+      const e = h.id ? toEndpoint(h) : undefined;
+      if (e?.enabled && e.creditsLowThreshold !== null && e.events.includes('credits.low')) out.push(e);
+    }
+    return out;
+  }
+
+  async recordCreditsLow(
+    accountId: string,
+    endpointId: string,
+    windowKey: string,
+    draft: EventDraft,
+    now: Date,
+  ): Promise<WebhookEvent | undefined> {
+    const args = emitArgs(this.p, accountId, draft, now);
+    const n = Number(
+      await CREDITS_LOW.run(this.client, [this.endpointKey(endpointId)], [accountId, windowKey, ...args, endpointId]),
+    );
+    return n > 0 ? (JSON.parse(args[4]!) as WebhookEvent) : undefined;
   }
 
   async stats(): Promise<WebhookQueueStats> {

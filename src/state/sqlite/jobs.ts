@@ -1,8 +1,10 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { Hold } from '../../domain/credits.js';
+import { jobEndEvent } from '../../domain/webhooks/events.js';
 import type { Job, JobEnd, JobKind, JobStatus, NewJob } from '../../jobs/port.js';
 import type { SqliteAccounts } from './accounts.js';
 import type { SqliteCredits } from './credits.js';
+import type { SqliteWebhooks } from './webhooks.js';
 
 interface JobRow {
   id: string;
@@ -71,6 +73,7 @@ export class SqliteJobs {
     db: Database,
     private readonly accounts: SqliteAccounts,
     private readonly credits: SqliteCredits,
+    private readonly webhooks?: SqliteWebhooks,
   ) {
     this.insert = db.prepare(
       `INSERT INTO jobs (id, account_id, kind, status, payload, result, hold_id, error, attempts, worker, created_at, started_at, finished_at, heartbeat_at)
@@ -256,6 +259,16 @@ export class SqliteJobs {
       if (end.charge > 0) this.credits.commit(row.hold_id, end.charge, now);
       else this.credits.releaseHold(row.hold_id, now);
     }
+    // The webhook event of this end (export.completed, …) commits with it, or not at all.
+    const event = jobEndEvent({
+      id,
+      kind: row.kind,
+      status: end.status,
+      payload: JSON.parse(row.payload) as Record<string, unknown>,
+      result,
+      error: end.error ?? null,
+    });
+    if (event) this.webhooks?.emitIn(row.account_id, event, now);
     return true;
   }
 }

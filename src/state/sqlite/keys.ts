@@ -2,8 +2,10 @@ import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { Account, ApiKeyRecord } from '../../domain/account.js';
 import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
+import { keyRevokedEvent } from '../../domain/webhooks/events.js';
 import { displayPrefix, generateSecret, hashSecret, isWellFormedSecret, sameDigest } from '../key-hash.js';
 import type { SqliteAccounts } from './accounts.js';
+import type { SqliteWebhooks } from './webhooks.js';
 
 interface KeyRow {
   id: string;
@@ -53,9 +55,10 @@ export class SqliteKeys {
   >;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly pepper: string,
     private readonly accounts: SqliteAccounts,
+    private readonly webhooks?: SqliteWebhooks,
   ) {
     this.insert = db.prepare(
       'INSERT INTO api_keys (id, account_id, prefix, hash, name, created_at, revoked_at, last_used_at) VALUES (@id, ' +
@@ -79,13 +82,20 @@ export class SqliteKeys {
   }
 
   revoke(accountId: string, keyId: string, now: Date): ApiKeyRecord {
-    // One guarded statement: unknown, already revoked and other accounts' keys all change nothing.
-    if (this.revoke_.run({ id: keyId, account_id: accountId, now: now.toISOString() }).changes === 0) {
-      throw new AppError('key.not_found', `No active key ${JSON.stringify(keyId)} on this account.`, {
-        hint: 'List the keys with GET /v1/keys.',
-      });
-    }
-    return toKey(this.byId.get(keyId)!);
+    // One guarded statement: unknown, already revoked and other accounts' keys all change nothing. The key.revoked
+    // webhook event commits with it.
+    return this.db
+      .transaction(() => {
+        if (this.revoke_.run({ id: keyId, account_id: accountId, now: now.toISOString() }).changes === 0) {
+          throw new AppError('key.not_found', `No active key ${JSON.stringify(keyId)} on this account.`, {
+            hint: 'List the keys with GET /v1/keys.',
+          });
+        }
+        const key = toKey(this.byId.get(keyId)!);
+        this.webhooks?.emitIn(accountId, keyRevokedEvent(key), now);
+        return key;
+      })
+      .immediate();
   }
 
   list(accountId: string): ApiKeyRecord[] {

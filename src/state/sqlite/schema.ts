@@ -244,6 +244,66 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX oauth_records_by_account ON oauth_records(account_id, model) WHERE account_id IS NOT NULL;
   CREATE INDEX oauth_records_by_expiry ON oauth_records(expires_at) WHERE expires_at IS NOT NULL;
   `,
+  // Webhooks (issue 43): endpoints, the outbox of events, deliveries and their attempt log; self-contained.
+  `
+  CREATE TABLE webhook_endpoints (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    url TEXT NOT NULL,
+    description TEXT,
+    events TEXT NOT NULL,
+    secret_sealed TEXT NOT NULL,
+    previous_secret_sealed TEXT,
+    previous_secret_expires_at TEXT,
+    credits_low_threshold INTEGER,
+    -- credits.low: the window (binding:resets_at) it was last sent for, so it is sent once per window.
+    credits_low_window TEXT,
+    enabled INTEGER NOT NULL,
+    disabled_at TEXT,
+    disabled_reason TEXT,
+    failing_since TEXT,
+    last_success_at TEXT,
+    last_failure_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX webhook_endpoints_by_account ON webhook_endpoints(account_id, created_at);
+  CREATE TABLE webhook_events (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE webhook_deliveries (
+    id TEXT PRIMARY KEY,
+    event_id TEXT NOT NULL REFERENCES webhook_events(id),
+    endpoint_id TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'sending', 'succeeded', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    lease_until TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_attempt_at);
+  CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries(endpoint_id);
+  CREATE TABLE webhook_attempts (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    delivery_id TEXT NOT NULL,
+    endpoint_id TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    ok INTEGER NOT NULL,
+    status_code INTEGER,
+    error TEXT,
+    duration_ms INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    next_retry_at TEXT
+  );
+  CREATE INDEX webhook_attempts_by_endpoint ON webhook_attempts(endpoint_id, seq);
+  `,
   `
   CREATE TABLE audiences (
     id TEXT PRIMARY KEY,

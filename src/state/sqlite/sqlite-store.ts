@@ -18,6 +18,7 @@ import { SqliteRequestLog } from './request-log.js';
 import { migrate } from './schema.js';
 import { SqliteSessions } from './sessions.js';
 import { SqliteSignals } from './signals.js';
+import { SqliteWebhooks } from './webhooks.js';
 
 export { DEFAULT_UPGRADE_URL } from '../plans.js';
 
@@ -55,12 +56,13 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     throw e;
   }
   const accounts = new SqliteAccounts(db, plans);
-  const keys = new SqliteKeys(db, options.keyPepper, accounts);
+  const webhooks = new SqliteWebhooks(db);
+  const keys = new SqliteKeys(db, options.keyPepper, accounts, webhooks);
   const credits = new SqliteCredits(db, accounts, options.upgradeUrl ?? DEFAULT_UPGRADE_URL);
   const feedback = new SqliteFeedback(db, accounts);
   const idempotency = new SqliteIdempotency(db);
   const domainLists = new SqliteDomainLists(db, accounts);
-  const jobs = new SqliteJobs(db, accounts, credits);
+  const jobs = new SqliteJobs(db, accounts, credits, webhooks);
   const signals = new SqliteSignals(db);
   const optOuts = new SqliteOptOuts(db);
   const sessions = new SqliteSessions(db);
@@ -161,6 +163,22 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     oauthDestroy: async (model, id) => oauth.destroy(model, id),
     oauthRevokeGrant: async (grantId) => oauth.revokeGrant(grantId),
     oauthListByAccount: async (accountId, model, now) => oauth.listByAccount(accountId, model, now),
+    createWebhook: async (input, max) => webhooks.create(input, max),
+    getWebhook: async (accountId, id) => webhooks.get(accountId, id),
+    listWebhooks: async (accountId) => webhooks.list(accountId),
+    updateWebhook: async (accountId, id, patch, now) => webhooks.update(accountId, id, patch, now),
+    deleteWebhook: async (accountId, id) => webhooks.delete(accountId, id),
+    recordWebhookEvent: async (accountId, draft, now, endpointId) => webhooks.record(accountId, draft, now, endpointId),
+    claimWebhookDeliveries: async (now, limit, leaseUntil) => webhooks.claim(now, limit, leaseUntil),
+    finishWebhookAttempt: async (id, attempt, outcome, disableAfterMs) =>
+      webhooks.finish(id, attempt, outcome, disableAfterMs),
+    listWebhookAttempts: async (accountId, endpointId, limit) => webhooks.attempts(accountId, endpointId, limit),
+    getWebhookDelivery: async (accountId, endpointId, id) => webhooks.delivery(accountId, endpointId, id),
+    replayWebhookDelivery: async (accountId, endpointId, id, now) => webhooks.replay(accountId, endpointId, id, now),
+    webhookQueueStats: async () => webhooks.stats(),
+    creditsLowEndpoints: async () => webhooks.creditsLowEndpoints(),
+    recordCreditsLow: async (accountId, endpointId, windowKey, draft, now) =>
+      webhooks.recordCreditsLow(accountId, endpointId, windowKey, draft, now),
     ping: async () => {
       try {
         return db.prepare<[], { ok: number }>('SELECT 1 AS ok').get()?.ok === 1;

@@ -26,6 +26,7 @@ interface EndpointRow {
   previous_secret_sealed: string | null;
   previous_secret_expires_at: string | null;
   credits_low_threshold: number | null;
+  credits_low_window: string | null;
   enabled: number;
   disabled_at: string | null;
   disabled_reason: string | null;
@@ -131,7 +132,7 @@ export class SqliteWebhooks {
     this.endpointById = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?');
     this.insertEndpoint = db.prepare(
       `INSERT INTO webhook_endpoints VALUES (@id, @account_id, @url, @description, @events, @secret_sealed,
-       @previous_secret_sealed, @previous_secret_expires_at, @credits_low_threshold, @enabled, @disabled_at,
+       @previous_secret_sealed, @previous_secret_expires_at, @credits_low_threshold, @credits_low_window, @enabled, @disabled_at,
        @disabled_reason, @failing_since, @last_success_at, @last_failure_at, @created_at, @updated_at)`,
     );
     this.insertEvent = db.prepare(
@@ -168,6 +169,7 @@ export class SqliteWebhooks {
           previous_secret_sealed: null,
           previous_secret_expires_at: null,
           credits_low_threshold: input.creditsLowThreshold,
+          credits_low_window: null,
           enabled: 1,
           disabled_at: null,
           disabled_reason: null,
@@ -403,6 +405,35 @@ export class SqliteWebhooks {
           )
           .run(now.toISOString(), deliveryId);
         return toDelivery(this.deliveryById.get(deliveryId)!);
+      })
+      .immediate();
+  }
+
+  creditsLowEndpoints(): WebhookEndpoint[] {
+    return this.db
+      .prepare<[], EndpointRow>(
+        "SELECT * FROM webhook_endpoints WHERE enabled = 1 AND credits_low_threshold IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = 'credits.low')",
+      )
+      .all()
+      .map(toEndpoint);
+  }
+
+  recordCreditsLow(
+    accountId: string,
+    endpointId: string,
+    windowKey: string,
+    draft: EventDraft,
+    now: Date,
+  ): WebhookEvent | undefined {
+    return this.db
+      .transaction(() => {
+        const taken = this.db
+          .prepare(
+            'UPDATE webhook_endpoints SET credits_low_window = ? WHERE id = ? AND account_id = ? AND ' +
+              '(credits_low_window IS NULL OR credits_low_window <> ?)',
+          )
+          .run(windowKey, endpointId, accountId, windowKey);
+        return taken.changes === 1 ? this.emitIn(accountId, draft, now, endpointId) : undefined;
       })
       .immediate();
   }

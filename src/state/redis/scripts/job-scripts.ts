@@ -1,4 +1,5 @@
 import { RedisScript } from '../script.js';
+import { EMIT_LUA, emitCall } from '../webhooks.js';
 import { HOLD_LUA } from './hold-lua.js';
 import { OPT_LUA } from './lua-values.js';
 
@@ -150,10 +151,11 @@ return 1
  * Finish: ends the job and settles its hold once (charge > 0 commits min(charge, amount), 0 releases). KEYS: job,
  * running jobs, the account's active jobs, the kind's queue, then with a hold: hold, unleased holds, leased holds.
  * ARGV: attempt (nullable), rev, status, result (JSON, merged by the caller from revision `rev`), error (nullable),
- * now, charge. Answers {'ok'}, {'ended'} (already ended, or on another attempt), {'retry'} (the result changed since
+ * now, charge, then the webhook event of the end (state/redis/webhooks.ts emitArgs; 8 values, empty when none), written
+ * with the end. Answers {'ok'}, {'ended'} (already ended, or on another attempt), {'retry'} (the result changed since
  * it was read), {'unknown'} or {'nohold'}.
  */
-export const FINISH_JOB = new RedisScript(`${HOLD_LUA}${OPT_LUA}
+export const FINISH_JOB = new RedisScript(`${HOLD_LUA}${OPT_LUA}${EMIT_LUA}
 local f = redis.call('HMGET', KEYS[1], 'status', 'attempts', 'rev', 'id', 'order')
 if not f[1] then return {'unknown'} end
 if f[1] == 'completed' or f[1] == 'failed' or f[1] == 'cancelled' then return {'ended'} end
@@ -176,7 +178,7 @@ if has_hold then
   if charge > 0 then status = 'committed' end
   settle_hold(KEYS[5], status, charge, ARGV[6], KEYS[6], KEYS[7])
 end
-return {'ok'}
+${emitCall(8)}return {'ok'}
 `);
 
 /**
