@@ -371,6 +371,21 @@ export const SETTINGS: readonly Setting[] = [
       'private (the tests serve sheets on 127.0.0.1). Leave empty in production.',
   },
   {
+    key: 'webhookAllowHosts',
+    env: 'CDS_WEBHOOK_ALLOW_HOSTS',
+    default: '',
+    doc:
+      'Comma-separated host names or IP addresses a webhook URL may name although they are private or loopback, and ' +
+      'may reach over plain http: (a self-hosted deployment delivering to services on its own network). Empty: ' +
+      'every webhook URL must be https: and resolve to public addresses only.',
+  },
+  {
+    key: 'webhookTimeoutMs',
+    env: 'CDS_WEBHOOK_TIMEOUT_MS',
+    default: '10000',
+    doc: 'Time limit of one webhook delivery attempt (connect, send, answer); past it the attempt is retried later.',
+  },
+  {
     key: 'enrichmentBatchDelayMs',
     env: 'CDS_ENRICHMENT_BATCH_DELAY_MS',
     default: '0',
@@ -494,6 +509,16 @@ const ConfigSchema = v.object({
         .filter(Boolean),
     ),
   ),
+  webhookAllowHosts: v.pipe(
+    v.string(),
+    v.transform((s) =>
+      s
+        .split(',')
+        .map((o) => o.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ),
+  webhookTimeoutMs: intIn(100, 600_000),
   enrichmentBatchDelayMs: intIn(0, 60_000),
   consoleSessionMinutes: intIn(1, 43_200),
   mcpAllowedOrigins: v.pipe(

@@ -47,6 +47,7 @@ import { getCompanyValues, getContactValues } from './schema/column-values.js';
 import { getCompaniesSchema, getContactsSchema } from './schema/get-schema.js';
 import { getApiHealth, getHealth } from './system/health.js';
 import type { Operation } from './types.js';
+import { WEBHOOK_OPERATIONS } from './webhooks/webhooks.js';
 
 /**
  * The operation table (ARCHITECTURE rule 3): REST routes, MCP tools and OpenAPI are generated from it. Every
@@ -116,6 +117,7 @@ export const OPERATIONS: readonly Operation[] = (
     adminAddOptOuts,
     adminRemoveOptOuts,
     adminOptOutAudit,
+    ...WEBHOOK_OPERATIONS,
   ] as Operation[]
 )
   .map(withDryRun)

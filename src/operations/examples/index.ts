@@ -10,6 +10,7 @@ import { schemaExamples } from './schema.js';
 import { signalsExamples } from './signals.js';
 import { systemExamples } from './system.js';
 import type { ExampleTable, OperationExample } from './types.js';
+import { webhooksExamples } from './webhooks.js';
 
 export type { ExampleTable, OperationExample } from './types.js';
 
@@ -25,6 +26,7 @@ export const EXAMPLES: ExampleTable = {
   ...adminExamples,
   ...audiencesExamples,
   ...enrichmentRunsExamples,
+  ...webhooksExamples,
 };
 
 /** The operation with its examples attached (none when the table has no line for it; a test requires one). */
