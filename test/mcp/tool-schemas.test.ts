@@ -80,6 +80,32 @@ describe('every tool schema is valid JSON Schema', () => {
   });
 });
 
+describe('annotations, costs and quotes', () => {
+  it('every tool states its four hints truthfully, its cost, and a dry_run quote where it spends', () => {
+    const failures: string[] = [];
+    for (const op of mcpOps) {
+      const t = toolOf(op);
+      const a = t.annotations ?? {};
+      const hints = [a.readOnlyHint, a.destructiveHint, a.idempotentHint, a.openWorldHint];
+      if (!hints.every((h) => typeof h === 'boolean')) failures.push(`${t.name}: a hint is missing`);
+      if (!t.description?.includes(`Cost: ${op.cost}.`)) failures.push(`${t.name}: no cost in the description`);
+      // Spending changes the account (credits), and a second call spends again.
+      if (op.spends && (a.readOnlyHint || a.idempotentHint))
+        failures.push(`${t.name}: spends, yet read-only or idempotent`);
+      if (a.readOnlyHint && a.destructiveHint) failures.push(`${t.name}: read-only and destructive`);
+      if (a.destructiveHint !== (op.method === 'DELETE')) failures.push(`${t.name}: destructive is not "deletes"`);
+      if (op.spends) {
+        const dry = (t.inputSchema.properties as Json).dry_run;
+        if (!dry || !/dry_run: true/.test(t.description ?? ''))
+          failures.push(`${t.name}: spends without a dry_run quote`);
+      }
+    }
+    expect(failures).toEqual([]);
+    // Only collecting signals reads outside the service's own data (the network source).
+    expect(tools.filter((t) => t.annotations?.openWorldHint).map((t) => t.name)).toEqual(['collect_signals']);
+  });
+});
+
 describe('typed filters: every catalog key is in the schema', () => {
   it('family A: every contact and company filter key, and where, in each filter-taking tool', () => {
     const ops = familyAFilterOps();
