@@ -9,6 +9,7 @@ import { accountDataCases } from './account-data-cases.js';
 import { consoleCases } from './console-cases.js';
 import { oauthCases } from './oauth-cases.js';
 import { optOutCases } from './optouts-cases.js';
+import { webhookCases } from './webhooks-cases.js';
 
 /** How a suite gets stores: every `open` of one factory shares the same storage (two "processes"). */
 export interface StoreFactory {
@@ -752,6 +753,11 @@ export function runStateStoreSuite(name: string, makeFactory: () => StoreFactory
     accountDataCases(() => store);
 
     oauthCases(
+      () => store,
+      () => open(),
+    );
+
+    webhookCases(
       () => store,
       () => open(),
     );
