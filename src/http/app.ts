@@ -7,6 +7,7 @@ import { MCP_ONLY_OPERATIONS, OPERATIONS } from '../operations/index.js';
 import type { Services } from '../operations/types.js';
 import { consoleApi, consoleRoutes } from './console/index.js';
 import { fileRoutes } from './files.js';
+import { homeRoute } from './home.js';
 import { metricsRoute, requestMetrics } from './metrics.js';
 import { errorHandler } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -14,6 +15,7 @@ import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
 import { serviceVersion } from './middleware/service-version.js';
 import { openApiRoutes } from './openapi/index.js';
+import { accountRequestLog } from './request-log/middleware.js';
 import { buildRestRouter } from './rest-router.js';
 import { uploadPageRoutes } from './upload-page/routes.js';
 
@@ -40,6 +42,8 @@ export function buildApp(services: Services): Koa {
   app.use(requestId());
   app.use(requestMetrics(services.metrics));
   app.use(requestLog(services));
+  // Outside the error handler: the account's request log sees the status and error code the client gets.
+  app.use(accountRequestLog(services));
   app.use(errorHandler(services.logger, quotaFor));
   app.use(serviceVersion());
   // The upload page reads its own bodies (a CSV file of up to 15 MB), so it comes before the JSON body reader.
@@ -49,6 +53,7 @@ export function buildApp(services: Services): Koa {
   app.use(openApiRoutes(services, OPERATIONS));
   app.use(mcpEndpoint(services, [...OPERATIONS, ...MCP_ONLY_OPERATIONS]));
   app.use(fileRoutes(services));
+  app.use(homeRoute(services));
   app.use(consoleRoutes(services));
   app.use(consoleApi(services).routes());
   const router = buildRestRouter(services, OPERATIONS);

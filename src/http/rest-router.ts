@@ -65,6 +65,8 @@ export async function answerOperation(
   ctx.state.buildLabel = buildLabel(services);
   ctx.state.operation = op.name;
   if (account) ctx.state.account = account;
+  // The request log names the key by its prefix.
+  if (key) ctx.state.apiKey = key;
   const limitId = key?.id ?? caller.limitId;
   const settlements: Settlement[] = [];
   const render = async (): Promise<Rendered> => {

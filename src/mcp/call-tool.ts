@@ -3,6 +3,7 @@ import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError, isAppError } from '../domain/errors/index.js';
 import { newId } from '../domain/ids.js';
 import { invokeOperation } from '../operations/invoke.js';
+import { recordToolCall } from '../operations/requests/recorder.js';
 import type { Settlement } from '../operations/settlement.js';
 import type { Services } from '../operations/types.js';
 import { columnName, labelPayload } from './labels.js';
@@ -11,6 +12,8 @@ import type { ToolEntry } from './tools.js';
 export interface Caller {
   account: Account;
   key: ApiKeyRecord;
+  /** Set when the caller came through OAuth (the request log names it). */
+  oauthClient?: { id: string; name: string | null };
 }
 
 /**
@@ -26,6 +29,15 @@ export async function callTool(
   settlements: Settlement[],
 ): Promise<CallToolResult> {
   const requestId = newId('request');
+  const startedMs = performance.now();
+  const logged = {
+    accountId: caller.account.id,
+    tool: entry.tool.name,
+    operation: entry.op.name,
+    requestId,
+    startedMs,
+  };
+  const who = { keyPrefix: caller.key.prefix, client: caller.oauthClient };
   try {
     const input = toolInput(entry, args);
     // The per-key limits were applied to the whole /mcp request, once per JSON-RPC message (endpoint.ts); the
@@ -39,6 +51,7 @@ export async function callTool(
       deferSettlement: true,
     });
     settlements.push(ctx.settlement);
+    recordToolCall(services, { ...logged, ...who, status: 200, errorCode: null, credits: ctx.spent });
     const payload: Record<string, unknown> =
       entry.op.family === 'B'
         ? { ...(result.body ?? {}) }
@@ -57,6 +70,7 @@ export async function callTool(
   } catch (err) {
     const appErr = isAppError(err) ? err : unexpected(services, err, requestId, entry);
     const body = appErr.toBody() as unknown as Record<string, unknown>;
+    recordToolCall(services, { ...logged, ...who, status: appErr.status, errorCode: appErr.code, credits: 0 });
     return {
       isError: true,
       content: [{ type: 'text', text: JSON.stringify(body) }],

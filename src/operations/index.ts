@@ -43,6 +43,7 @@ import {
   pollAlert,
   updateAlert,
 } from './network-signals/index.js';
+import { getRequest, listRequests } from './requests/requests.js';
 import { getCompanyValues, getContactValues } from './schema/column-values.js';
 import { getCompaniesSchema, getContactsSchema } from './schema/get-schema.js';
 import { getApiHealth, getHealth } from './system/health.js';
@@ -80,6 +81,8 @@ export const OPERATIONS: readonly Operation[] = (
     countAudience,
     updateAudience,
     deleteAudience,
+    listRequests,
+    getRequest,
     collectSignals,
     getCollect,
     listSignals,

@@ -30,6 +30,8 @@ export const CONSOLE_OPERATION_NAMES = [
   'enrichment_uploads.create',
   'enrichment_runs.list',
   'enrichment_runs.get',
+  'requests.list',
+  'requests.get',
   'exports.create',
   'exports.get',
   'keys.list',

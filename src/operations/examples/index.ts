@@ -6,6 +6,7 @@ import { companiesExamples } from './companies.js';
 import { contactsExamples } from './contacts.js';
 import { enrichmentRunsExamples } from './enrichment-runs.js';
 import { familyBExamples } from './family-b.js';
+import { requestsExamples } from './requests.js';
 import { schemaExamples } from './schema.js';
 import { signalsExamples } from './signals.js';
 import { systemExamples } from './system.js';
@@ -26,6 +27,7 @@ export const EXAMPLES: ExampleTable = {
   ...adminExamples,
   ...audiencesExamples,
   ...enrichmentRunsExamples,
+  ...requestsExamples,
   ...webhooksExamples,
 };
 
