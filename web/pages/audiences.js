@@ -18,6 +18,7 @@ export async function render(view) {
   const load = async () => {
     const res = await call('audiences.list', { limit: 50, ...(cursor ? { cursor } : {}) });
     rows.push(...res.data);
+    await valueLabels(res.data.map((a) => a.filter));
     cursor = res.page?.next_cursor ?? null;
     more.hidden = !cursor;
     if (!rows.length) {
@@ -70,6 +71,7 @@ async function detail(view, id) {
     box.append(h('p', { class: 'error', role: 'alert' }, errorText(e)));
     return;
   }
+  await valueLabels([a.filter]);
   const chart = h('div', { 'data-testid': 'history-box' });
   const now = h('output', { 'data-testid': 'audience-count' }, a.last_count ? fmt(a.last_count.count) : '—');
   const drawHistory = (points) =>
@@ -165,13 +167,48 @@ async function detail(view, id) {
   drawHistory(a.history ?? []);
 }
 
-/** A filter in words: "Country: us, gb · Seniority: senior_ic". */
+/** Labels of closed-list values by `${column}\u0000${value}`, read from the values routes as filters need them. */
+const LABELS = new Map();
+let schemaKeys;
+
+/** Loads the labels of the closed-list values the filters name (one values call per column, at most 1,000). */
+async function valueLabels(filters) {
+  schemaKeys ??= (await call('contacts.schema')).data.filter_keys;
+  const columns = new Set();
+  for (const f of filters) {
+    for (const [key, value] of Object.entries(f ?? {})) {
+      const route = key === 'where' ? (value?.field === 'signals' ? '/signals/values' : null) : routeOf(key);
+      if (route) columns.add(route.split('/').at(-2));
+    }
+  }
+  await Promise.all(
+    [...columns]
+      .filter((c) => !LABELS.has(`${c}\u0000`))
+      .map(async (column) => {
+        LABELS.set(`${column}\u0000`, '');
+        const res = await call('contacts.values', { column, limit: 1000 }).catch(() => undefined);
+        for (const v of res?.data.values ?? []) LABELS.set(`${column}\u0000${v.value}`, v.label);
+      }),
+  );
+}
+const routeOf = (key) => schemaKeys?.find((k) => k.key === key)?.values_route ?? null;
+const labelOf = (key, v) => {
+  const route = key === 'where' ? '/signals/values' : routeOf(key);
+  return (route && LABELS.get(`${route.split('/').at(-2)}\u0000${v}`)) || v;
+};
+
+/** A filter in words: "Country: United States · Seniority: Senior individual contributor". */
 export function filterWords(filter) {
   const parts = Object.entries(filter ?? {}).map(([key, value]) => {
     if (key === 'where')
-      return value?.field === 'signals' ? `Signal: ${[].concat(value.value).join(', ')}` : 'Advanced condition';
+      return value?.field === 'signals'
+        ? `Signal: ${[]
+            .concat(value.value)
+            .map((v) => labelOf('where', v))
+            .join(', ')}`
+        : 'Advanced condition';
     const label = wordsOf({ key, description: key }).label;
-    if (Array.isArray(value)) return `${label}: ${value.join(', ')}`;
+    if (Array.isArray(value)) return `${label}: ${value.map((v) => labelOf(key, v)).join(', ')}`;
     if (typeof value === 'boolean') return `${label}: ${value ? 'yes' : 'no'}`;
     return `${label}: ${value}`;
   });
