@@ -12,6 +12,7 @@ const PAGES = {
   '/app/exports': () => import('./pages/exports.js'),
   '/app/activity': () => import('./pages/activity.js'),
   '/app/logs': () => import('./pages/logs.js'),
+  '/app/webhooks': () => import('./pages/webhooks.js'),
 };
 
 async function boot() {

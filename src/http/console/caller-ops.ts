@@ -39,6 +39,12 @@ export const CONSOLE_OPERATION_NAMES = [
   'keys.revoke',
   'signals.collect.get',
   'signals.alerts.list',
+  'webhooks.list',
+  'webhooks.create',
+  'webhooks.delete',
+  'webhooks.test',
+  'webhooks.deliveries',
+  'webhooks.replay',
 ] as const;
 
 /** What a session that revoked its own key may still do: look at the account and create the next key. */

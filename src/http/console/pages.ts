@@ -11,6 +11,7 @@ export const CONSOLE_PAGES: Readonly<Record<string, string>> = {
   '/app/exports': 'Exports',
   '/app/activity': 'Uploads and signals',
   '/app/logs': 'Logs',
+  '/app/webhooks': 'Webhooks',
 };
 
 /**
