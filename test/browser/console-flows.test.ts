@@ -410,6 +410,14 @@ describeWithChromium('the console a person would choose (issue 40)', () => {
     await page.waitForFunction(() => document.querySelector('#run-status')?.textContent === 'completed', null, {
       timeout: 30_000,
     });
+    // The upload page's last step offers the result too.
+    const onPage = page.locator('#run-download');
+    await onPage.waitFor();
+    expect(await onPage.getAttribute('href')).not.toBe('#');
+    const [fromPage] = await Promise.all([page.waitForEvent('download'), onPage.click()]);
+    const pageFile = join(SHOTS, 'result-from-upload-page.csv');
+    await fromPage.saveAs(pageFile);
+    expect(readFileSync(pageFile, 'utf8').trim().split(/\r?\n/)).toHaveLength(rows.length + 1);
     await fits('upload-page-done');
     await open('/app/enrich');
     const table = page.getByTestId('runs-table');

@@ -16,7 +16,7 @@ export async function render(view) {
               u.upload_page
                 ? h('a', { href: u.upload_page }, u.file_name ?? u.upload_id)
                 : (u.file_name ?? u.upload_id),
-              u.status,
+              u.status === 'completed' ? h('a', { href: '/app/enrich' }, 'completed: result on Enrichment') : u.status,
               `${fmt(u.processed_rows)} of ${fmt(u.rows)}`,
               fmt(u.matched_rows),
               `${fmt(u.credits_charged)} charged`,
