@@ -80,7 +80,11 @@ export async function render(view) {
       'section',
       { class: 'card' },
       h('h2', {}, 'Find a request'),
-      h('p', { class: 'muted' }, 'Every answer carries its request id: the X-Request-Id header, and request_id in its body.'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Every answer carries its request id: the X-Request-Id header, and request_id in its body.',
+      ),
       find,
       found,
     ),
