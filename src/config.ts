@@ -392,6 +392,22 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'Testing only: pause after each batch of 100 rows of a CSV enrichment run (to watch progress).',
   },
   {
+    key: 'oauthAccessTokenSeconds',
+    env: 'CDS_OAUTH_ACCESS_TOKEN_SECONDS',
+    default: '900',
+    doc:
+      'Lifetime of an OAuth access token of a remote MCP client (/mcp); the client renews it with its refresh token. ' +
+      'Revoking the key it was granted under, or suspending the account, ends it at once.',
+  },
+  {
+    key: 'oauthRefreshTokenDays',
+    env: 'CDS_OAUTH_REFRESH_TOKEN_DAYS',
+    default: '30',
+    doc:
+      'Lifetime of an OAuth refresh token (each use rotates it: the old one is refused afterwards) and of the ' +
+      "client's grant; past it the person approves the client again.",
+  },
+  {
     key: 'consoleSessionMinutes',
     env: 'CDS_CONSOLE_SESSION_MINUTES',
     default: '720',
@@ -520,6 +536,8 @@ const ConfigSchema = v.object({
   ),
   webhookTimeoutMs: intIn(100, 600_000),
   enrichmentBatchDelayMs: intIn(0, 60_000),
+  oauthAccessTokenSeconds: intIn(60, 86_400),
+  oauthRefreshTokenDays: intIn(1, 365),
   consoleSessionMinutes: intIn(1, 43_200),
   mcpAllowedOrigins: v.pipe(
     v.string(),

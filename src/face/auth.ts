@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError } from '../domain/errors/index.js';
+import { type OAuthClientRef, resolveAccessToken } from '../oauth/bearer.js';
 import type { Family, Services } from '../operations/types.js';
 import { signInAttempt } from './sign-in-throttle.js';
 
@@ -39,6 +40,28 @@ export async function authenticateKey(
     });
   }
   return found;
+}
+
+/**
+ * /mcp's caller: an API key (X-API-Key or Bearer, exactly as before) or an OAuth access token of a remote MCP client
+ * (Bearer; anything not shaped like a key is looked up as a token). A token acts for the account and key it was
+ * granted under, and names its client. A refusal carries `WWW-Authenticate` pointing at the protected-resource
+ * metadata (RFC 9728), where an OAuth client discovers how to sign in.
+ */
+export async function authenticateMcp(
+  services: Services,
+  ctx: Pick<Context, 'get' | 'set'>,
+): Promise<{ account: Account; key: ApiKeyRecord; oauthClient?: OAuthClientRef }> {
+  const secret = credentialOf(ctx, 'mcp');
+  const viaToken = secret ? await resolveAccessToken(services, secret) : undefined;
+  if (viaToken) return { account: viaToken.account, key: viaToken.key, oauthClient: viaToken.client };
+  try {
+    return await authenticateKey(services, ctx, 'mcp');
+  } catch (e) {
+    const metadata = `${services.config.publicUrl}/.well-known/oauth-protected-resource`;
+    ctx.set('WWW-Authenticate', `Bearer resource_metadata="${metadata}"${secret ? ', error="invalid_token"' : ''}`);
+    throw e;
+  }
 }
 
 /** The operator routes accept only the operator token; an API key there answers 403 auth.oauth_required. */

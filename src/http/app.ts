@@ -3,6 +3,8 @@ import type { Account } from '../domain/account.js';
 import { type Quota, quotaBlock } from '../domain/quota/index.js';
 import { credentialOf } from '../face/auth.js';
 import { mcpEndpoint } from '../mcp/index.js';
+import { oauthConsoleApi } from '../oauth/connections.js';
+import { oauthRoutes } from '../oauth/routes.js';
 import { MCP_ONLY_OPERATIONS, OPERATIONS } from '../operations/index.js';
 import type { Services } from '../operations/types.js';
 import { consoleApi, consoleRoutes } from './console/index.js';
@@ -48,6 +50,8 @@ export function buildApp(services: Services): Koa {
   app.use(serviceVersion());
   // The upload page reads its own bodies (a CSV file of up to 15 MB), so it comes before the JSON body reader.
   app.use(uploadPageRoutes(services));
+  // OAuth for remote MCP clients: the provider and the authorization page read their own bodies, as the upload page.
+  app.use(oauthRoutes(services));
   app.use(jsonBody(services.config.maxBodyBytes));
   app.use(metricsRoute(services));
   app.use(openApiRoutes(services, OPERATIONS));
@@ -56,6 +60,7 @@ export function buildApp(services: Services): Koa {
   app.use(homeRoute(services));
   app.use(consoleRoutes(services));
   app.use(consoleApi(services).routes());
+  app.use(oauthConsoleApi(services).routes());
   const router = buildRestRouter(services, OPERATIONS);
   app.use(router.routes());
   return app;

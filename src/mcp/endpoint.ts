@@ -1,6 +1,6 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Context, Middleware } from 'koa';
-import { authenticateKey } from '../face/auth.js';
+import { authenticateMcp } from '../face/auth.js';
 import { withRateLimit } from '../face/rate-limit.js';
 import { buildLabel } from '../operations/invoke.js';
 import { type Settlement, settleWithResponse } from '../operations/settlement.js';
@@ -28,8 +28,11 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
     if (ctx.path !== MCP_PATH) return next();
     ctx.state.buildLabel = buildLabel(services);
     checkOrigin(ctx, services.config.mcpAllowedOrigins);
-    const caller = await authenticateKey(services, ctx, 'mcp');
+    // An API key, or an OAuth access token acting for the account and key it was granted under.
+    const caller = await authenticateMcp(services, ctx);
     ctx.state.account = caller.account;
+    // The request log names the OAuth client where a key prefix would be.
+    if (caller.oauthClient) ctx.state.oauthClient = caller.oauthClient;
     if (ctx.method !== 'POST')
       return jsonRpcError(ctx, 405, -32000, 'Method not allowed: this stateless MCP server takes POST only.', {
         Allow: 'POST',

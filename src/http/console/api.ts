@@ -3,7 +3,6 @@ import type { Context } from 'koa';
 import { AppError } from '../../domain/errors/index.js';
 import { USAGE_LINES, utcDay } from '../../domain/usage-lines.js';
 import { withRateLimit } from '../../face/rate-limit.js';
-import { signInAttempt } from '../../face/sign-in-throttle.js';
 import type { EnrichmentRunPayload, EnrichmentRunResult } from '../../jobs/enrichment/payload.js';
 import { UploadStore } from '../../jobs/enrichment/upload-store.js';
 import type { Job } from '../../jobs/port.js';
@@ -18,13 +17,10 @@ import {
   checkSameOrigin,
   clearSessionCookie,
   csrfTokenOf,
-  newSessionToken,
   noSession,
   resolveSession,
-  sessionTokenOf,
-  setSessionCookie,
-  tokenHash,
 } from './session.js';
+import { signInWithKey } from './sign-in.js';
 
 const LIST_LIMIT = 50;
 const CHART_DAYS = 30;
@@ -40,29 +36,8 @@ export function consoleApi(services: Services): Router {
     checkSameOrigin(ctx, services.config.publicUrl);
     const body = (ctx.state.body ?? {}) as { api_key?: unknown };
     const secret = typeof body.api_key === 'string' ? body.api_key.trim() : '';
-    const now = services.clock.now();
-    // The one sign-in throttle (face/sign-in-throttle.ts): per address and key prefix, shared in Redis mode.
-    const found = await signInAttempt(services, ctx.ip, secret, async () => {
-      const key = secret ? await services.state.authenticate(secret, now) : undefined;
-      if (!key)
-        throw new AppError('auth.invalid_key', 'The API key is unknown or revoked.', {
-          hint: 'Paste the key exactly as it was shown when it was created.',
-        });
-      return key;
-    });
     // Signing in again replaces the session this browser had: a new token each time (no fixation).
-    const previous = sessionTokenOf(services, ctx);
-    if (previous) await services.state.deleteSession(tokenHash(previous));
-    const token = newSessionToken();
-    const expiresAt = new Date(now.getTime() + services.config.consoleSessionMinutes * 60_000);
-    await services.state.createSession({
-      tokenHash: tokenHash(token),
-      accountId: found.account.id,
-      keyId: found.key.id,
-      createdAt: now.toISOString(),
-      expiresAt: expiresAt.toISOString(),
-    });
-    setSessionCookie(services, ctx, token, expiresAt);
+    const { token, expiresAt } = await signInWithKey(services, ctx, secret);
     ctx.body = { ok: true, csrf_token: csrfTokenOf(services.secret, token), expires_at: expiresAt.toISOString() };
   });
 
