@@ -34,14 +34,14 @@ function columnSchema(col: ColumnDef): JsonSchema {
       type = col.type;
       break;
     case 'object':
-      // Record parts (experience, education, ...) are structured JSON whose shape varies by source.
+      // Record parts (experience, education, locations, ...): structured JSON, a list of entries or one object.
       type = undefined;
       break;
     default:
       type = 'string';
   }
   if (col.name === 'id') return described({ type: 'string', pattern: col.entity === 'contact' ? '^per_' : '^com_' });
-  if (type === undefined) return described({});
+  if (type === undefined) return described({ type: ['array', 'object', 'null'] });
   return described({ type: col.nullable ? [type, 'null'] : type });
 }
 
@@ -134,6 +134,25 @@ function answerSchema(op: Operation, entity: Entity): { schema: JsonSchema; defs
 function quoteSchema(): JsonSchema {
   const s = outputJsonSchema({ output: quoteOutput });
   return { ...s, description: 'dry_run: true: what the call would cost now; nothing was held, charged or started.' };
+}
+
+/**
+ * One `type` per schema: `type: ["string", "null"]` is legal JSON Schema, but clients that map tool schemas onto a
+ * single-type dialect (the OpenAPI subset of some model providers) reject or drop it; it becomes `anyOf` branches.
+ */
+export function portable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portable);
+  if (!node || typeof node !== 'object') return node;
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(node as JsonSchema)) out[k] = k === 'enum' || k === 'examples' ? v : portable(v);
+  if (Array.isArray(out.type)) {
+    const types = out.type as string[];
+    delete out.type;
+    const branches = types.map((type) => ({ type }));
+    if (out.anyOf) out.allOf = [...((out.allOf as JsonSchema[]) ?? []), { anyOf: branches }];
+    else out.anyOf = branches;
+  }
+  return out;
 }
 
 /** The tool's `outputSchema`: `{type: "object", anyOf: [answer, (quote), error], $defs}`. */

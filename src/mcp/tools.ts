@@ -5,7 +5,7 @@ import { inputJsonSchema, type JsonSchema, propertiesOf } from '../face/json-sch
 import { MCP_ROWS_PER_CALL } from '../operations/limits.js';
 import type { Operation } from '../operations/types.js';
 import { familyAFilterSchema, typeFamilyBFilters, whereDefs } from './filter-schema.js';
-import { toolOutputSchema } from './output-schema.js';
+import { portable, toolOutputSchema } from './output-schema.js';
 
 /** Rows a row tool returns per call: the operations' own MCP bound. */
 
@@ -44,11 +44,11 @@ export function buildTools(operations: readonly Operation[]): ToolEntry[] {
       name: op.mcp.tool,
       title: op.summary,
       description: describe(op, entry, props),
-      inputSchema: {
+      inputSchema: portable({
         ...inputSchema,
         type: 'object',
         ...(Object.keys(defs).length ? { $defs: defs } : {}),
-      } as Tool['inputSchema'],
+      }) as Tool['inputSchema'],
       outputSchema: toolOutputSchema(op, entity, 'dry_run' in props) as Tool['outputSchema'],
       annotations: { title: op.summary, ...op.mcp.annotations },
     };

@@ -137,6 +137,20 @@ function CASES(): Record<string, Case> {
       code: 'filter.unknown_value',
     },
     find_contacts: { valid: { filter: {}, limit: 3 }, invalid: { filter: {}, limit: 0 }, code: 'request.invalid' },
+    save_audience: {
+      valid: { name: 'every tool', filter: { seniority: ['vp'] } },
+      invalid: { name: 'every tool', filter: { countrys: ['us'] } },
+      code: 'filter.unknown_key',
+      after: (out, s) => {
+        s.audience_id = out.data.id;
+      },
+    },
+    list_audiences: { valid: {}, invalid: { limit: 0 }, code: 'request.invalid' },
+    get_audience: {
+      valid: (s) => ({ id: s.audience_id }),
+      invalid: { id: 'aud_unknown' },
+      code: 'audience.not_found',
+    },
     get_values: { valid: { column: 'seniority' }, invalid: { column: 'nope' }, code: 'column.not_found' },
     count_companies: { valid: { filter: {} }, invalid: { filter: { nope: 1 } }, code: 'filter.unknown_key' },
     find_companies: { valid: { filter: {}, limit: 2 }, invalid: { filter: {}, limit: 0 }, code: 'request.invalid' },

@@ -106,6 +106,8 @@ describe('MCP prompts', () => {
   it('renders each prompt with its arguments, naming only tools that tools/list holds', async () => {
     const client = await connect((await app.createAccount('pro')).apiKey);
     const tools = new Set((await client.listTools()).tools.map((t) => t.name));
+    // listTools compiled every outputSchema (SDK client) in this process: let the app's timers run before calling.
+    await new Promise((r) => setTimeout(r, 300));
     const build = await client.getPrompt({
       name: 'build_audience_and_export',
       arguments: { audience: 'VPs of sales in Germany', max_rows: '200' },

@@ -7,8 +7,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
  * (draft-07, the SDK client's default, and 2020-12, the MCP spec's), compiled once per schema.
  */
 // inlineRefs off: the where tree's depth-unrolled $defs would otherwise be inlined level into level (slow to compile).
-export const ajv07 = new Ajv({ strict: true, allErrors: true, inlineRefs: false });
-export const ajv2020 = new Ajv2020({ strict: true, allErrors: true, inlineRefs: false });
+// Strict, except that `type` may list several types (output schemas write nullable columns as ["string", "null"]).
+export const ajv07 = new Ajv({ strict: true, allowUnionTypes: true, allErrors: true, inlineRefs: false });
+export const ajv2020 = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, inlineRefs: false });
 
 const cache = new WeakMap<object, ValidateFunction>();
 

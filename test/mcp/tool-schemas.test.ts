@@ -80,6 +80,13 @@ describe('every tool schema is valid JSON Schema', () => {
   });
 });
 
+describe('portable input schemas', () => {
+  it('every input schema gives one type per schema (no type arrays a single-type dialect would refuse)', () => {
+    const withArrays = tools.filter((t) => /"type":\[/.test(JSON.stringify(t.inputSchema))).map((t) => t.name);
+    expect(withArrays).toEqual([]);
+  });
+});
+
 describe('annotations, costs and quotes', () => {
   it('every tool states its four hints truthfully, its cost, and a dry_run quote where it spends', () => {
     const failures: string[] = [];
