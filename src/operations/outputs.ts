@@ -146,7 +146,10 @@ export const domainList = obj({ domain_list_id: str, name: str, domains: num, cr
 
 /** The schema routes: columns, filter keys and the service's decisions. */
 export const schemaOutput = obj({
-  columns: list(obj({ name: str, type: str, description: str, nullable: bool, values_route: nullable(str) })),
+  // label: the catalog's display label (beside the spec's members), as the console and labelled CSV headers show it.
+  columns: list(
+    obj({ name: str, label: str, type: str, description: str, nullable: bool, values_route: nullable(str) }),
+  ),
   filter_keys: list(
     obj({
       key: str,

@@ -16,12 +16,20 @@ export const schemaExamples = {
             columns: [
               {
                 name: 'id',
+                label: 'Contact ID',
                 type: 'string',
                 description: 'Contact id, prefix per_.',
                 nullable: false,
                 values_route: null,
               },
-              { name: 'name', type: 'string', description: 'Full name.', nullable: false, values_route: null },
+              {
+                name: 'name',
+                label: 'Full Name',
+                type: 'string',
+                description: 'Full name.',
+                nullable: false,
+                values_route: null,
+              },
             ],
             filter_keys: [
               {
@@ -135,12 +143,20 @@ export const schemaExamples = {
             columns: [
               {
                 name: 'id',
+                label: 'Company ID',
                 type: 'string',
                 description: 'Company id, prefix com_.',
                 nullable: false,
                 values_route: null,
               },
-              { name: 'name', type: 'string', description: 'Company name.', nullable: false, values_route: null },
+              {
+                name: 'name',
+                label: 'Company Name',
+                type: 'string',
+                description: 'Company name.',
+                nullable: false,
+                values_route: null,
+              },
             ],
             filter_keys: [
               {
