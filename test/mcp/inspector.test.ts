@@ -65,7 +65,20 @@ describe('MCP Inspector CLI against the running app', () => {
     const res = await inspector(['--method', 'tools/list', '--strict']);
     if (skipped(res)) return;
     expect({ code: res.code, stderr: res.code === 0 ? '' : res.stderr }).toEqual({ code: 0, stderr: '' });
-    const names = (JSON.parse(res.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
+    const listed = (
+      JSON.parse(res.stdout) as {
+        tools: { name: string; inputSchema: Record<string, any>; outputSchema?: Record<string, any> }[];
+      }
+    ).tools;
+    // The schemas come through whole: the typed filter with its where $defs, and an output schema on every tool.
+    for (const t of listed)
+      expect({ name: t.name, output: t.outputSchema?.type }).toEqual({ name: t.name, output: 'object' });
+    const count = listed.find((t) => t.name === 'count_matches')!;
+    expect(Object.keys(count.inputSchema.properties.filter.properties)).toEqual(
+      expect.arrayContaining(['countries', 'seniority', 'where']),
+    );
+    expect(count.inputSchema.$defs.where_contact_4).toBeDefined();
+    const names = listed.map((t) => t.name).sort();
     expect(names).toEqual(
       [...OPERATIONS, ...MCP_ONLY_OPERATIONS]
         .filter((op) => op.mcp)
