@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { newWebhookSecret, sealSecret } from '../../src/jobs/webhooks/secrets.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { headersOf, type Received, type Receiver, signedWith, startReceiver } from '../helpers/webhook-receiver.js';
 
@@ -35,6 +36,16 @@ async function endpoint(key: string, events: string[], url = receiver.url) {
 async function next(count: number, from: number): Promise<Received[]> {
   await receiver.waitFor(from + count);
   return receiver.received.slice(from, from + count);
+}
+
+async function until<T>(fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((res) => setTimeout(res, 25));
+  }
 }
 
 /** The endpoint's delivery log once it holds `count` attempts (the outcome is recorded after the answer came). */
@@ -280,6 +291,25 @@ describe('webhook deliveries', () => {
       await new Promise((res) => setTimeout(res, 500));
       expect(silent.received).toHaveLength(10);
       expect(new Set(silent.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+      const failing = (await app.request('GET', `/v1/webhooks/${id}`, { key: apiKey })).body.data;
+      expect(failing).toMatchObject({ enabled: true, health: 'failing' });
+      // Failing for 5 days since the first failure: the next failed attempt disables the endpoint, and GET says why.
+      app.clock.set(Date.parse(failing.failing_since) + 5 * 86_400_000);
+      await app.request('POST', `/v1/webhooks/${id}/test`, { key: apiKey });
+      await silent.waitFor(11);
+      const disabled = await until(async () => {
+        const e = (await app.request('GET', `/v1/webhooks/${id}`, { key: apiKey })).body.data;
+        return e.enabled ? undefined : e;
+      });
+      expect(disabled).toMatchObject({ health: 'disabled', failing_since: failing.failing_since });
+      expect(disabled.disabled_reason).toMatch(/failed since .*5 days.*no answer within 400 ms/);
+      // Its deliveries now fail without being sent; re-enabling starts over.
+      await app.request('POST', `/v1/webhooks/${id}/test`, { key: apiKey });
+      const skipped = (await logOf(apiKey, id, 12))[0];
+      expect(skipped.error).toMatch(/not sent: the endpoint is disabled/);
+      expect(silent.received).toHaveLength(11);
+      const back = await app.request('PATCH', `/v1/webhooks/${id}`, { key: apiKey, body: { enabled: true } });
+      expect(back.body.data).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
     } finally {
       await silent.close();
       app.clock.set(new Date());
@@ -307,6 +337,52 @@ describe('webhook deliveries', () => {
     } finally {
       app.clock.set(new Date());
     }
+  });
+
+  it('follows no redirect, fails at once on a 4xx, reads at most 4 KB of an answer', async () => {
+    const { apiKey } = await app.createAccount('unlimited');
+    const odd = await startReceiver((n) => [302, 404, 200][n] ?? 204);
+    try {
+      const { id } = await endpoint(apiKey, ['export.completed'], odd.url);
+      for (let i = 0; i < 3; i++) await app.request('POST', `/v1/webhooks/${id}/test`, { key: apiKey });
+      await odd.waitFor(3);
+      const log = (await logOf(apiKey, id, 3)).reverse();
+      expect(log.map((a) => [a.status_code, a.ok, a.next_retry_at])).toEqual([
+        [302, false, null],
+        [404, false, null],
+        [200, true, null],
+      ]);
+      expect(log[0].error).toBe('redirects are not followed');
+      await new Promise((res) => setTimeout(res, 600));
+      expect(odd.received).toHaveLength(3);
+    } finally {
+      await odd.close();
+    }
+  });
+
+  it('checks the address when it connects: a name resolving to loopback is refused on every attempt', async () => {
+    const { accountId, apiKey } = await app.createAccount('unlimited');
+    const port = new URL(receiver.url).port;
+    // Saved as a stored endpoint whose name now resolves to loopback (the create route refuses it outright).
+    const e = await app.services.state.createWebhook(
+      {
+        accountId,
+        url: `https://localhost:${port}/hook`,
+        description: null,
+        events: ['export.completed'],
+        secretSealed: sealSecret(app.services.secret, newWebhookSecret()),
+        creditsLowThreshold: null,
+        now: app.clock.now(),
+      },
+      10,
+    );
+    const from = receiver.received.length;
+    await app.request('POST', `/v1/webhooks/${e.id}/test`, { key: apiKey });
+    const [attempt] = await logOf(apiKey, e.id, 1);
+    expect(attempt.ok).toBe(false);
+    expect(attempt.error).toMatch(/resolves to a private, loopback, link-local or metadata address/);
+    expect(attempt.next_retry_at).not.toBeNull();
+    expect(receiver.received.length).toBe(from);
   });
 
   it('replays a delivery with the same webhook-id', async () => {

@@ -103,8 +103,19 @@ async function deliverOne(services: Services, c: ClaimedDelivery): Promise<void>
       nextRetryAt: null,
     };
   } else {
-    const body = JSON.stringify(await bodyOf(services, c.event));
-    const sent = await send(services, c.endpoint, c.event.id, body);
+    // Whatever goes wrong before an answer (a body that cannot be built, a secret that cannot be opened) is this
+    // attempt's failure, logged and retried like a network error: never a delivery stuck until its lease ends.
+    const sent = await bodyOf(services, c.event)
+      .then((b) => send(services, c.endpoint, c.event.id, JSON.stringify(b)))
+      .catch(
+        (e: unknown): Sent => ({
+          ok: false,
+          retry: true,
+          statusCode: null,
+          error: `not sent: ${(e as Error).message ?? String(e)}`,
+          durationMs: 0,
+        }),
+      );
     const at = clock.now();
     const retry = !sent.ok && sent.retry ? nextRetryAt(attempt, at) : null;
     outcome = {
