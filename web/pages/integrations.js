@@ -1,4 +1,4 @@
-import { call } from '../api.js';
+import { ApiError, call, get } from '../api.js';
 import { clear, copyButton, errorText, facts, h, when } from '../dom.js';
 
 /**
@@ -8,9 +8,77 @@ import { clear, copyButton, errorText, facts, h, when } from '../dom.js';
 export async function render(view, session) {
   const keysBox = h('section', { class: 'card', 'aria-labelledby': 'keys-title' });
   const mcpBox = h('section', { class: 'card', 'aria-labelledby': 'mcp-title' });
-  view.append(keysBox, mcpBox);
+  const oauthBox = h('section', { class: 'card', 'aria-labelledby': 'oauth-title' });
+  view.append(keysBox, mcpBox, oauthBox);
   await drawKeys(keysBox);
   drawMcp(mcpBox, session.base_url);
+  await drawOAuthClients(oauthBox, session.csrf_token);
+}
+
+/**
+ * MCP clients connected with OAuth (a hosted assistant signed in on the authorization page): each acts for this
+ * account under the key it was approved with; disconnecting one ends its tokens at once.
+ */
+async function drawOAuthClients(box, csrf, note = '') {
+  const status = h('p', { role: 'status', class: 'muted', id: 'oauth-clients-status' }, note);
+  let clients = [];
+  try {
+    clients = (await get('oauth/clients')).data;
+  } catch (e) {
+    status.textContent = errorText(e);
+  }
+  const list = h('ul', { id: 'oauth-clients', class: 'plain' });
+  for (const c of clients) {
+    const name = c.client_name ?? c.client_id;
+    const disconnect = h(
+      'button',
+      {
+        type: 'button',
+        class: 'danger',
+        on: {
+          click: async () => {
+            disconnect.disabled = true;
+            const res = await fetch(`/app/api/oauth/clients/${encodeURIComponent(c.client_id)}`, {
+              method: 'DELETE',
+              credentials: 'same-origin',
+              headers: { 'X-CSRF-Token': csrf },
+            });
+            const body = await res.json().catch(() => ({}));
+            if (!res.ok || body.ok === false) {
+              disconnect.disabled = false;
+              status.textContent = errorText(new ApiError(res.status, body.error));
+              return;
+            }
+            await drawOAuthClients(box, csrf, `Disconnected ${name}: its tokens no longer work.`);
+          },
+        },
+      },
+      `Disconnect ${name}`,
+    );
+    list.append(
+      h(
+        'li',
+        {},
+        h('strong', {}, name),
+        ` — connected ${when(c.connected_at)}, may ${c.scopes.join(', ') || 'mcp'}; returns to `,
+        h('code', {}, c.redirect_uris.join(', ') || '—'),
+        ' ',
+        disconnect,
+      ),
+    );
+  }
+  clear(
+    box,
+    h('h2', { id: 'oauth-title' }, 'Connected MCP clients (OAuth)'),
+    h(
+      'p',
+      {},
+      "Hosted assistants connect with the URL of /mcp alone and sign in here with this account's key. Each acts " +
+        'for this account, charges its credits, and stops working when you disconnect it or revoke the key.',
+    ),
+    clients.length ? list : h('p', { 'data-testid': 'no-oauth-clients' }, 'No client is connected.'),
+    status,
+  );
 }
 
 async function drawKeys(box, created) {
@@ -140,6 +208,7 @@ function drawMcp(box, baseUrl) {
     facts([
       ['REST, family A', `${baseUrl}/v1 (Authorization: Bearer <API_KEY>)`],
       ['REST, family B', `${baseUrl}/api/v1 (X-API-Key: <API_KEY>)`],
+      ['OAuth (hosted clients)', `${baseUrl}/mcp (the client signs in on this service's page; no key to paste)`],
       ['Reference', `${baseUrl}/docs`],
     ]),
   );
