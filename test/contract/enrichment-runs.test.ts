@@ -1,3 +1,4 @@
+import { consoleSignIn } from '../helpers/console-client.js';
 import { completedEnrichmentRun } from '../helpers/enrichment-run.js';
 import { expectError } from '../helpers/errors.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -112,6 +113,21 @@ describe('enrichment runs over REST', () => {
     expect(state.body.run.result_url).toEqual(expect.stringContaining(first.runId));
     const html = await page.page();
     expect(html.text).toContain('id="run-download"');
+  });
+
+  it('the console makes an upload link for the signed-in account and reads its runs with the result link', async () => {
+    const session = await consoleSignIn(app, key);
+    const made = await session.call('POST', '/app/api/op/enrichment_uploads.create', { body: {} });
+    expect(made.status).toBe(201);
+    expect((await uploadPageClient(made.body.data.upload_url).page()).status).toBe(200);
+    const runs = await session.call('GET', '/app/api/op/enrichment_runs.list?limit=5');
+    expect(runs.body.data.map((r: { id: string }) => r.id)).toEqual([second.runId, first.runId]);
+    const one = await session.call('GET', `/app/api/op/enrichment_runs.get?id=${first.runId}`);
+    expect(one.status).toBe(200);
+    expect((await fetch(one.body.data.result_url)).status).toBe(200);
+    // Without the CSRF token a console POST is refused.
+    const forged = await session.call('POST', '/app/api/op/enrichment_uploads.create', { body: {}, csrf: null });
+    expect(forged.status).toBe(403);
   });
 
   it('a result link stops working once its key is revoked (410 export.expired)', async () => {

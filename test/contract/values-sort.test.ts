@@ -1,4 +1,6 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expectError } from '../helpers/errors.js';
+import { mcpTools } from '../helpers/mcp-tools.js';
 import { allRows, type Row } from '../helpers/rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -14,7 +16,11 @@ beforeAll(async () => {
   contacts = await allRows(app, 'contacts');
   companies = await allRows(app, 'companies');
 });
-afterAll(async () => app.close());
+const clients: Client[] = [];
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await app.close();
+});
 
 type Value = { value: string; label: string; count: number };
 
@@ -75,6 +81,13 @@ describe('values sort', () => {
     for (let i = 1; i < values.length; i++) expect(values[i - 1]!.count).toBeGreaterThanOrEqual(values[i]!.count);
     for (const v of values) expect(v.count).toBe(want.get(v.value) ?? 0);
     expect(values[0]!.count).toBe(Math.max(...want.values()));
+  });
+
+  it('MCP get_values takes sort=count as the route does', async () => {
+    const tools = await mcpTools(app, key, clients);
+    const res = await tools('get_values', { column: 'country', sort: 'count', limit: 3 });
+    const rest = await app.request('GET', '/v1/contacts/schema/country/values?sort=count&limit=3', { key });
+    expect(res.data.values).toEqual(rest.body.data.values);
   });
 
   it('refuses another sort with request.invalid', async () => {
