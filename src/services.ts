@@ -28,7 +28,7 @@ import { alertScheduler, collectJobKinds } from './operations/network-signals/in
 import type { Services } from './operations/types.js';
 import { MemoryRateLimiter } from './state/memory/rate-limiter.js';
 import type { StateStore } from './state/port.js';
-import { closeRedis, connectRedis, type RedisClient } from './state/redis/client.js';
+import { closeRedis, connectRedis, type RedisClient, whenReady } from './state/redis/client.js';
 import { openRedisStore } from './state/redis/index.js';
 import { RedisRateLimiter } from './state/redis/rate-limiter.js';
 import { openSqliteStore } from './state/sqlite/index.js';
@@ -175,6 +175,9 @@ function restrictFileModes(config: Config): void {
   }
 }
 
+/** How long a server's start waits for its Redis connection before its orphan-hold sweep (then the lease sweep does it). */
+const STARTUP_REDIS_WAIT_MS = 5000;
+
 /** The composition root: every adapter is chosen here once and handed to the app as one Services object. */
 export async function openServices(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<Services> {
   restrictFileModes(config);
@@ -186,6 +189,9 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
   const state = await openStateForServer(config, secret, logger, redis);
   // Holds of requests whose process died (their lease expired) go back to their accounts; live requests of
   // another process serving this data dir keep theirs.
+  // The Redis connection opens in the background and refuses commands until it is up: wait for it (bounded), or a
+  // start racing its own connect (two processes starting at once) warns while Redis is reachable.
+  if (redis) await whenReady(redis, STARTUP_REDIS_WAIT_MS);
   const orphans = await state.releaseOrphanHolds(clock.now()).catch((err: unknown) => {
     logger.warn({ err }, 'could not look for orphan credit holds now; the lease sweep will');
     return 0;

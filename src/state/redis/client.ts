@@ -80,6 +80,26 @@ export async function connectRedis(o: RedisConnectOptions): Promise<RedisClient>
   return client;
 }
 
+/**
+ * Resolves true once the client is ready for commands (at once when it is), false after `timeoutMs`. A client opened
+ * with `wait: false` refuses commands until its connection is up (no offline queue), so a step that runs right after
+ * opening it (a server's start-up sweep) waits here first, or it would fail while Redis is reachable.
+ */
+export function whenReady(client: RedisClient, timeoutMs: number): Promise<boolean> {
+  if (client.isReady) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      client.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(client.isReady), timeoutMs);
+    timer.unref();
+    client.on('ready', onReady);
+  });
+}
+
 /** A call that got no answer from Redis within its connection's `commandTimeoutMs`. */
 export class RedisCommandTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {
