@@ -324,3 +324,30 @@ export function typeFamilyBFilters(schema: JsonSchema): boolean {
   schema.additionalProperties = false;
   return true;
 }
+
+/**
+ * The member naming whose values a values tool lists, as an `enum`: `get_values`' `column` (the columns with a list,
+ * and a list's route name such as `industries`), `get_available_values`' `filter` (every family B filter; a free-text
+ * one answers `free_text: true`). Answers whether it typed one.
+ */
+export function typeValuesMember(entity: Entity, family: string, props: Record<string, JsonSchema>): boolean {
+  if (family === 'A' && props.column?.type === 'string') {
+    const names = new Set<string>();
+    for (const col of publicColumns(entity)) {
+      if (!col.list) continue;
+      const route = entity === 'contact' ? LISTS[col.list]?.routeName : undefined;
+      names.add(route ?? col.name);
+    }
+    props.column = { ...props.column, enum: [...names] };
+    return true;
+  }
+  if (family === 'B' && props.filter?.type === 'string') {
+    props.filter = {
+      ...props.filter,
+      enum: FAMILY_B_PARAMS.map((d) => d.name),
+      description: `${String(props.filter.description ?? '')} A list filter answers its values; a free-text one answers free_text: true.`,
+    };
+    return true;
+  }
+  return false;
+}

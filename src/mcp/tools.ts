@@ -4,7 +4,7 @@ import { inputJsonSchema, type JsonSchema, propertiesOf } from '../face/json-sch
 /** Rows per MCP call of a paged, row-returning tool (spec "Limits": search rows per MCP call). */
 import { MCP_ROWS_PER_CALL } from '../operations/limits.js';
 import type { Operation } from '../operations/types.js';
-import { familyAFilterSchema, typeFamilyBFilters, whereDefs } from './filter-schema.js';
+import { familyAFilterSchema, typeFamilyBFilters, typeValuesMember, whereDefs } from './filter-schema.js';
 import { portable, toolOutputSchema } from './output-schema.js';
 
 /** Rows a row tool returns per call: the operations' own MCP bound. */
@@ -62,6 +62,7 @@ export function buildTools(operations: readonly Operation[]): ToolEntry[] {
  * where tree's `$defs`), family B's flat filters at the top level and in `filters`. Answers the `$defs` to add.
  */
 function typeFilters(op: Operation, entity: Entity, schema: JsonSchema): Record<string, JsonSchema> {
+  if (/values$/.test(op.path)) typeValuesMember(entity, op.family, propertiesOf(schema));
   if (op.family !== 'A') {
     typeFamilyBFilters(schema);
     return {};

@@ -175,6 +175,30 @@ describe('typed filters: every catalog key is in the schema', () => {
   });
 });
 
+describe('the values tools', () => {
+  it('get_values takes each column its enum lists, and every filter key names a column of that enum', async () => {
+    const columns = (byName('get_values').inputSchema.properties as Json).column.enum as string[];
+    expect(columns).toEqual(expect.arrayContaining(['country', 'industries', 'seniority', 'skills']));
+    const failures: string[] = [];
+    for (const column of columns) {
+      const res = (await client.callTool({ name: 'get_values', arguments: { column, limit: 3 } })) as Result;
+      if (res.isError) failures.push(`${column}: ${JSON.stringify(res.structuredContent)}`);
+    }
+    for (const { op } of familyAFilterOps()) {
+      for (const [key, s] of Object.entries(filterOf(toolOf(op)).properties as Json)) {
+        const named = /get_values tool with column "([a-z_]+)"/.exec(String(s.description))?.[1];
+        if (named && !columns.includes(named)) failures.push(`${op.mcp!.tool}.${key} names column ${named}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('get_available_values takes every family B filter by name', () => {
+    const names = (byName('get_available_values').inputSchema.properties as Json).filter.enum;
+    expect(names).toEqual(FAMILY_B_PARAMS.map((d) => d.name));
+  });
+});
+
 describe('the where tree', () => {
   const v = (filter: unknown) => problems(byName('count_matches').inputSchema, { filter });
   const leaf = { field: 'country', op: 'eq', value: 'us' };
