@@ -196,6 +196,14 @@ describeWithChromium('the console a person would choose (issue 40)', () => {
     expect(await mcpFilter()).toEqual(three);
     expect(await page.getByLabel('Latest funding round date, after: month').inputValue()).toBe('');
     expect(await page.locator('#f-employee_count_min').inputValue()).toBe('');
+    // A list value's chip unticks its box; ticking it again brings the chip back.
+    const senior = page.locator('[data-testid="values-seniority"] input[value="senior_ic"]');
+    await page.getByRole('button', { name: 'Remove Seniority: Senior individual contributor' }).click();
+    expect(await senior.isChecked()).toBe(false);
+    const two = { countries: ['us'], has_work_email: true };
+    await liveCount(await count(two));
+    expect(await mcpFilter()).toEqual(two);
+    await senior.check();
 
     // On a phone the count stays in view wherever the page is scrolled.
     await page.setViewportSize({ width: 390, height: 844 });
@@ -445,6 +453,19 @@ describeWithChromium('the console a person would choose (issue 40)', () => {
     await page.getByLabel('Status', { exact: true }).selectOption('4xx');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.locator(`[data-testid="log-rows"] tr[data-request-id="${requestId}"]`).waitFor({ timeout: 10_000 });
+    const statuses = await page.locator('[data-testid="log-rows"] tbody td:nth-child(3)').allTextContents();
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.filter((t) => !/^4\d\d/.test(t))).toEqual([]);
+    // By route: only the count route's requests.
+    await page.getByLabel('Status', { exact: true }).selectOption('');
+    await page.getByLabel('Route or tool').fill('/v1/contacts/count');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid="log-rows"] tbody td:nth-child(2)')].every(
+        (e) => e.textContent === 'POST /v1/contacts/count',
+      ),
+    );
+    expect(await page.locator('[data-testid="log-rows"] tbody tr').count()).toBeGreaterThan(1);
     await page.getByLabel('Request id').fill(requestId!);
     await page.getByRole('button', { name: 'Find', exact: true }).click();
     const drawer = page.getByTestId('row-detail');
