@@ -5,6 +5,14 @@ const env = (data: unknown) => ({
   request_id: 'req_Wh4kXq9TmQ2rLp0a',
   release: '0.1.0+r20261128T035934-mdFH',
   data,
+  quota: {
+    plan: 'unlimited',
+    contact_credits_used: 0,
+    month_remaining: 999391,
+    today_remaining: 49391,
+    binding: 'day',
+    resets_at: '2026-11-11T00:00:00.000Z',
+  },
   warnings: [],
 });
 
