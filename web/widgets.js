@@ -83,7 +83,12 @@ export function spentLine(res) {
 
 /** An error; a 402 (credits exhausted) says what to do next. */
 export function failure(e) {
-  if (e?.status === 402) return exhausted(e);
+  if (e?.status === 402) {
+    // The error's details name the window that is spent and when it resets (far in the future on the free pool).
+    const q = { resets_at: e.details?.resets_at };
+    const pool = e.details?.binding === 'pool' || isPool(q);
+    return exhausted({ message: e.message, hint: e.hint ?? resetText(q), pool });
+  }
   return h('p', { class: 'error', role: 'alert' }, errorText(e));
 }
 

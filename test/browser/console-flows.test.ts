@@ -542,6 +542,11 @@ describeWithChromium('the console a person would choose (issue 40)', () => {
       expect(await p.getByTestId('quote').textContent()).toMatch(/Not enough credits/);
       await p.screenshot({ path: join(SHOTS, 'credits-exhausted-390.png'), fullPage: true });
       expect(num(await p.getByTestId('quote').getAttribute('data-available'))).toBe(0);
+      // Going on anyway: the 402 is shown as what to do next, not as a bare error.
+      await p.getByTestId('quote-confirm').click();
+      const refused = p.locator('[data-testid="enrich-quote"] [data-testid="credits-exhausted"]');
+      await refused.waitFor();
+      expect(await refused.textContent()).toMatch(/^Out of credits\. .*What you can do: .*paid plan\.$/);
     } finally {
       await other.close();
     }
