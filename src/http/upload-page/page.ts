@@ -66,6 +66,6 @@ cost, then start. One contact credit per matched row; rows that do not match are
 
 /** A link that cannot open the page: what happened and what to do, nothing else. */
 export function errorPage(message: string, hint: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Upload link</title><style>${STYLE}</style></head>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Upload link</title><style>${STYLE}</style></head>
 <body><main><h1>Enrich a spreadsheet</h1><div id="error" role="alert">${escapeHtml(message)} ${escapeHtml(hint)}</div></main></body></html>`;
 }
