@@ -19,30 +19,16 @@ import type { Operation } from '../operations/types.js';
 const ROW = 'row';
 const CONTACT_ROW = 'contact_row';
 
+/**
+ * A column's value as JSON Schema, by its catalog type. Types only: the label's column name, description and format
+ * are in get_available_columns and the schema resources (repeating them here would add about 4 KB to every row tool).
+ */
 function columnSchema(col: ColumnDef): JsonSchema {
-  // The column's name (what `columns` and where take); get_available_columns and the schema resources describe it.
-  const described = (s: JsonSchema): JsonSchema => ({
-    ...s,
-    description: `Column ${col.name}${col.format ? `, format ${col.format}` : ''}.`,
-  });
-  let type: string | undefined;
-  switch (col.type) {
-    case 'integer':
-    case 'number':
-    case 'boolean':
-    case 'array':
-      type = col.type;
-      break;
-    case 'object':
-      // Record parts (experience, education, locations, ...): structured JSON, a list of entries or one object.
-      type = undefined;
-      break;
-    default:
-      type = 'string';
-  }
-  if (col.name === 'id') return described({ type: 'string', pattern: col.entity === 'contact' ? '^per_' : '^com_' });
-  if (type === undefined) return described({ type: ['array', 'object', 'null'] });
-  return described({ type: col.nullable ? [type, 'null'] : type });
+  if (col.name === 'id') return { type: 'string', pattern: col.entity === 'contact' ? '^per_' : '^com_' };
+  // Record parts (experience, education, locations, ...): structured JSON, a list of entries or one object.
+  if (col.type === 'object') return { type: ['array', 'object', 'null'] };
+  const type = ['integer', 'number', 'boolean', 'array'].includes(col.type) ? col.type : 'string';
+  return { type: col.nullable ? [type, 'null'] : type };
 }
 
 /** A row as an MCP answer shows it: keyed by display label, each column typed; columns not asked for are absent. */
@@ -55,7 +41,7 @@ export function labeledRowSchema(entity: Entity, alsoRequired: readonly string[]
     type: 'object',
     description:
       `A ${entity} row keyed by display label (the columns asked for; ${label('id')} always). ` +
-      'Column names map to labels as get_available_columns shows.',
+      'get_available_columns and the schema resources map labels to column names and describe each column.',
     properties,
     required: [label('id'), ...alsoRequired.map(label)],
     additionalProperties: true,
