@@ -96,5 +96,19 @@ describeWithChromium('console Webhooks page in Chromium', () => {
     expect((await app.request('GET', `/v1/webhooks/${listed[0].id}`, { key: apiKey })).body.data.health).toBe(
       'healthy',
     );
+
+    // A disabled endpoint shows why, and can be switched on again from the page.
+    await app.request('PATCH', `/v1/webhooks/${listed[0].id}`, { key: apiKey, body: { enabled: false } });
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.getByTestId('webhook-rows').waitFor();
+    expect(await page.locator('[data-health]').getAttribute('data-health')).toBe('disabled');
+    expect(await page.getByTestId('webhook-rows').textContent()).toContain('Disabled by the account.');
+    await noSideways('webhooks-disabled');
+    await page.getByRole('button', { name: 'Enable again' }).click();
+    await page.waitForFunction(
+      () => (globalThis as any).document.querySelector('[data-health]')?.getAttribute('data-health') !== 'disabled',
+    );
+    expect((await app.request('GET', `/v1/webhooks/${listed[0].id}`, { key: apiKey })).body.data.enabled).toBe(true);
   });
 });

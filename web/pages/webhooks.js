@@ -129,6 +129,15 @@ export async function render(view) {
           clear(log);
           await load();
         });
+        const enable = e.enabled ? null : h('button', { type: 'button', class: 'secondary' }, 'Enable again');
+        enable?.addEventListener('click', async () => {
+          try {
+            await call('webhooks.update', { id: e.id, enabled: true }, 'PATCH');
+            await load();
+          } catch (err) {
+            enable.replaceWith(h('span', { class: 'error', role: 'alert' }, errorText(err)));
+          }
+        });
         const health = h(
           'span',
           { class: `health ${e.health}`, 'data-health': e.health },
@@ -140,7 +149,7 @@ export async function render(view) {
           e.events.join(', '),
           health,
           when(e.last_success_at),
-          h('span', { class: 'actions' }, test, logButton, remove),
+          h('span', { class: 'actions' }, enable, test, logButton, remove),
         ];
       }),
       { 'data-testid': 'webhook-rows' },

@@ -41,6 +41,7 @@ export const CONSOLE_OPERATION_NAMES = [
   'signals.alerts.list',
   'webhooks.list',
   'webhooks.create',
+  'webhooks.update',
   'webhooks.delete',
   'webhooks.test',
   'webhooks.deliveries',
