@@ -22,7 +22,7 @@ export async function resolveAccessToken(
   token: string,
 ): Promise<{ account: Account; key: ApiKeyRecord; client: OAuthClientRef } | undefined> {
   if (token.startsWith(API_KEY_PREFIX) || !/^[A-Za-z0-9_-]{20,200}$/.test(token)) return undefined;
-  const { provider, resource } = oauthServer(services);
+  const { provider, resource } = await oauthServer(services);
   const found = await provider.AccessToken.find(token);
   if (!found || found.isExpired) return undefined;
   const audiences = Array.isArray(found.aud) ? found.aud : found.aud ? [found.aud] : [];

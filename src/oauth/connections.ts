@@ -32,7 +32,7 @@ function scopesOf(grant: OAuthStored): string[] {
 /** The account's grants, one entry per client (its newest grant), oldest client first. */
 export async function connectedClients(services: Services, accountId: string): Promise<ConnectedClient[]> {
   const grants = await services.state.oauthListByAccount(accountId, 'Grant', new Date());
-  const { provider } = oauthServer(services);
+  const { provider } = await oauthServer(services);
   const byClient = new Map<string, ConnectedClient>();
   for (const grant of grants) {
     const clientId = String(grant.payload.clientId ?? '');

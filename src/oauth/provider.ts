@@ -1,4 +1,4 @@
-import Provider, { errors } from 'oidc-provider';
+import type Provider from 'oidc-provider';
 import type { Services } from '../operations/types.js';
 import { StateAdapter } from './adapter.js';
 import { cookieKeys, signingJwks } from './signing-key.js';
@@ -37,20 +37,50 @@ export interface OAuthServer {
 
 const servers = new WeakMap<Services, OAuthServer>();
 
+type OidcModule = typeof import('oidc-provider');
+let loading: Promise<OidcModule> | undefined;
+
+/**
+ * oidc-provider, loaded at the first OAuth request (CLI commands never load it). On import it warns that Node 20 is
+ * not its preferred runtime; this service runs on Node 20 and its OAuth tests pass there, so that one line is not
+ * printed (every other warning is).
+ */
+function loadOidc(): Promise<OidcModule> {
+  loading ??= (async () => {
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => {
+      if (typeof args[0] === 'string' && args[0].includes('Unsupported runtime')) return;
+      warn(...args);
+    };
+    try {
+      return await import('oidc-provider');
+    } finally {
+      console.warn = warn;
+    }
+  })();
+  return loading;
+}
+
 /**
  * The service's OAuth 2.1 authorization server for remote MCP clients: oidc-provider over the state store, issuer
  * the public URL. Built at first use (the public URL is known once the server listens) and kept per Services.
  */
-export function oauthServer(services: Services): OAuthServer {
+export async function oauthServer(services: Services): Promise<OAuthServer> {
   const issuer = services.config.publicUrl;
   const existing = servers.get(services);
   if (existing && existing.issuer === issuer) return existing;
+  const { default: Provider, errors } = await loadOidc();
+  const again = servers.get(services);
+  if (again && again.issuer === issuer) return again;
   const resource = mcpResourceOf(issuer);
   const accessTokenTTL = services.config.oauthAccessTokenSeconds;
   const refreshTTL = services.config.oauthRefreshTokenDays * 86_400;
   const provider = new Provider(issuer, {
     adapter: (model: string) => new StateAdapter(model, () => services.state),
     clients: [],
+    // Browser-based clients may call the token and registration endpoints from their redirect URIs' origins.
+    clientBasedCORS: (_ctx: unknown, origin: string, client: { redirectUris: string[] }) =>
+      origin !== 'null' && client.redirectUris.some((uri) => originOf(uri) === origin),
     jwks: signingJwks(services.secret),
     cookies: {
       keys: cookieKeys(services.secret),
@@ -76,7 +106,12 @@ export function oauthServer(services: Services): OAuthServer {
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true, issueRegistrationAccessToken: false },
-      revocation: { enabled: true },
+      // A client revokes only its own tokens.
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
+          token.clientId === client.clientId,
+      },
       introspection: { enabled: false },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
@@ -128,6 +163,14 @@ export function oauthServer(services: Services): OAuthServer {
   const server = { provider, resource, issuer };
   servers.set(services, server);
   return server;
+}
+
+function originOf(uri: string): string | null {
+  try {
+    return new URL(uri).origin;
+  } catch {
+    return null;
+  }
 }
 
 const esc = (s: string) =>

@@ -14,8 +14,8 @@ const AS_METADATA_PATHS = new Set(['/.well-known/oauth-authorization-server', '/
 const FORM_MAX_BYTES = 8192;
 
 /** RFC 9728 metadata of /mcp: the resource, its authorization server (this service) and how to send a token. */
-export function protectedResourceMetadata(services: Services): Record<string, unknown> {
-  const { resource, issuer } = oauthServer(services);
+export async function protectedResourceMetadata(services: Services): Promise<Record<string, unknown>> {
+  const { resource, issuer } = await oauthServer(services);
   return {
     resource,
     authorization_servers: [issuer],
@@ -45,7 +45,7 @@ export function oauthRoutes(services: Services): Middleware {
         ctx.status = 204;
         return;
       }
-      ctx.body = protectedResourceMetadata(services);
+      ctx.body = await protectedResourceMetadata(services);
       return;
     }
     if (AS_METADATA_PATHS.has(path)) {
@@ -60,7 +60,7 @@ export function oauthRoutes(services: Services): Middleware {
 
 /** Hands the request to oidc-provider; the URLs it writes are built from the public URL. */
 async function delegate(services: Services, ctx: Context, url?: string): Promise<void> {
-  const { provider } = oauthServer(services);
+  const { provider } = await oauthServer(services);
   const pub = new URL(services.config.publicUrl);
   ctx.req.headers['x-forwarded-proto'] = pub.protocol.slice(0, -1);
   ctx.req.headers['x-forwarded-host'] = pub.host;
@@ -83,7 +83,7 @@ async function authorizePage(services: Services, ctx: Context): Promise<void> {
     ctx.body = messagePage('Not found', 'There is no such authorization page.', version);
     return;
   }
-  const { provider } = oauthServer(services);
+  const { provider, resource } = await oauthServer(services);
   const pageUrl = `${AUTHORIZE_PAGE}/${uid}`;
   let details: Awaited<ReturnType<typeof provider.interactionDetails>>;
   try {
@@ -161,7 +161,7 @@ async function authorizePage(services: Services, ctx: Context): Promise<void> {
       const oidcScopes: string[] = view.scopes.filter((s) => ['openid', 'offline_access', MCP_SCOPE].includes(s));
       for (const s of missing.missingOIDCScope ?? []) if (!oidcScopes.includes(s)) oidcScopes.push(s);
       if (oidcScopes.length > 0) grant.addOIDCScope(oidcScopes.join(' '));
-      grant.addResourceScope(oauthServer(services).resource, MCP_SCOPE);
+      grant.addResourceScope(resource, MCP_SCOPE);
       for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
         grant.addResourceScope(indicator, scopes.join(' '));
       const grantId = await grant.save();

@@ -282,6 +282,14 @@ describeWithChromium('OAuth 2.1 sign-in for remote MCP clients', () => {
     expect(aAfter.day.used - aBefore.day.used).toBe(3);
     expect(bAfter).toEqual(bBefore);
 
+    // The request log names the OAuth client where a key prefix would be (written every 250 ms).
+    let logged: Array<{ route: string; client: string | null }> = [];
+    for (let i = 0; i < 40 && !logged.some((e) => e.route === 'find_contacts'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      logged = (await app.request('GET', '/v1/requests', { key: a.apiKey })).body.data;
+    }
+    expect(logged.find((e) => e.route === 'find_contacts')?.client).toBe('Hosted Assistant');
+
     // The account's key is not what the client holds: its access token is not an API key on REST.
     expect((await app.request('GET', '/v1/credits', { key: provider.saved!.access_token })).status).toBe(401);
   });
@@ -394,7 +402,7 @@ describeWithChromium('OAuth 2.1 sign-in for remote MCP clients', () => {
     // A token of this very server, for the same account and key, whose audience is not /mcp.
     const a = await app.createAccount('pro', { name: 'Audience' });
     const key = (await app.services.state.listKeys(a.accountId))[0]!;
-    const { provider } = oauthServer(app.services);
+    const { provider } = await oauthServer(app.services);
     const ProviderAccessToken = provider.AccessToken as unknown as new (
       v: Record<string, unknown>,
     ) => { save(): Promise<string> };
