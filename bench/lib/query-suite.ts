@@ -119,8 +119,53 @@ const SECOND_WAVE: SuiteQuery[] = [
   },
 ];
 
+/**
+ * Added with issue 44: shapes the suite did not have (a phrase longer than the index's word triples, substrings of
+ * four or more characters matching many people, a substring of other text columns, an `or` of `and`s mixing lists
+ * and ranges, a month bound with a list `not_in`), each checked equal to PostgreSQL by bench/peer-postgres.
+ */
+const THIRD_WAVE: SuiteQuery[] = [
+  { name: 'title-phrase-4-words', filter: { title_query: 'vice president of sales' } },
+  { name: 'name-contains-4 (many matches)', filter: { where: { field: 'name', op: 'contains', value: 'mich' } } },
+  { name: 'location-contains', filter: { where: { field: 'location', op: 'contains', value: 'york' } } },
+  { name: 'company-contains', filter: { where: { field: 'company', op: 'contains', value: 'tech' } } },
+  {
+    name: 'or-of-ands-lists-ranges',
+    filter: {
+      where: {
+        or: [
+          {
+            and: [
+              { field: 'country', op: 'in', value: ['us', 'ca'] },
+              { field: 'company_employee_count', op: 'gte', value: 1000 },
+            ],
+          },
+          {
+            and: [
+              { field: 'seniority', op: 'in', value: ['director', 'vp'] },
+              { field: 'company_founded_year', op: 'lt', value: 2000 },
+              { field: 'skills', op: 'in', value: ['python', 'sql', 'excel'] },
+            ],
+          },
+        ],
+      },
+    },
+  },
+  {
+    name: 'month-bound-not-in',
+    filter: {
+      where: {
+        and: [
+          { field: 'last_updated', op: 'gte', value: '2025-06' },
+          { field: 'country', op: 'not_in', value: ['us', 'gb', 'in', 'de'] },
+        ],
+      },
+    },
+  },
+];
+
 /** The fixed queries of the suite (the two big lists are picked from a release by `querySuite`). */
-export const FIXED_QUERIES: readonly SuiteQuery[] = [...FIRST_WAVE, ...SECOND_WAVE];
+export const FIXED_QUERIES: readonly SuiteQuery[] = [...FIRST_WAVE, ...SECOND_WAVE, ...THIRD_WAVE];
 
 /** The suite for a data dir: the fixed queries plus the two big lists, picked from its serving release. */
 export async function querySuite(dataDir: string): Promise<SuiteQuery[]> {
@@ -137,6 +182,7 @@ export async function querySuite(dataDir: string): Promise<SuiteQuery[]> {
   return [
     ...FIRST_WAVE,
     ...SECOND_WAVE,
+    ...THIRD_WAVE,
     { name: 'company-names-500', filter: { company_names: names } },
     { name: 'domains-1000', filter: { domains } },
   ];

@@ -15,6 +15,7 @@
  * (CDS_QUERY_CACHE_MB=0, CDS_SEARCH_TOTALS_CACHE=0): every call plans its filter and counts again.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -49,6 +50,8 @@ const dir = benchDataDir(root, contacts, values.data);
 const key = benchKey(root, dir);
 const suite = await querySuite(dir);
 const db = await connectPeer(values.pg, dir, log);
+// The machine is shared: its load average beside the figures (1, 5 and 15 minutes, at the start and at the end).
+const loadAtStart = loadavg().map((l) => round(l, 2));
 
 const peer = {
   count: async (sql: [string, unknown[]]): Promise<number> => Number((await db.query(...sql)).rows[0].n),
@@ -126,6 +129,7 @@ const summary = {
   service_caches: cold ? 'off' : 'on',
   ...(await engine.record()),
   machine: machine(),
+  load_average: { start: loadAtStart, end: loadavg().map((l) => round(l, 2)) },
   at: new Date().toISOString(),
   postgres: (await versionOf(values.pg)) ?? 'unknown',
   identical_answers: mismatches.length === 0,

@@ -8,7 +8,7 @@ import { servingRelease } from '../lib/release.js';
 /**
  * Copies a release's contacts table into PostgreSQL as a self-hoster would: one denormalized table with every
  * column, btree indexes on the closed lists, the numbers and a few composites, GIN on the arrays, pg_trgm on the
- * title's words and the lowercased name, then VACUUM ANALYZE. The table's comment names the release, so a second
+ * title's words and the lowercased name, location and employer name, then VACUUM ANALYZE. The table's comment names the release, so a second
  * run over the same release reuses it.
  */
 export const TABLE = 'peer_contacts';
@@ -46,7 +46,7 @@ const GIN = [
   'secondary_company_names',
   'secondary_company_ids',
 ];
-const TRGM = ['title_words', 'lower(name)'];
+const TRGM = ['title_words', 'lower(name)', 'lower(location)', 'lower(company)'];
 
 const PG_TYPES: Record<string, string> = {
   VARCHAR: 'text',

@@ -18,7 +18,11 @@ export const CONTACT_COLUMNS: readonly ColumnDef[] = [
     fill: 0.97,
     words: 'title_words',
   }),
-  c('company', 'text', 'Company Name', 'Name of the current employer.', { defaultSet: true, fill: 0.98 }),
+  c('company', 'text', 'Company Name', 'Name of the current employer.', {
+    defaultSet: true,
+    fill: 0.98,
+    substrings: 'values',
+  }),
   c('company_domain', 'text', 'Company Domain', 'Website domain of the current employer.', {
     defaultSet: true,
     fill: 0.93,
@@ -64,7 +68,11 @@ export const CONTACT_COLUMNS: readonly ColumnDef[] = [
     nullable: false,
     defaultSet: true,
   }),
-  c('location', 'text', 'Location', 'City, state and country as one line.', { defaultSet: true, fill: 0.96 }),
+  c('location', 'text', 'Location', 'City, state and country as one line.', {
+    defaultSet: true,
+    fill: 0.96,
+    substrings: 'values',
+  }),
   c('email_status', 'text', 'Email Status', 'Deliverability status of the work email, from the data source.', {
     list: 'email_status',
     defaultSet: true,

@@ -36,7 +36,7 @@ export interface ColumnOptions {
   card?: boolean;
   contactPoint?: boolean;
   words?: string;
-  substrings?: boolean;
+  substrings?: boolean | 'values';
 }
 
 export function column(
@@ -66,7 +66,7 @@ export function column(
     ...(opts.card ? { card: true } : {}),
     ...(opts.contactPoint ? { contactPoint: true } : {}),
     ...(opts.words ? { words: opts.words } : {}),
-    ...(opts.substrings ? { substrings: true } : {}),
+    ...(opts.substrings ? { substrings: opts.substrings } : {}),
   };
 }
 

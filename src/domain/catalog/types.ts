@@ -60,8 +60,12 @@ export interface ColumnDef {
   contactPoint?: boolean;
   /** Internal column holding this column's words key (domain/text/words), for whole-word matching. */
   words?: string;
-  /** Substring search (`contains`) on it is common and engines index it for that (names). */
-  substrings?: boolean;
+  /**
+   * Substring search (`contains`) on it is common and engines index it for that: true, by the three-character
+   * substrings of every row's value and by its distinct values (names); 'values', by its distinct values only (few
+   * of them for the rows: locations, employer names), each tested for the substring.
+   */
+  substrings?: boolean | 'values';
 }
 
 /** How a flat filter key compiles into the Query IR. */

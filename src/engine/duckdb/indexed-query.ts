@@ -77,7 +77,7 @@ async function cardRows(
 }
 
 /** Candidates of one leaf checked by the release's columns at most this many at a time; more go to the scan. */
-const VERIFY_MAX = 50_000;
+export const VERIFY_MAX = 50_000;
 
 /** The index's verifier for one query: the leaf compiled to SQL over the candidates' rows, on the query's budget. */
 export function verifier(session: ReleaseSession, entity: Entity, req: QueryRequest): Verify {

@@ -144,6 +144,7 @@ function keyCase(def: FilterKeyDef): Case | undefined {
 const CASES = (): Case[] => [
   ...(['contact', 'company'] as const).flatMap((entity) => columnsOf(entity).flatMap((c) => columnCases(entity, c))),
   ...[...CONTACT_FILTER_KEYS, ...COMPANY_FILTER_KEYS].map(keyCase).filter((c): c is Case => c !== undefined),
+  ...SUITE_SHAPES(),
   {
     name: 'a tree: (country in top 2 or seniority = top) and not has_phone',
     entity: 'contact',
@@ -161,10 +162,120 @@ const CASES = (): Case[] => [
   },
 ];
 
+/** A run of `n` consecutive words of a frequent value of a words column (a whole-word phrase longer than a triple). */
+function aPhrase(entity: Entity, column: string, n: number): string | undefined {
+  for (const v of frequent(entity, column, 5000)) {
+    const words = String(v)
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
+    if (words.length >= n) return words.slice(words.length - n).join(' ');
+  }
+  return undefined;
+}
+
+/** A substring of `len` characters of a frequent value (from its second character), in upper case. */
+function aSubstring(entity: Entity, column: string, len: number): string | undefined {
+  for (const v of frequent(entity, column, 50)) {
+    const s = String(v).slice(1, 1 + len);
+    if (s.length === len && /^[\x20-\x7e]+$/.test(s)) return s.toUpperCase();
+  }
+  return undefined;
+}
+
+/**
+ * Shapes the query suite gained with issue 44 (bench/lib/query-suite.ts, checked against PostgreSQL there): whole-word
+ * phrases of four and five words, substrings of four or more characters of names, locations and employers, an `or`
+ * of `and`s mixing lists and ranges, a month bound with a list `not_in`.
+ */
+const SUITE_SHAPES = (): Case[] => {
+  const out: Case[] = [];
+  for (const n of [4, 5]) {
+    const phrase = aPhrase('contact', 'title', n);
+    if (phrase)
+      out.push({
+        name: `contact.title words of ${n} words ${JSON.stringify(phrase)}`,
+        entity: 'contact',
+        ir: () => ({ field: 'title', op: 'words', value: phrase }),
+      });
+  }
+  for (const [column, len] of [
+    ['name', 4],
+    ['name', 6],
+    ['location', 4],
+    ['location', 7],
+    ['company', 5],
+  ] as const) {
+    const needle = aSubstring('contact', column, len);
+    if (needle)
+      out.push({
+        name: `contact.${column} contains ${JSON.stringify(needle)}`,
+        entity: 'contact',
+        ir: () => ({ field: column, op: 'contains', value: needle }),
+      });
+  }
+  out.push(
+    {
+      name: 'an or of ands mixing lists and ranges',
+      entity: 'contact',
+      ir: () => ({
+        or: [
+          {
+            and: [
+              { field: 'country', op: 'in', value: frequent('contact', 'country', 2) as string[] },
+              {
+                field: 'company_employee_count',
+                op: 'gte',
+                value: median('contact', 'company_employee_count') as number,
+              },
+            ],
+          },
+          {
+            and: [
+              { field: 'seniority', op: 'in', value: frequent('contact', 'seniority', 2) as string[] },
+              { field: 'company_founded_year', op: 'lt', value: median('contact', 'company_founded_year') as number },
+              { field: 'skills', op: 'in', value: frequent('contact', 'skills', 3) as string[] },
+            ],
+          },
+        ],
+      }),
+    },
+    {
+      name: 'a month bound with a list not_in',
+      entity: 'contact',
+      ir: () => ({
+        and: [
+          { field: 'last_updated', op: 'gte', value: String(median('contact', 'last_updated')) },
+          { field: 'country', op: 'not_in', value: frequent('contact', 'country', 3) as string[] },
+        ],
+      }),
+    },
+  );
+  return out;
+};
+
 describe('the release', () => {
   it('spans several row groups and holds every kind of column', () => {
     expect(rel.rowGroups).toBeGreaterThanOrEqual(3);
     expect(CASES().length).toBeGreaterThan(300);
+  });
+
+  it('holds every shape the query suite gained, each selecting some rows but not all', () => {
+    const shapes = SUITE_SHAPES();
+    expect(shapes.map((c) => c.name.replace(/ ".*/, ''))).toEqual([
+      'contact.title words of 4 words',
+      'contact.title words of 5 words',
+      'contact.name contains',
+      'contact.name contains',
+      'contact.location contains',
+      'contact.location contains',
+      'contact.company contains',
+      'an or of ands mixing lists and ranges',
+      'a month bound with a list not_in',
+    ]);
+    for (const c of shapes) {
+      const n = rowsOf(c.entity).filter((r) => matches(c.entity, c.ir(), r)).length;
+      expect([c.name, n > 0 && n < rowsOf(c.entity).length]).toEqual([c.name, true]);
+    }
   });
 });
 

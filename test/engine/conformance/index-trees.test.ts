@@ -114,7 +114,8 @@ function leafArb(entity: Entity): fc.Arbitrary<IRNode> {
   for (const col of columnsOf(entity)) {
     if (col.name === 'sort_key') continue;
     if (col.substrings) {
-      // Substrings of names, three to five characters (one trigram, or candidates the columns verify), in any case.
+      // Substrings of names, employers and locations, three to five characters (one trigram, or candidates the
+      // columns verify), in any case.
       for (const r of rowsOf(entity).slice(0, 30)) {
         const name = String(r[col.name]);
         for (const len of [3, 4, 5]) {
@@ -132,8 +133,12 @@ function leafArb(entity: Entity): fc.Arbitrary<IRNode> {
         .slice(0, 40);
       for (const t of titles) {
         const words = t.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-        for (let n = 1; n <= Math.min(3, words.length); n++)
+        // Up to five words: phrases longer than a triple are the candidates of their triples, verified.
+        for (let n = 1; n <= Math.min(5, words.length); n++)
           leaves.push({ field: col.name, op: 'words', value: words.slice(0, n).join(' ') });
+        // Every triple of these is often held while the phrase is not: the verification must drop those rows.
+        if (words.length >= 4)
+          leaves.push({ field: col.name, op: 'words', value: [...words.slice(1, 4), words[1]].join(' ') });
       }
     }
   }
@@ -259,10 +264,8 @@ describe('what the index leaves to the scan', () => {
   it('plans nothing it cannot answer exactly, and the engine still answers those from the columns', async () => {
     const ix = index.entity('contact');
     const scanned: IRNode[] = [
-      { field: 'name', op: 'contains', value: 'an' },
-      { field: 'name', op: 'contains', value: 'Zoë' },
-      { field: 'company', op: 'contains', value: 'tech' },
-      { field: 'title', op: 'words', value: 'head of sales and marketing' },
+      { field: 'headline', op: 'contains', value: 'an' },
+      { field: 'title', op: 'contains', value: 'tech' },
       { field: 'experience', op: 'contains', value: 'inc' },
       {
         and: [
@@ -276,6 +279,57 @@ describe('what the index leaves to the scan', () => {
       const want = rel.contacts.filter((r) => matches('contact', tree, r)).length;
       const got = await withIndex.query('contact', tree, { countBudgetMs: 30_000 });
       expect(got.count).toBe(want);
+    }
+  });
+
+  it('plans long phrases and name substrings as verified candidates, other substrings from distinct values', async () => {
+    const ix = index.entity('contact');
+    const title = rel.contacts
+      .map((r) =>
+        String(r.title ?? '')
+          .split(/[^\p{L}\p{N}]+/u)
+          .filter(Boolean),
+      )
+      .find((w) => w.length >= 4)!;
+    const location = rel.contacts.map((r) => r.location).find((l): l is string => typeof l === 'string')!;
+    const company = rel.contacts.map((r) => r.company).find((c): c is string => typeof c === 'string')!;
+    const name = String(rel.contacts[0]!.name);
+    // [leaf, verifications expected, verifyFew]: candidates are verified (1), or many of them answered from the
+    // names' distinct values (verifyFew 0 forces that), or the leaf is answered from distinct values alone (0).
+    const leaves: Array<[IRNode, number, number?]> = [
+      [{ field: 'title', op: 'words', value: title.slice(0, 4).join(' ') }, 1],
+      [{ field: 'title', op: 'words', value: title.join(' ') }, 1],
+      [{ field: 'title', op: 'words', value: 'head of sales and marketing' }, 1],
+      [{ field: 'name', op: 'contains', value: name.slice(0, 4) }, 1],
+      [{ field: 'name', op: 'contains', value: name.slice(0, 4).toUpperCase() }, 0, 0],
+      [{ field: 'name', op: 'contains', value: name.slice(1, 3) }, 0],
+      [{ field: 'name', op: 'contains', value: 'Zoë' }, 0],
+      [{ field: 'location', op: 'contains', value: location.slice(0, 5) }, 0],
+      [{ field: 'location', op: 'contains', value: 'an' }, 0],
+      [{ field: 'company', op: 'contains', value: company.slice(1, 5) }, 0],
+    ];
+    for (const [leaf, verifications, verifyFew] of leaves) {
+      let verified = 0;
+      const verify: Verify = async (l, candidates) => {
+        verified++;
+        const exact = emptyBitset(ix.rows);
+        for (const r of rel.contacts) {
+          if (!matches('contact', l, r)) continue;
+          const row = r.sort_key - 1;
+          expect((candidates[row >>> 5]! >>> (row & 31)) & 1).toBe(1);
+          exact[row >>> 5]! |= 1 << (row & 31);
+        }
+        return exact;
+      };
+      const plan = planBitset(
+        { ix, entity: 'contact', verify, ...(verifyFew === undefined ? {} : { verifyFew }) },
+        leaf,
+      );
+      expect([leaf, plan === null]).toEqual([leaf, false]);
+      const want = rel.contacts.filter((r) => matches('contact', leaf, r)).length;
+      expect([leaf, countBits(await plan!())]).toEqual([leaf, want]);
+      expect([leaf, verified]).toEqual([leaf, verifications]);
+      expect((await withIndex.query('contact', leaf, { countBudgetMs: 30_000 })).count).toBe(want);
     }
   });
 

@@ -360,7 +360,7 @@ async function buildEntity(
         head.ranges = await rangeBlocks(conn, table, c, t, total, out);
       }
     }
-    if (col.substrings && col.storage === 'VARCHAR') {
+    if (col.substrings === true && col.storage === 'VARCHAR') {
       const trigrams = await terms(
         `SELECT g AS v, list(k)::UINTEGER[] FROM (SELECT DISTINCT k, unnest(list_transform(range(1, length(l) - 1), ` +
           `i -> substring(l, i, 3))) AS g FROM (SELECT sort_key - 1 AS k, lower(${c}) AS l FROM ${table} ` +

@@ -6,7 +6,8 @@ import { type ColumnDef, columnsOf, type Entity, filterKeysOf } from '../../../d
  * indexable part of a query is answered by set operations on bitsets instead of a scan (plan.ts):
  * - per column, the rows where it `exists` (the compiler's own `exists` semantics) and where it is not null;
  * - per term column (term-columns below), one posting per distinct value (list columns: per element), with the
- *   values sorted so ranges (numbers, dates, months) are a slice of the dictionary;
+ *   values sorted so ranges (numbers, dates, months) are a slice of the dictionary; the columns the catalog marks
+ *   for substrings are term columns too, so a substring is the union of the values holding it;
  * - per column with a words companion (title), one posting per word, word pair and word triple of its text, so a
  *   whole-word phrase of up to three words is one posting.
  *
@@ -71,7 +72,7 @@ export interface ColumnHeader<T = TermsHeader> {
   ranges?: RangesHeader;
   /** Word n-grams (words joined by one space) of the column's words companion. */
   ngrams?: T;
-  /** Three-character substrings of the lowercased value (catalog `substrings`). */
+  /** Three-character substrings of the lowercased value (catalog `substrings: true`). */
   trigrams?: T;
 }
 
@@ -120,7 +121,10 @@ export function compareTerms(a: Term, b: Term): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** Columns whose values get postings: what filters select on by value (never records, never the id space). */
+/**
+ * Columns whose values get postings: what filters select on by value, and the columns searched by substring (never
+ * records, never the id space).
+ */
 export function termColumns(entity: Entity): ColumnDef[] {
   const keyed = new Set(
     filterKeysOf(entity)
@@ -139,6 +143,7 @@ export function termColumns(entity: Entity): ColumnDef[] {
         c.kind === 'date' ||
         c.type === 'month' ||
         c.storage === 'VARCHAR[]' ||
+        c.substrings !== undefined ||
         keyed.has(c.name)),
   );
 }
