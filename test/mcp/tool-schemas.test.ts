@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type Entity, FAMILY_B_PARAMS, filterKeysOf, LISTS, publicColumns } from '../../src/domain/catalog/index.js';
+import { ERROR_CATALOG } from '../../src/domain/errors/index.js';
 import { WHERE_MAX_DEPTH, WHERE_MAX_IN_VALUES, WHERE_MAX_LEAVES } from '../../src/domain/query/limits.js';
 import { INLINE_ENUM_MAX } from '../../src/mcp/filter-schema.js';
 import { exampleInput } from '../../src/operations/examples/index.js';
@@ -354,6 +355,16 @@ describe('structured results validate against the output schema', () => {
     const rowDef = (byName('find_contacts').outputSchema!.$defs as Json).row;
     const res = (await client.callTool({ name: 'find_contacts', arguments: { filter: {}, limit: 1 } })) as Result;
     expect(Object.keys(res.structuredContent.data[0])).toContain(rowDef.required[0]);
+  });
+
+  it("every catalog error code fits the error variant of every tool's output schema", () => {
+    const failures: string[] = [];
+    for (const t of tools)
+      for (const code of Object.keys(ERROR_CATALOG)) {
+        const p = outputProblems(t, { structuredContent: { code, message: 'm.', hint: 'h.' }, isError: true });
+        if (p.length) failures.push(`${t.name} ${code}: ${p[0]}`);
+      }
+    expect(failures).toEqual([]);
   });
 
   it('a result outside the schema is caught (the check is not vacuous)', () => {
