@@ -142,3 +142,68 @@ it('counts an audience, pages it, exports it and reads the CSV, from the schemas
   expect(idColumn).toBeGreaterThanOrEqual(0);
   expect(new Set(records.slice(1).map((r) => r[idColumn]))).toEqual(new Set(seen));
 }, 120_000);
+
+it('family B: counts, pages by offset, exports and reads the CSV, from the schemas alone', async () => {
+  tools ??= (await client.listTools()).tools;
+  await precompile(tools);
+
+  // Candidate filters: each value of each top-level filter whose schema lists fixed values (the enum of its list form).
+  const count = tool('count_contacts');
+  expect(count.annotations?.readOnlyHint).toBe(true);
+  const props = count.inputSchema.properties as Json;
+  const fixed = Object.entries(props).filter(([, s]) => Array.isArray(s.anyOf?.[0]?.items?.enum)) as [string, Json][];
+  expect(fixed.length).toBeGreaterThan(3);
+  const countMember = Object.keys(answerOf(count).properties).find((k) => answerOf(count).properties[k].anyOf)!;
+  let chosen: { filters: Json; count: number } | undefined;
+  outer: for (const [name, s] of fixed)
+    for (const value of s.anyOf[0].items.enum as string[]) {
+      const n = (await use('count_contacts', { [name]: [value] }))[countMember] as number;
+      if (n >= 9 && n <= 40) {
+        chosen = { filters: { [name]: [value] }, count: n };
+        break outer;
+      }
+    }
+  expect(chosen).toBeDefined();
+  const { filters, count: total } = chosen!;
+
+  // Offset paging: the next offset is the answer's next_offset, null at the end.
+  const search = tool('search_contacts');
+  const limit = 5;
+  expect(answerOf(search).properties.next_offset).toBeDefined();
+  const rowsMember = Object.keys(answerOf(search).properties).find(
+    (k) => answerOf(search).properties[k].items?.$ref === '#/$defs/row',
+  )!;
+  const idLabel = (search.outputSchema!.$defs as Json).row.required[0] as string;
+  const seen: string[] = [];
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const page = await use('search_contacts', { filters, limit, offset });
+    seen.push(...page[rowsMember].map((row: Json) => row[idLabel] as string));
+    offset = page.next_offset;
+  }
+  expect(seen).toHaveLength(total);
+  expect(new Set(seen).size).toBe(total);
+
+  // Export: quote, start, poll the status tool until its completed state, read the link.
+  const quote = await use('export_contacts', { filters, dry_run: true });
+  expect(quote.sufficient).toBe(true);
+  const started = await use('export_contacts', { filters });
+  const poll = tool('check_contact_export');
+  const idArg = (poll.inputSchema.required as string[])[0]!;
+  let job: Json = {};
+  for (let i = 0; i < 100; i++) {
+    job = await use('check_contact_export', { [idArg]: started[idArg] });
+    if (job.job_status === 'completed' || job.job_status === 'failed') break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(poll.description).toMatch(/completed/);
+  expect(job.job_status).toBe('completed');
+  const csv = await fetch(new URL(job.export_url as string, app.url));
+  expect(csv.status).toBe(200);
+  const records = parseCsv(await csv.text()).filter((r) => r.some((cell) => cell !== ''));
+  expect(records).toHaveLength(total + 1);
+  // Family B CSVs head their columns with display labels, as MCP rows are keyed.
+  const idColumn = records[0]!.indexOf(idLabel);
+  expect(idColumn).toBeGreaterThanOrEqual(0);
+  expect(new Set(records.slice(1).map((r) => r[idColumn]))).toEqual(new Set(seen));
+}, 120_000);
