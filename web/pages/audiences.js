@@ -199,7 +199,13 @@ const labelOf = (key, v) => {
 
 /** A filter in words: "Country: United States · Seniority: Senior individual contributor". */
 export function filterWords(filter) {
-  const parts = Object.entries(filter ?? {}).map(([key, value]) => {
+  // In the catalog's order of the keys (signals last), whatever order the filter was built in.
+  const rank = (key) => {
+    const i = schemaKeys?.findIndex((k) => k.key === key) ?? -1;
+    return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+  };
+  const entries = Object.entries(filter ?? {}).sort(([a], [b]) => rank(a) - rank(b));
+  const parts = entries.map(([key, value]) => {
     if (key === 'where')
       return value?.field === 'signals'
         ? `Signal: ${[]
