@@ -196,6 +196,37 @@ export function webhookCases(current: () => StateStore, openOther: () => Promise
       expect((await s.getWebhook(a, e.id))?.failingSince).toBeNull();
     });
 
+    it('prunes deliveries that ended before the cutoff; pending ones and newer ones stay', async () => {
+      const s = current();
+      const a = await account(s);
+      const e = await endpoint(s, a);
+      const ping = async (when: number) => (await s.recordWebhookEvent(a, { type: 'ping', data: {} }, at(when), e.id))!;
+      const [old, oldPending, recent] = [await ping(0), await ping(1), await ping(10_000)];
+      const done = { ok: true, statusCode: 204, error: null, durationMs: 1, nextRetryAt: null };
+      const claimed = (await s.claimWebhookDeliveries(at(20_000), 100, at(60_000))).filter(
+        (c) => c.endpoint.id === e.id,
+      );
+      expect(claimed).toHaveLength(3);
+      for (const ev of [old, recent])
+        await s.finishWebhookAttempt(
+          ev.deliveryIds[0]!,
+          1,
+          { ...done, at: at(20_001).toISOString() },
+          DISABLE_AFTER_MS,
+        );
+      await s.finishWebhookAttempt(
+        oldPending.deliveryIds[0]!,
+        1,
+        { ...done, ok: false, statusCode: 503, at: at(20_001).toISOString(), nextRetryAt: at(25_000).toISOString() },
+        DISABLE_AFTER_MS,
+      );
+      expect(await s.pruneWebhooks(at(5_000), 100)).toBeGreaterThanOrEqual(1);
+      expect(await s.getWebhookDelivery(a, e.id, old.deliveryIds[0]!)).toBeUndefined();
+      expect(await s.getWebhookDelivery(a, e.id, oldPending.deliveryIds[0]!)).toMatchObject({ state: 'pending' });
+      expect(await s.getWebhookDelivery(a, e.id, recent.deliveryIds[0]!)).toMatchObject({ state: 'succeeded' });
+      expect(await s.replayWebhookDelivery(a, e.id, old.deliveryIds[0]!, at(30_000))).toBeUndefined();
+    });
+
     it('records credits.low once per window, for that endpoint only', async () => {
       const s = current();
       const a = await account(s);

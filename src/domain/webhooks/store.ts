@@ -63,6 +63,11 @@ export interface WebhookStore {
     now: Date,
   ): Promise<WebhookDelivery | undefined>;
   webhookQueueStats(now: Date): Promise<WebhookQueueStats>;
+  /**
+   * Deletes up to `limit` deliveries that ended (succeeded or failed) and were created before `before`, and events no
+   * delivery refers to any more; answers how many deliveries went. Pending and sending deliveries stay.
+   */
+  pruneWebhooks(before: Date, limit: number): Promise<number>;
   /** Enabled endpoints of every account subscribed to credits.low with a threshold (the sender checks them). */
   creditsLowEndpoints(): Promise<WebhookEndpoint[]>;
   /**

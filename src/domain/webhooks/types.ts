@@ -26,6 +26,11 @@ export const WEBHOOKS_PER_ACCOUNT = 10;
 export const SECRET_OVERLAP_MS = 24 * 3_600_000;
 /** An endpoint whose deliveries failed without a success for this long is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
+/**
+ * How long a delivery that ended (succeeded or failed) is kept, and can be replayed, after it was created; events
+ * live a few days longer than that, so a delivery never outlives its event.
+ */
+export const WEBHOOK_KEEP_MS = 30 * 24 * 3_600_000;
 /** Attempts the log keeps per endpoint. */
 export const ATTEMPT_LOG_SIZE = 100;
 

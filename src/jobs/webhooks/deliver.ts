@@ -8,6 +8,7 @@ import {
   type ClaimedDelivery,
   DISABLE_AFTER_MS,
   nextRetryAt,
+  WEBHOOK_KEEP_MS,
   type WebhookEndpoint,
   type WebhookEvent,
 } from '../../domain/webhooks/types.js';
@@ -31,6 +32,7 @@ const BATCH = 20;
  */
 export function webhookSender(services: Services, everyMs = 250, creditsEveryMs = 2000): PeriodicTask {
   let lastCreditsCheck = 0;
+  let lastPrune = 0;
   return {
     name: 'webhook deliveries',
     everyMs,
@@ -39,6 +41,10 @@ export function webhookSender(services: Services, everyMs = 250, creditsEveryMs 
       if (Date.now() - lastCreditsCheck >= creditsEveryMs) {
         lastCreditsCheck = Date.now();
         await checkCreditsLow(services);
+      }
+      if (Date.now() - lastPrune >= 3_600_000) {
+        lastPrune = Date.now();
+        await state.pruneWebhooks(new Date(clock.now().getTime() - WEBHOOK_KEEP_MS), 5000);
       }
       const now = clock.now();
       const stats = await state.webhookQueueStats(now);

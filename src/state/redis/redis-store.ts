@@ -179,6 +179,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<StateS
     replayWebhookDelivery: (accountId, endpointId, id, now) =>
       step(() => webhooks.replay(accountId, endpointId, id, now)),
     webhookQueueStats: () => step(() => webhooks.stats()),
+    pruneWebhooks: (before, limit) => step(() => webhooks.prune(before, limit)),
     creditsLowEndpoints: () => step(() => webhooks.creditsLowEndpoints()),
     recordCreditsLow: (accountId, endpointId, windowKey, draft, now) =>
       step(() => webhooks.recordCreditsLow(accountId, endpointId, windowKey, draft, now)),

@@ -27,7 +27,10 @@ import { RedisScript } from './script.js';
  * - `webhook-due`: sorted set of deliveries waiting, by when they are due (a pending one's next attempt, a sending
  *   one's lease end: a sender that died leaves it due again);
  * - `webhook:<id>:deliveries`: sorted set of the endpoint's delivery ids by createdAt (ms);
- * - `webhook:<id>:attempts`: list of the endpoint's attempts (JSON, newest first, trimmed to 100).
+ * - `webhook:<id>:attempts`: list of the endpoint's attempts (JSON, newest first, trimmed to 100);
+ * - `webhook-ended`: sorted set of the deliveries that ended, by creation (ms), which pruning deletes after 30 days
+ *   (events expire by themselves 34 days after they were written);
+ * - `webhook-credits-low`: set of the endpoints credits.low may concern.
  * Events are emitted by EMIT_LUA inside the script of their cause (jobs FINISH_JOB, keys REVOKE).
  */
 export const EMIT_LUA = `
@@ -43,12 +46,13 @@ local function emit_webhook_event(p, acc, etype, eid, ejson, dbase, now, nowms, 
       n = n + 1
       local d = dbase .. n
       redis.call('HSET', p .. 'webhook-delivery:' .. d, 'id', d, 'eventId', eid, 'endpointId', ep, 'accountId', acc,
-        'state', 'pending', 'attempts', '0', 'nextAttemptAt', now, 'createdAt', now)
+        'state', 'pending', 'attempts', '0', 'nextAttemptAt', now, 'createdAt', now, 'createdMs', nowms)
       redis.call('ZADD', p .. 'webhook-due', nowms, d)
       redis.call('ZADD', p .. 'webhook:' .. ep .. ':deliveries', nowms, d)
     end
   end
-  if n > 0 then redis.call('SET', p .. 'webhook-event:' .. eid, ejson) end
+  -- An event outlives every delivery of it (WEBHOOK_KEEP_MS, 30 days, plus 4).
+  if n > 0 then redis.call('SET', p .. 'webhook-event:' .. eid, ejson, 'PX', 2937600000) end
   return n
 end
 `;
@@ -136,6 +140,22 @@ redis.call('HSET', KEYS[1], 'creditsLowWindow', ARGV[2])
 return emit_webhook_event(ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11])
 `);
 
+/**
+ * Prune: ended deliveries created before ARGV[1] (ms), at most ARGV[2], go with their place in their endpoint's list.
+ * KEYS: ended deliveries. ARGV: before ms, limit, prefix. Answers how many went.
+ */
+const PRUNE = new RedisScript(`
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, d in ipairs(ids) do
+  local k = ARGV[3] .. 'webhook-delivery:' .. d
+  local ep = redis.call('HGET', k, 'endpointId')
+  if ep then redis.call('ZREM', ARGV[3] .. 'webhook:' .. ep .. ':deliveries', d) end
+  redis.call('DEL', k)
+  redis.call('ZREM', KEYS[1], d)
+end
+return #ids
+`);
+
 /** KEYS: due. ARGV: now ms, limit, lease ms, prefix. Answers the claimed ids. */
 const CLAIM = new RedisScript(`
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
@@ -149,20 +169,24 @@ return ids
 `);
 
 /**
- * KEYS: delivery, due, endpoint, attempts log. ARGV: attempt, ok (1/0), next retry (iso or ''), next retry ms, attempt
- * JSON, at, at ms, disable after ms, last error text. Answers 1, or 0 when the delivery is not on that attempt.
+ * KEYS: delivery, due, endpoint, attempts log, ended deliveries (by creation ms). ARGV: attempt, ok (1/0), next retry
+ * (iso or ''), next retry ms, attempt JSON, at, at ms, disable after ms, last error text. Answers 1, or 0 when the
+ * delivery is not on that attempt.
  */
 const FINISH = new RedisScript(`
 local f = redis.call('HMGET', KEYS[1], 'state', 'attempts', 'id')
 if f[1] ~= 'sending' or tonumber(f[2]) ~= tonumber(ARGV[1]) then return 0 end
+local created = redis.call('HGET', KEYS[1], 'createdMs') or ARGV[7]
 if ARGV[2] == '1' then
   redis.call('HSET', KEYS[1], 'state', 'succeeded')
   redis.call('HDEL', KEYS[1], 'nextAttemptAt')
   redis.call('ZREM', KEYS[2], f[3])
+  redis.call('ZADD', KEYS[5], created, f[3])
 elseif ARGV[3] == '' then
   redis.call('HSET', KEYS[1], 'state', 'failed')
   redis.call('HDEL', KEYS[1], 'nextAttemptAt')
   redis.call('ZREM', KEYS[2], f[3])
+  redis.call('ZADD', KEYS[5], created, f[3])
 else
   redis.call('HSET', KEYS[1], 'state', 'pending', 'nextAttemptAt', ARGV[3])
   redis.call('ZADD', KEYS[2], ARGV[4], f[3])
@@ -188,11 +212,12 @@ end
 return 1
 `);
 
-/** KEYS: delivery, due. ARGV: accountId, endpointId, now, now ms. */
+/** KEYS: delivery, due, ended deliveries. ARGV: accountId, endpointId, now, now ms. */
 const REPLAY = new RedisScript(`
 local f = redis.call('HMGET', KEYS[1], 'accountId', 'endpointId', 'state', 'id')
 if f[1] ~= ARGV[1] or f[2] ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[1], 'nextAttemptAt', ARGV[3])
+redis.call('ZREM', KEYS[3], f[4])
 if f[3] ~= 'sending' then
   redis.call('HSET', KEYS[1], 'state', 'pending')
   redis.call('ZADD', KEYS[2], ARGV[4], f[4])
@@ -243,6 +268,8 @@ export class RedisWebhooks {
   private accountKey = (acc: string) => `${this.p}account:${acc}:webhooks`;
   private deliveryKey = (id: string) => `${this.p}webhook-delivery:${id}`;
   private dueKey = () => `${this.p}webhook-due`;
+  /** Sorted set of deliveries that ended (succeeded or failed), by creation (ms): what pruning takes. */
+  private endedKey = () => `${this.p}webhook-ended`;
 
   async create(input: NewWebhookEndpoint, max: number): Promise<WebhookEndpoint> {
     const at = input.now.toISOString();
@@ -379,8 +406,9 @@ export class RedisWebhooks {
       const eventJson = await this.client.get(`${this.p}webhook-event:${d.eventId}`);
       const endpoint = await this.get(d.accountId, d.endpointId);
       if (!eventJson || !endpoint) {
-        // Its endpoint was deleted meanwhile: nothing to send.
+        // Its endpoint was deleted, or its event expired, meanwhile: nothing to send.
         await this.client.zRem(this.dueKey(), id);
+        await this.client.hSet(this.deliveryKey(id), 'state', 'failed');
         continue;
       }
       out.push({ delivery: d, event: JSON.parse(eventJson) as WebhookEvent, endpoint });
@@ -401,6 +429,7 @@ export class RedisWebhooks {
         this.dueKey(),
         this.endpointKey(d.endpointId),
         `${this.endpointKey(d.endpointId)}:attempts`,
+        this.endedKey(),
       ],
       [
         attempt,
@@ -436,7 +465,7 @@ export class RedisWebhooks {
   ): Promise<WebhookDelivery | undefined> {
     const ok = await REPLAY.run(
       this.client,
-      [this.deliveryKey(deliveryId), this.dueKey()],
+      [this.deliveryKey(deliveryId), this.dueKey(), this.endedKey()],
       [accountId, endpointId, now.toISOString(), now.getTime()],
     );
     return ok === 1 ? this.delivery(accountId, endpointId, deliveryId) : undefined;
@@ -473,6 +502,10 @@ export class RedisWebhooks {
       await CREDITS_LOW.run(this.client, [this.endpointKey(endpointId)], [accountId, windowKey, ...args, endpointId]),
     );
     return n > 0 ? (JSON.parse(args[4]!) as WebhookEvent) : undefined;
+  }
+
+  async prune(before: Date, limit: number): Promise<number> {
+    return Number(await PRUNE.run(this.client, [this.endedKey()], [before.getTime(), limit, this.p]));
   }
 
   async stats(): Promise<WebhookQueueStats> {

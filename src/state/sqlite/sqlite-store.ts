@@ -176,6 +176,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     getWebhookDelivery: async (accountId, endpointId, id) => webhooks.delivery(accountId, endpointId, id),
     replayWebhookDelivery: async (accountId, endpointId, id, now) => webhooks.replay(accountId, endpointId, id, now),
     webhookQueueStats: async () => webhooks.stats(),
+    pruneWebhooks: async (before, limit) => webhooks.prune(before, limit),
     creditsLowEndpoints: async () => webhooks.creditsLowEndpoints(),
     recordCreditsLow: async (accountId, endpointId, windowKey, draft, now) =>
       webhooks.recordCreditsLow(accountId, endpointId, windowKey, draft, now),

@@ -438,6 +438,26 @@ export class SqliteWebhooks {
       .immediate();
   }
 
+  prune(before: Date, limit: number): number {
+    return this.db
+      .transaction(() => {
+        const gone = this.db
+          .prepare(
+            "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE state IN ('succeeded', " +
+              "'failed') AND created_at < ? LIMIT ?)",
+          )
+          .run(before.toISOString(), limit).changes;
+        this.db
+          .prepare(
+            'DELETE FROM webhook_events WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE ' +
+              'd.event_id = webhook_events.id)',
+          )
+          .run(before.toISOString());
+        return gone;
+      })
+      .immediate();
+  }
+
   stats(): WebhookQueueStats {
     const r = this.db
       .prepare<[], { n: number; oldest: string | null }>(
