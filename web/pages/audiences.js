@@ -1,6 +1,6 @@
 import { call } from '../api.js';
 import { clear, errorText, fmt, h, when } from '../dom.js';
-import { wordsOf } from '../filter-labels.js';
+import { GROUPS, wordsOf } from '../filter-labels.js';
 import { failure, historyChart } from '../widgets.js';
 
 /**
@@ -199,10 +199,11 @@ const labelOf = (key, v) => {
 
 /** A filter in words: "Country: United States · Seniority: Senior individual contributor". */
 export function filterWords(filter) {
-  // In the catalog's order of the keys (signals last), whatever order the filter was built in.
+  // In the builder's order (its groups, then the catalog's order of the keys), whatever order it was built in.
   const rank = (key) => {
+    const group = key === 'where' ? 'signals' : wordsOf({ key, description: key }).group;
     const i = schemaKeys?.findIndex((k) => k.key === key) ?? -1;
-    return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+    return GROUPS.findIndex((g) => g.id === group) * 1000 + (i < 0 ? 999 : i);
   };
   const entries = Object.entries(filter ?? {}).sort(([a], [b]) => rank(a) - rank(b));
   const parts = entries.map(([key, value]) => {
