@@ -1,6 +1,7 @@
 import { ConfigError } from '../config.js';
 import { type CommandSpec, helpText, UsageError } from './args.js';
 import { accounts, accountsSpec } from './commands/accounts.js';
+import { backup, backupSpec, restore, restoreSpec } from './commands/backup.js';
 import { docs, docsSpec } from './commands/docs.js';
 import { keys, keysSpec } from './commands/keys.js';
 import { load, loadSpec } from './commands/load.js';
@@ -24,6 +25,8 @@ export const COMMANDS: ReadonlyArray<{ spec: CommandSpec; run: (argv: string[]) 
   { spec: optoutSpec, run: optout },
   { spec: plansSpec, run: plans },
   { spec: releasesSpec, run: releases },
+  { spec: backupSpec, run: backup },
+  { spec: restoreSpec, run: restore },
   { spec: docsSpec, run: docs },
 ];
 
