@@ -126,6 +126,8 @@ describe('examples', () => {
     // One export at a time per account: family B's export runs on a second account.
     const exportsB = (await app.createAccount('unlimited', { name: 'Acme' })).apiKey;
     const session = await consoleSignIn(app, apiKey);
+    // The enrichment runs' examples read a run: one CSV run is made through an upload page first.
+    await completedEnrichmentRun(app, apiKey);
     const ids = new Map<string, string>();
     const failures: string[] = [];
     for (const name of ORDER) {

@@ -4,12 +4,9 @@ import type { ExampleTable } from './types.js';
 export const requestsExamples = {
   'requests.list': [
     {
-      summary: "The account's failed requests of the last 1,000",
+      summary: "The account's latest requests",
       request: {
-        query: {
-          status: '4xx',
-          limit: 20,
-        },
+        query: { limit: 20 },
       },
       response: {
         status: 200,
