@@ -101,6 +101,10 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const clock = new SettableClock(opts.now ?? '2026-11-10T12:00:00.000Z');
   const services = await openServices(config, { clock, logger: pino({ level: process.env.CDS_TEST_LOG ?? 'silent' }) });
   const server: RunningServer = await startServer(services, '127.0.0.1', 0);
+  // The app serves from the test's own process: a test that holds the event loop for seconds (the MCP SDK client
+  // compiles every tool's outputSchema inside listTools) would otherwise return to find its idle keep-alive sockets
+  // expiring on the server just as it reuses one (ECONNRESET). close() still closes idle connections at once.
+  server.server.keepAliveTimeout = 60_000;
   services.config.publicUrl = server.url;
   return {
     url: server.url,
