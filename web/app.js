@@ -18,8 +18,17 @@ const PAGES = {
 async function boot() {
   const view = document.getElementById('view');
   document.getElementById('sign-out')?.addEventListener('click', () => signOut());
-  // On a phone the navigation is one row that scrolls sideways: the current page's link is brought into it.
-  document.querySelector('.top nav [aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'center' });
+  // On a phone the navigation is one row that scrolls sideways: the current page's link is kept in it (at load and
+  // when the width changes; only the row scrolls, never the page).
+  const nav = document.querySelector('.top nav');
+  const current = nav?.querySelector('[aria-current="page"]');
+  if (nav instanceof HTMLElement && current instanceof HTMLElement) {
+    const center = () => {
+      nav.scrollLeft = current.offsetLeft - nav.offsetLeft - (nav.clientWidth - current.offsetWidth) / 2;
+    };
+    center();
+    addEventListener('resize', center);
+  }
   try {
     const session = await loadSession();
     const page = await PAGES[document.body.dataset.page]?.();
