@@ -99,7 +99,7 @@ describe('each event type, after its cause', () => {
     });
   });
 
-  it('enrichment_run.completed carries the run id and its counts', async () => {
+  it('enrichment_run.completed carries the run id, its counts and the signed result link that downloads the CSV', async () => {
     const { apiKey } = await app.createAccount('pro');
     const { secret } = await subscribe(apiKey, ['enrichment_run.completed']);
     const client = new Client({ name: 'cds-test', version: '1.0.0' });
@@ -118,8 +118,41 @@ describe('each event type, after its cause', () => {
     expect(start.status).toBeLessThan(300);
     const [body] = await bodiesFor(secret, 1);
     expect(body).toMatchObject({ type: 'enrichment_run.completed', data: { processed_rows: 2 } });
-    expect(body.data.run_id).toMatch(/^enr_/);
-    expect(Object.keys(body.data).sort()).toEqual(['credits_charged', 'matched_rows', 'processed_rows', 'run_id']);
+    const runId = body.data.run_id as string;
+    expect(runId).toMatch(/^enr_/);
+    expect(Object.keys(body.data).sort()).toEqual([
+      'credits_charged',
+      'links',
+      'matched_rows',
+      'processed_rows',
+      'result_expires_at',
+      'result_url',
+      'run_id',
+    ]);
+    expect(body.data.links).toEqual({ self: `${app.url}/v1/enrichment-runs/${runId}` });
+    // The link is the polling route's: same file, signed, bound to the account's key, valid one hour.
+    const polled = (await app.request('GET', `/v1/enrichment-runs/${runId}`, { key: apiKey })).body.data;
+    expect(polled.status).toBe('completed');
+    const linkPath = (u: string) => new URL(u).pathname;
+    const params = (u: string) => Object.fromEntries(new URL(u).searchParams);
+    expect(linkPath(body.data.result_url)).toBe(linkPath(polled.result_url));
+    expect(Object.keys(params(body.data.result_url)).sort()).toEqual(Object.keys(params(polled.result_url)).sort());
+    expect(params(body.data.result_url).key).toBe(params(polled.result_url).key);
+    const ttl = Date.parse(body.data.result_expires_at) - Date.parse(body.created_at);
+    expect(ttl).toBeGreaterThan(59 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(61 * 60_000);
+    expect(Date.parse(body.data.result_expires_at)).toBe(Number(params(body.data.result_url).expires) * 1000);
+    // Downloaded through the link from the webhook body alone (no API key): the result CSV.
+    const csv = await fetch(body.data.result_url);
+    expect(csv.status).toBe(200);
+    const text = await csv.text();
+    expect(text.split(/\r?\n/)[0]).toContain('Match status');
+    expect(text).toContain('nobody@example.com');
+    expect(text).toContain('someone@example.org');
+    // A tampered signature is refused.
+    const bad = new URL(body.data.result_url);
+    bad.searchParams.set('sig', `${bad.searchParams.get('sig')?.slice(0, -2)}AA`);
+    expect((await fetch(bad)).status).toBeGreaterThanOrEqual(400);
   });
 
   it('credits.low is sent once per window when the binding window falls below the threshold', async () => {

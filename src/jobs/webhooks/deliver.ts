@@ -12,7 +12,9 @@ import {
   type WebhookEndpoint,
   type WebhookEvent,
 } from '../../domain/webhooks/types.js';
+import { resultLink } from '../../operations/enrichment-upload/result-link.js';
 import type { Services } from '../../operations/types.js';
+import { resultFile } from '../enrichment/files.js';
 import { exportFile, exportLink, linkExpiry } from '../export/links.js';
 import { EXPORT_LINK_TTL_MS, type ExportFamily } from '../export/payload.js';
 import type { PeriodicTask } from '../runner.js';
@@ -247,8 +249,8 @@ function send(services: Services, endpoint: WebhookEndpoint, id: string, body: s
 
 /**
  * The body sent: `{type, id, created_at, data}`. Links are made when sent, by the polling routes' rules: the polling
- * route of the job, and for a completed export its signed download link (bound to the account's active key, expiring
- * as the polling route's does) while the file is there.
+ * route of the job, and for a completed export its signed download link, for a completed CSV enrichment run its signed
+ * result_url (each bound to the account's active key, expiring as the polling route's does) while the file is there.
  */
 export async function bodyOf(services: Services, event: WebhookEvent): Promise<Record<string, unknown>> {
   const { config, secret, clock, state } = services;
@@ -267,6 +269,17 @@ export async function bodyOf(services: Services, event: WebhookEvent): Promise<R
         data.download_url = exportLink(base, secret, id, expiresAt, key?.id);
         data.expires_at = expiresAt.toISOString();
       }
+    }
+  } else if (event.type === 'enrichment_run.completed') {
+    // The polling route's link (GET /v1/enrichment-runs/{id} gives the same): signed, valid one hour from when this
+    // attempt is made, bound to the account's active key; left out once the result file is gone (kept 7 days).
+    const id = String(data.run_id);
+    data.links = { self: `${base}/v1/enrichment-runs/${id}` };
+    const key = (await state.listKeys(event.accountId)).find((k) => k.revokedAt === null);
+    if (existsSync(resultFile(config.filesDir, id))) {
+      const link = resultLink(services, id, clock.now(), key?.id);
+      data.result_url = link.url;
+      data.result_expires_at = link.expiresAt.toISOString();
     }
   } else if (event.type === 'collect.completed' || event.type === 'collect.failed') {
     data.links = { self: `${base}/v1/signals/collect/${String(data.collect_id)}` };
