@@ -108,7 +108,7 @@ describeWithChromium('the console a person would choose (issue 40)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${app.url}/app`);
     await ready();
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await app?.close();
