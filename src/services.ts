@@ -17,7 +17,8 @@ import { OperatorSignIns } from './face/operator-sign-ins.js';
 import { BullJobQueue } from './jobs/bullmq/bullmq-queue.js';
 import { exportJobKind } from './jobs/export/worker.js';
 import { JobRunner } from './jobs/runner.js';
-import { webhookSender } from './jobs/webhooks/deliver.js';
+import { webhookPass, webhookSender } from './jobs/webhooks/deliver.js';
+import { WebhookWakeups } from './jobs/webhooks/wakeups.js';
 import { makeLogger } from './log.js';
 import { observeJobEnds } from './metrics/job-ends.js';
 import { Metrics } from './metrics/metrics.js';
@@ -236,6 +237,17 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
         logger,
       })
     : undefined;
+  // Redis mode: webhook deliveries are woken through BullMQ too (jobs/webhooks/wakeups.ts), on a connection of their own.
+  const webhookWakeups = redis
+    ? new WebhookWakeups(
+        await redisClientFor(config, { wait: false, logger, commandTimeoutMs: 0 }),
+        `${config.redisPrefix}bull`,
+        logger,
+      )
+    : undefined;
+  const observeEnds = observeJobEnds(metrics, state, (err) =>
+    logger.warn({ err }, 'could not read a job hold for metrics'),
+  );
   const jobs = new JobRunner({
     store: state,
     clock,
@@ -244,7 +256,11 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
     heartbeatMs: config.jobHeartbeatMs,
     staleMs: config.jobStaleMs,
     ...(queue ? { queue } : {}),
-    onJobEnd: observeJobEnds(metrics, state, (err) => logger.warn({ err }, 'could not read a job hold for metrics')),
+    onJobEnd: (job, end, seconds) => {
+      observeEnds(job, end, seconds);
+      // The job's end wrote its event (if any) in the same step: wake a worker to send it.
+      void webhookWakeups?.announce(`job-${job.id}-${job.attempts}`, clock.now(), clock.now());
+    },
   });
   const services: Services = {
     config,
@@ -275,6 +291,7 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
     build: { version: BUILD_VERSION },
     suppression,
     ...(redis ? { redis } : {}),
+    ...(webhookWakeups ? { webhookWakeups } : {}),
   };
   services.holdLeases.onCharged = (hold) => metrics.creditsCharged(hold);
   metrics.scrapeFrom({
@@ -294,7 +311,10 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
   registerWorkers(services);
   services.holdLeases.start();
   // CDS_WORKERS=0: this process only queues jobs; another process on the same data dir runs them.
-  if (config.workers > 0) jobs.start();
+  if (config.workers > 0) {
+    jobs.start();
+    webhookWakeups?.consume(2, () => webhookPass(services));
+  }
   return services;
 }
 
@@ -325,6 +345,7 @@ export async function closeServices(services: Services): Promise<void> {
   services.holdLeases.stop();
   await services.jobs.stop();
   await services.jobs.closeQueue();
+  await services.webhookWakeups?.close();
   await services.suppression.stop();
   await services.engine.close();
   await services.whereSqlParser.close();

@@ -9,6 +9,7 @@ import type { WhereSqlParser } from '../domain/family-b/where-sql.js';
 import type { SearchEngine } from '../engine/port.js';
 import type { OperatorSignIns } from '../face/operator-sign-ins.js';
 import type { JobRunner } from '../jobs/runner.js';
+import type { WebhookWakeups } from '../jobs/webhooks/wakeups.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { NetworkSource } from '../network-signals/port.js';
 import type { StateStore } from '../state/port.js';
@@ -46,6 +47,8 @@ export interface Services {
   suppression: SuppressionSync;
   /** Redis mode (CDS_STATE=redis): the process's connection, shared by the state store and the rate limiter. */
   redis?: RedisClient;
+  /** Redis mode: BullMQ wake-ups for webhook deliveries (jobs/webhooks/wakeups.ts); absent, the sender polls. */
+  webhookWakeups?: WebhookWakeups;
 }
 
 export type Family = 'A' | 'B' | 'system';

@@ -232,6 +232,43 @@ redisSuite('webhooks: Redis mode', () => {
     }
   }, 180_000);
 
+  it('deliveries come on BullMQ wake-ups, well before the 30 s sweep: the first at once, the retry at its time', async () => {
+    // Fails once (500), then answers 204: attempt 1 is woken by the ping's own wake-up, attempt 2 by the delayed
+    // wake-up announced for its next_attempt_at (5 s later). The sender's sweep first runs 30 s after start.
+    const receiver = await startReceiver((n) => (n === 0 ? 500 : 204));
+    try {
+      const started = Date.now();
+      const server = await startChildServer(dir, env);
+      procs.push(server);
+      const { api_key: key } = await newAccount();
+      const hook = (
+        await call(server.url, key, 'POST', '/v1/webhooks', { url: receiver.url, events: ['export.completed'] })
+      ).body.data;
+      const sent = Date.now();
+      const ping = (await call(server.url, key, 'POST', `/v1/webhooks/${hook.id}/test`)).body.data;
+      const [first, second] = await receiver.waitFor(2, 25_000);
+      expect(first!.headers['webhook-id']).toBe(ping.event_id);
+      expect(second!.headers['webhook-id']).toBe(ping.event_id);
+      expect(new Webhook(hook.secret).verify(second!.body, headersOf(second!))).toMatchObject({ type: 'ping' });
+      expect(first!.at - sent).toBeLessThan(3000);
+      expect(second!.at - first!.at).toBeGreaterThanOrEqual(4000);
+      expect(second!.at - first!.at).toBeLessThan(9000);
+      // Both well before the first sweep of the process could have made them.
+      expect(second!.at - started).toBeLessThan(30_000);
+      const log = await until('the log', async () => {
+        const l = (await call(server.url, key, 'GET', `/v1/webhooks/${hook.id}/deliveries`)).body?.data;
+        return l?.length === 2 ? l : undefined;
+      });
+      expect(log.map((x: any) => [x.attempt, x.ok, x.status_code])).toEqual([
+        [2, true, 204],
+        [1, false, 500],
+      ]);
+      await server.kill('SIGTERM');
+    } finally {
+      await receiver.close();
+    }
+  }, 120_000);
+
   it('Redis stopped mid-delivery: the event is delivered after it returns, same webhook-id', async () => {
     // The first attempt's answer comes only after Redis was stopped, so its outcome cannot be recorded.
     let stopped: Promise<void> | undefined;

@@ -32,14 +32,22 @@ const BATCH = 20;
  * attempt; a sender that dies leaves its lease to run out and the attempt is made again, same webhook-id), sends
  * them, and records each outcome with the next retry of the schedule (domain/webhooks/types.ts).
  */
-export function webhookSender(services: Services, everyMs = 250, creditsEveryMs = 2000): PeriodicTask {
+export function webhookSender(
+  services: Services,
+  everyMs = 250,
+  creditsEveryMs = 2000,
+  sweepEveryMs = WAKEUP_SWEEP_MS,
+): PeriodicTask {
   let lastCreditsCheck = 0;
   let lastPrune = 0;
+  // Redis mode: deliveries come on BullMQ wake-ups (wakeups.ts); this pass claims only every sweepEveryMs, the
+  // safety net for a wake-up lost (a process killed between recording an event and announcing it, Redis down).
+  let lastSweep = Date.now();
   return {
     name: 'webhook deliveries',
     everyMs,
     run: async () => {
-      const { state, clock, config, metrics } = services;
+      const { state, clock, metrics } = services;
       if (Date.now() - lastCreditsCheck >= creditsEveryMs) {
         lastCreditsCheck = Date.now();
         await checkCreditsLow(services);
@@ -55,12 +63,41 @@ export function webhookSender(services: Services, everyMs = 250, creditsEveryMs 
         stats.oldestDueAt ? Math.max(0, (now.getTime() - Date.parse(stats.oldestDueAt)) / 1000) : 0,
       );
       if (stats.pending === 0) return;
-      // The lease outlives the attempt's own time limit: past it, the attempt is taken as lost and made again.
-      const leaseUntil = new Date(now.getTime() + config.webhookTimeoutMs * 3 + 5000);
-      const claimed = await state.claimWebhookDeliveries(now, BATCH, leaseUntil);
-      await Promise.all(claimed.map((c) => deliverOne(services, c)));
+      if (services.webhookWakeups) {
+        if (Date.now() - lastSweep < sweepEveryMs) return;
+        lastSweep = Date.now();
+      }
+      await webhookPass(services);
     },
   };
+}
+
+/** Redis mode: how often the sender sweeps for due deliveries no wake-up brought (the safety net). */
+export const WAKEUP_SWEEP_MS = 30_000;
+
+/**
+ * One pass: claims the deliveries due now (atomically, leased) and sends them. In Redis mode each claimed attempt
+ * also gets a wake-up at the end of its lease, so an attempt whose sender died (or could not record its outcome
+ * while Redis was down) is made again when the lease runs out, without waiting for the sweep.
+ */
+export async function webhookPass(services: Services): Promise<number> {
+  const { state, clock, config, webhookWakeups } = services;
+  const now = clock.now();
+  // The lease outlives the attempt's own time limit: past it, the attempt is taken as lost and made again.
+  const leaseUntil = new Date(now.getTime() + config.webhookTimeoutMs * 3 + 5000);
+  const claimed = await state.claimWebhookDeliveries(now, BATCH, leaseUntil);
+  if (webhookWakeups)
+    await Promise.all(
+      claimed.map((c) =>
+        webhookWakeups.announce(
+          `lease-${c.delivery.id}#${c.delivery.attempts}`,
+          new Date(leaseUntil.getTime() + 500),
+          now,
+        ),
+      ),
+    );
+  await Promise.all(claimed.map((c) => deliverOne(services, c)));
+  return claimed.length;
 }
 
 /**
@@ -92,7 +129,11 @@ export async function checkCreditsLow(services: Services): Promise<number> {
         plan: q.plan,
       },
     };
-    if (await state.recordCreditsLow(e.accountId, e.id, `${q.binding}:${q.resets_at}`, draft, now)) recorded++;
+    const event = await state.recordCreditsLow(e.accountId, e.id, `${q.binding}:${q.resets_at}`, draft, now);
+    if (event) {
+      recorded++;
+      await services.webhookWakeups?.announce(`credits-${event.id}`, now, now);
+    }
   }
   return recorded;
 }
@@ -138,6 +179,13 @@ async function deliverOne(services: Services, c: ClaimedDelivery): Promise<void>
   metrics.webhookAttempt(outcome.ok ? 'succeeded' : outcome.nextRetryAt ? 'retry' : 'failed');
   const recorded = await state.finishWebhookAttempt(c.delivery.id, attempt, outcome, DISABLE_AFTER_MS);
   if (!recorded) logger.warn({ delivery: c.delivery.id, attempt }, 'webhook attempt outcome not recorded (taken over)');
+  // Redis mode: the next attempt of the schedule is a delayed wake-up at its time.
+  else if (outcome.nextRetryAt)
+    await services.webhookWakeups?.announce(
+      `${c.delivery.id}#${attempt + 1}`,
+      new Date(outcome.nextRetryAt),
+      clock.now(),
+    );
 }
 
 interface Sent {

@@ -74,7 +74,10 @@ export const revokeKey = defineOperation({
   output: out.keyOutput,
   errors: ['key.not_found'],
   input: v.object({ id: text('Key id (key_…).', 100) }),
-  handler: async (ctx, input) => ({
-    data: keyView(await ctx.services.state.revokeKey(requireAccount(ctx).id, input.id, ctx.now)),
-  }),
+  handler: async (ctx, input) => {
+    const key = await ctx.services.state.revokeKey(requireAccount(ctx).id, input.id, ctx.now);
+    // Redis mode: wake a worker for the key.revoked event the revocation wrote (a lost wake-up: the sweep sends it).
+    await ctx.services.webhookWakeups?.announce(`key-${input.id}`, ctx.now, ctx.now);
+    return { data: keyView(key) };
+  },
 });

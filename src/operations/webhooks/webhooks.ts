@@ -330,6 +330,7 @@ export const testWebhook = defineOperation({
       throw new AppError('webhook.not_found', 'No webhook endpoint with this id on this account.', {
         hint: NOT_FOUND_HINT,
       });
+    for (const id of event.deliveryIds) await ctx.services.webhookWakeups?.announce(`${id}#1`, ctx.now, ctx.now);
     return {
       status: 202,
       data: {
@@ -389,6 +390,7 @@ export const replayWebhookDelivery = defineOperation({
       throw new AppError('webhook.delivery_not_found', 'No delivery with this id for this endpoint.', {
         hint: 'Take delivery_id from GET /v1/webhooks/{id}/deliveries.',
       });
+    await ctx.services.webhookWakeups?.announce(`${d.id}#replay-${ctx.now.getTime()}`, ctx.now, ctx.now);
     return {
       status: 202,
       data: { delivery_id: d.id, event_id: d.eventId, state: d.state, next_attempt_at: d.nextAttemptAt },
