@@ -1,4 +1,4 @@
-/** The parts of oidc-provider 9 (plain JavaScript, no bundled types) this service uses. */
+/** The parts of oidc-provider 8 (plain JavaScript, no bundled types) this service uses. */
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 

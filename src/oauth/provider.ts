@@ -24,8 +24,6 @@ export const OAUTH_ROUTES = {
   code_verification: '/oauth/device',
   device_authorization: '/oauth/device/auth',
   backchannel_authentication: '/oauth/backchannel',
-  challenge: '/oauth/challenge',
-  credential: '/oauth/credential',
 } as const;
 
 export interface OAuthServer {
@@ -41,23 +39,11 @@ type OidcModule = typeof import('oidc-provider');
 let loading: Promise<OidcModule> | undefined;
 
 /**
- * oidc-provider, loaded at the first OAuth request (CLI commands never load it). On import it warns that Node 20 is
- * not its preferred runtime; this service runs on Node 20 and its OAuth tests pass there, so that one line is not
- * printed (every other warning is).
+ * oidc-provider 8 (its runtime check accepts Node 18 and later LTS releases, so Node 20 starts it without a warning),
+ * loaded at the first OAuth request (CLI commands never load it).
  */
 function loadOidc(): Promise<OidcModule> {
-  loading ??= (async () => {
-    const warn = console.warn;
-    console.warn = (...args: unknown[]) => {
-      if (typeof args[0] === 'string' && args[0].includes('Unsupported runtime')) return;
-      warn(...args);
-    };
-    try {
-      return await import('oidc-provider');
-    } finally {
-      console.warn = warn;
-    }
-  })();
+  loading ??= import('oidc-provider');
   return loading;
 }
 
@@ -100,18 +86,15 @@ export async function oauthServer(services: Services): Promise<OAuthServer> {
     // `mcp` is also the resource server's scope (getResourceServerInfo below); listed here so clients may register it.
     scopes: ['openid', 'offline_access', MCP_SCOPE],
     claims: { openid: ['sub'] },
-    // S256 for every client, public or confidential; the provider knows no other method (plain is refused).
-    pkce: { required: () => true },
+    // S256 for every client, public or confidential; plain is not offered (refused) and a request without a challenge
+    // is refused.
+    pkce: { methods: ['S256'], required: () => true },
     routes: OAUTH_ROUTES,
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true, issueRegistrationAccessToken: false },
-      // A client revokes only its own tokens.
-      revocation: {
-        enabled: true,
-        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
-          token.clientId === client.clientId,
-      },
+      // A client revokes only its own tokens (the provider refuses another client's token).
+      revocation: { enabled: true },
       introspection: { enabled: false },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
