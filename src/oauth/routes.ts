@@ -5,6 +5,9 @@ import { checkSameOrigin, csrfTokenOf, resolveSession } from '../http/console/se
 import { signInWithKey } from '../http/console/sign-in.js';
 import { readLimited } from '../http/read-limited.js';
 import type { Services } from '../operations/types.js';
+import { MemoryRateLimiter } from '../state/memory/rate-limiter.js';
+import type { RateLimiter } from '../state/rate-limiter.js';
+import { RedisRateLimiter } from '../state/redis/rate-limiter.js';
 import { type ClientView, consentPage, messagePage, reloadPage, signInPage } from './authorize-page.js';
 import { AUTHORIZE_PAGE, MCP_SCOPE, oauthServer } from './provider.js';
 import { subjectOf } from './subject.js';
@@ -52,10 +55,72 @@ export function oauthRoutes(services: Services): Middleware {
       // One metadata document for both names (RFC 8414 and OpenID discovery).
       return delegate(services, ctx, ctx.url.replace(path, '/.well-known/openid-configuration'));
     }
-    if (path.startsWith('/oauth/')) return delegate(services, ctx);
+    if (path.startsWith('/oauth/')) {
+      if (ctx.method === 'POST' && (path === '/oauth/register' || path === '/oauth/token')) {
+        return withAddressLimit(services, ctx, path.slice('/oauth/'.length), () => delegate(services, ctx));
+      }
+      return delegate(services, ctx);
+    }
     if (path.startsWith(`${AUTHORIZE_PAGE}/`)) return authorizePage(services, ctx);
     return next();
   };
+}
+
+/** Requests one client address may send to POST /oauth/register, and separately to POST /oauth/token, in 60 s. */
+export const OAUTH_ADDRESS_PER_MINUTE = 30;
+/** In-flight requests one address may have on one of those endpoints. */
+const OAUTH_ADDRESS_CONCURRENT = 10;
+const addressLimiters = new WeakMap<Services, RateLimiter>();
+
+/**
+ * The project's rate limiter (the same sliding window as the per-key limit; in Redis when the state lives there, so
+ * every process of a deployment shares the count) keyed by endpoint and client address: registration and token
+ * requests are not signed in with a key, so the address is what is limited. A refusal is 429 rate.limited with
+ * Retry-After, before the provider sees the request.
+ */
+function addressLimiter(services: Services): RateLimiter {
+  let limiter = addressLimiters.get(services);
+  if (!limiter) {
+    limiter = services.redis
+      ? new RedisRateLimiter(services.redis, {
+          prefix: `${services.config.redisPrefix}oauth-rate:`,
+          perMinute: OAUTH_ADDRESS_PER_MINUTE,
+          concurrent: OAUTH_ADDRESS_CONCURRENT,
+        })
+      : new MemoryRateLimiter(OAUTH_ADDRESS_PER_MINUTE, OAUTH_ADDRESS_CONCURRENT);
+    addressLimiters.set(services, limiter);
+  }
+  return limiter;
+}
+
+async function withAddressLimit(services: Services, ctx: Context, endpoint: string, run: () => Promise<void>) {
+  const limiter = addressLimiter(services);
+  const key = `${endpoint}:${ctx.ip}`;
+  const decision = await limiter.acquire(key, Date.now());
+  if (!decision.allowed) {
+    ctx.set('Retry-After', String(decision.retryAfter));
+    ctx.state.rateLimited = decision.reason ?? 'rate';
+    throw new AppError(
+      'rate.limited',
+      decision.reason === 'concurrency'
+        ? `More than ${limiter.concurrent} concurrent requests to /oauth/${endpoint} from this address.`
+        : `More than ${limiter.perMinute} requests to /oauth/${endpoint} in 60 seconds from this address.`,
+      { hint: `Retry after ${decision.retryAfter} s.`, details: { retry_after: decision.retryAfter } },
+    );
+  }
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    limiter.releaseSlot(key, decision.slot).catch(() => {});
+  };
+  if (ctx.res.writableFinished || ctx.res.destroyed) release();
+  else ctx.res.once('close', release);
+  try {
+    await run();
+  } finally {
+    if (ctx.res.writableFinished || ctx.res.destroyed) release();
+  }
 }
 
 /** Hands the request to oidc-provider; the URLs it writes are built from the public URL. */
