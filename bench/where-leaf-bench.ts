@@ -6,7 +6,7 @@
  * columns verify), or `scan` — and times a count and a first page of 100 ids in the engine itself (no HTTP, the
  * result cache off, so every call plans and answers again).
  *
- *   node dist/bench/where-leaf-bench.js --contacts 1000000 [--data DIR] [--runs 5] [--tag T]
+ *   node dist/bench/where-leaf-bench.js --contacts 1000000 [--data DIR] [--runs 5] [--tag T] [--only a,b]
  *
  * Writes bench/results/where-leaf-<size>[-T].json; docs/performance.md's where-leaf table is made from it.
  */
@@ -34,6 +34,8 @@ const { values } = parseArgs({
     data: { type: 'string' },
     runs: { type: 'string', default: '5' },
     tag: { type: 'string' },
+    /** Only the shapes whose name contains one of these (comma-separated), e.g. --only "phrase,contains". */
+    only: { type: 'string' },
   },
 });
 const root = process.cwd();
@@ -123,7 +125,8 @@ async function shapes(): Promise<Shape[]> {
   return out;
 }
 
-const list = await shapes();
+const only = values.only?.split(',').filter(Boolean);
+const list = (await shapes()).filter((s) => !only || only.some((o) => s.shape.includes(o)));
 const opened = BitmapIndex.open(indexFile(file), cur);
 if (!opened.index) throw new Error(opened.reason);
 const ix = opened.index.entity('contact');

@@ -22,7 +22,7 @@ import { type ConformanceRelease, conformanceRelease } from './release.js';
 let rel: ConformanceRelease;
 beforeAll(async () => {
   rel = await conformanceRelease(6000, 600, 5);
-}, 120_000);
+}, 300_000);
 afterAll(() => rel.remove());
 
 interface Case {

@@ -294,14 +294,16 @@ describe('what the index leaves to the scan', () => {
     const location = rel.contacts.map((r) => r.location).find((l): l is string => typeof l === 'string')!;
     const company = rel.contacts.map((r) => r.company).find((c): c is string => typeof c === 'string')!;
     const name = String(rel.contacts[0]!.name);
-    // [leaf, verifications expected, verifyFew]: candidates are verified (1), or many of them answered from the
-    // names' distinct values (verifyFew 0 forces that), or the leaf is answered from distinct values alone (0).
+    // [leaf, verifications expected, verifyFew]: answered from distinct values (title words keys, names, locations,
+    // employers: no verification), or, with verifyFew above the candidates, candidates the columns verify (1).
     const leaves: Array<[IRNode, number, number?]> = [
-      [{ field: 'title', op: 'words', value: title.slice(0, 4).join(' ') }, 1],
-      [{ field: 'title', op: 'words', value: title.join(' ') }, 1],
-      [{ field: 'title', op: 'words', value: 'head of sales and marketing' }, 1],
-      [{ field: 'name', op: 'contains', value: name.slice(0, 4) }, 1],
-      [{ field: 'name', op: 'contains', value: name.slice(0, 4).toUpperCase() }, 0, 0],
+      [{ field: 'title', op: 'words', value: title.slice(0, 4).join(' ') }, 0],
+      [{ field: 'title', op: 'words', value: title.slice(0, 4).join(' ') }, 1, 1e9],
+      [{ field: 'title', op: 'words', value: title.join(' ') }, 0],
+      [{ field: 'title', op: 'words', value: title.join(' ') }, 1, 1e9],
+      [{ field: 'title', op: 'words', value: 'head of sales and marketing' }, 1, 1e9],
+      [{ field: 'name', op: 'contains', value: name.slice(0, 4) }, 0],
+      [{ field: 'name', op: 'contains', value: name.slice(0, 4).toUpperCase() }, 1, 1e9],
       [{ field: 'name', op: 'contains', value: name.slice(1, 3) }, 0],
       [{ field: 'name', op: 'contains', value: 'Zoë' }, 0],
       [{ field: 'location', op: 'contains', value: location.slice(0, 5) }, 0],
@@ -357,7 +359,7 @@ describe('what the index leaves to the scan', () => {
   it('gives up (IndexCannotAnswer, so the engine scans) when a verifier refuses too many candidates', async () => {
     const needle = String(rel.contacts[0]!.name).slice(0, 4);
     const plan = planBitset(
-      { ix: index.entity('contact'), entity: 'contact', verify: async () => null },
+      { ix: index.entity('contact'), entity: 'contact', verify: async () => null, verifyFew: 1e9 },
       { field: 'name', op: 'contains', value: needle },
     );
     await expect(plan!()).rejects.toBeInstanceOf(IndexCannotAnswer);

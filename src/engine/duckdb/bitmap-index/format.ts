@@ -131,13 +131,14 @@ export function termColumns(entity: Entity): ColumnDef[] {
       .filter((k) => k.column && (k.match === 'any_of' || k.match === 'none_of'))
       .map((k) => k.column!),
   );
+  // Words companions (title_words): their distinct words keys answer whole-word phrases of any length.
   const companions = new Set(columnsOf(entity).flatMap((c) => (c.words ? [c.words] : [])));
   return columnsOf(entity).filter(
     (c) =>
       c.storage !== 'JSON' &&
       c.name !== 'sort_key' &&
-      !companions.has(c.name) &&
-      (c.list !== undefined ||
+      (companions.has(c.name) ||
+        c.list !== undefined ||
         c.kind === 'bool' ||
         c.kind === 'number' ||
         c.kind === 'date' ||

@@ -151,8 +151,12 @@ function scanDictionary(terms: TermsHeader, text: string, prefix: boolean): numb
  */
 type LeafPlan = (() => Bitset) | { candidates: () => Bitset; exact?: () => Bitset };
 
-/** Candidates up to this many are verified by the columns even where the dictionary could answer exactly. */
-const VERIFY_FEW = 2000;
+/**
+ * Candidates up to this many are verified by the columns even where a dictionary could answer exactly: none. The
+ * columns' check reads the column over the candidates' whole span (DuckDB evaluates the leaf in the scan, before
+ * the join with the keys), about a scan's cost, where testing a dictionary's values costs milliseconds.
+ */
+const VERIFY_FEW = 0;
 
 function leafRows(ix: EntityIndex, entity: Entity, leaf: Leaf): LeafPlan | null {
   const col = findColumn(entity, leaf.field, true);
@@ -177,7 +181,14 @@ function leafRows(ix: EntityIndex, entity: Entity, leaf: Leaf): LeafPlan | null 
       const at = findTerm(ngrams, words.join(' '));
       return () => ix.union(ngrams, at < 0 ? [] : [at]);
     }
-    return longPhraseRows(ix, ngrams, words);
+    // The companion's distinct words keys, when indexed, answer the phrase exactly: a key holds it as whole words
+    // exactly when it contains ' phrase ' (domain/text/words.ts), the test the SQL compiler makes on the column.
+    const keys = col.words ? ix.column(col.words)?.terms : undefined;
+    const exact =
+      keys && keys.values.length <= SCAN_DICTIONARY_MAX
+        ? () => ix.union(keys, scanDictionary(keys, ` ${words.join(' ')} `, false) ?? [])
+        : undefined;
+    return { ...longPhraseRows(ix, ngrams, words), ...(exact ? { exact } : {}) };
   }
   if (leaf.op === 'contains' && head.trigrams && col.storage === 'VARCHAR') {
     const v = leafValues(leaf);
@@ -242,7 +253,7 @@ function leafRows(ix: EntityIndex, entity: Entity, leaf: Leaf): LeafPlan | null 
  * (the intersection of those n-grams' postings) are a superset of the rows holding the phrase, which the columns then
  * verify. A run no row holds means no row holds the phrase (an empty answer, exact).
  */
-function longPhraseRows(ix: EntityIndex, ngrams: TermsHeader, words: readonly string[]): LeafPlan {
+function longPhraseRows(ix: EntityIndex, ngrams: TermsHeader, words: readonly string[]): { candidates: () => Bitset } {
   const runs = [
     ...new Set(Array.from({ length: words.length - NGRAM_MAX + 1 }, (_, i) => words.slice(i, i + NGRAM_MAX).join(' '))),
   ];
