@@ -11,6 +11,7 @@ import { releases, releasesSpec } from './commands/releases.js';
 import { seed, seedSpec } from './commands/seed.js';
 import { serve, serveSpec } from './commands/serve.js';
 import { start, startSpec } from './commands/start.js';
+import { state, stateSpec } from './commands/state.js';
 import { worker, workerSpec } from './commands/worker.js';
 
 /** Every command `cds` runs, in the order `cds --help` lists them. */
@@ -27,6 +28,7 @@ export const COMMANDS: ReadonlyArray<{ spec: CommandSpec; run: (argv: string[]) 
   { spec: releasesSpec, run: releases },
   { spec: backupSpec, run: backup },
   { spec: restoreSpec, run: restore },
+  { spec: stateSpec, run: state },
   { spec: docsSpec, run: docs },
 ];
 
