@@ -158,6 +158,13 @@ export const schemaOutput = obj({
       column: nullable(str),
       excludes: nullable(str),
       values_route: nullable(str),
+      // The catalog's words, beside the spec's members: a form's label, group, help line, side-by-side exclude key
+      // and range upper bound.
+      label: str,
+      group: str,
+      help: nullable(str),
+      pair: nullable(str),
+      range_end: nullable(str),
     }),
   ),
   notes: list(str),

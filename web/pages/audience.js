@@ -67,6 +67,10 @@ export async function render(view, session) {
   };
   kind.addEventListener('change', snippets);
 
+  /** An upper bound's chip reads with the label of the range it ends (the key whose range_end it is). */
+  const rangeLabel = (key) =>
+    wordsOf(schema.filter_keys.find((k) => k.range_end === key) ?? keyByName.get(key) ?? { key, description: '' })
+      .label;
   const chipText = (key, value) => {
     if (key === 'where') return signalsText(value, valueLabels);
     const words = wordsOf(keyByName.get(key) ?? { key, description: '' });
@@ -74,21 +78,9 @@ export async function render(view, session) {
       return value.map((v) => [v, `${words.label}: ${valueLabels.get(`${key}\u0000${v}`) ?? v}`]);
     if (typeof value === 'boolean') return [[value, `${words.label}: ${value ? 'yes' : 'no'}`]];
     if (key.endsWith('_min')) return [[value, `${words.label}: at least ${fmt(value)}`]];
-    if (key.endsWith('_max'))
-      return [
-        [
-          value,
-          `${wordsOf(keyByName.get(key.replace(/_max$/, '_min')) ?? { key, description: '' }).label}: at most ${fmt(value)}`,
-        ],
-      ];
+    if (key.endsWith('_max')) return [[value, `${rangeLabel(key)}: at most ${fmt(value)}`]];
     if (key.endsWith('_after')) return [[value, `${words.label}: after ${monthText(value)}`]];
-    if (key.endsWith('_before'))
-      return [
-        [
-          value,
-          `${wordsOf(keyByName.get(key.replace(/_before$/, '_after')) ?? { key, description: '' }).label}: before ${monthText(value)}`,
-        ],
-      ];
+    if (key.endsWith('_before')) return [[value, `${rangeLabel(key)}: before ${monthText(value)}`]];
     return [[value, `${words.label}: ${value}`]];
   };
   const drawChips = () => {

@@ -191,7 +191,9 @@ async function valueLabels(filters) {
       }),
   );
 }
-const routeOf = (key) => schemaKeys?.find((k) => k.key === key)?.values_route ?? null;
+/** A filter key as the schema route describes it (with the catalog's words), or the bare key if unknown. */
+const keyOf = (key) => schemaKeys?.find((k) => k.key === key) ?? { key, description: key };
+const routeOf = (key) => keyOf(key).values_route ?? null;
 const labelOf = (key, v) => {
   const route = key === 'where' ? '/signals/values' : routeOf(key);
   return (route && LABELS.get(`${route.split('/').at(-2)}\u0000${v}`)) || v;
@@ -201,7 +203,7 @@ const labelOf = (key, v) => {
 export function filterWords(filter) {
   // In the builder's order (its groups, then the catalog's order of the keys), whatever order it was built in.
   const rank = (key) => {
-    const group = key === 'where' ? 'signals' : wordsOf({ key, description: key }).group;
+    const group = key === 'where' ? 'signals' : wordsOf(keyOf(key)).group;
     const i = schemaKeys?.findIndex((k) => k.key === key) ?? -1;
     return GROUPS.findIndex((g) => g.id === group) * 1000 + (i < 0 ? 999 : i);
   };
@@ -214,7 +216,7 @@ export function filterWords(filter) {
             .map((v) => labelOf('where', v))
             .join(', ')}`
         : 'Advanced condition';
-    const label = wordsOf({ key, description: key }).label;
+    const label = wordsOf(keyOf(key)).label;
     if (Array.isArray(value)) return `${label}: ${value.map((v) => labelOf(key, v)).join(', ')}`;
     if (typeof value === 'boolean') return `${label}: ${value ? 'yes' : 'no'}`;
     return `${label}: ${value}`;

@@ -13,12 +13,18 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     list: 'country',
     normalize: 'country',
     maxValues: LIST_MAX,
+    label: 'Country',
+    group: 'person',
+    help: 'Where the person lives.',
+    pair: 'exclude_countries',
   }),
   k('exclude_countries', 'list', 'country', 'none_of', 'NOT countries.', {
     excludes: 'countries',
     list: 'country',
     normalize: 'country',
     maxValues: LIST_MAX,
+    label: 'Not in country',
+    group: 'person',
   }),
   k(
     'has_network',
@@ -26,6 +32,7 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'network',
     'present',
     'true keeps contacts that carry a profile URL; false keeps those without.',
+    { label: 'Has a network profile', group: 'contact' },
   ),
   k(
     'has_work_email',
@@ -33,6 +40,7 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'work_email',
     'present',
     'true keeps contacts with a work email; false keeps those without.',
+    { label: 'Has a work email', group: 'contact' },
   ),
   k(
     'has_phone',
@@ -40,6 +48,7 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     null,
     'present',
     'true matches a mobile or direct phone; false matches contacts with neither.',
+    { label: 'Has a phone number', group: 'contact', help: 'A mobile or a direct phone.' },
   ),
   k(
     'include_secondary_roles',
@@ -48,6 +57,11 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'option',
     "When true, title, function, seniority, domain, company name and company id keys also match the person's other " +
       'current roles. Default false.',
+    {
+      label: 'Also match other current roles',
+      group: 'job',
+      help: 'Job and company filters also look at roles besides the main one.',
+    },
   ),
   k(
     'title_query',
@@ -55,28 +69,55 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'title',
     'phrase',
     'Case-insensitive whole-word phrase match on the current title, across punctuation; an array matches any phrase.',
-    { maxValues: LIST_MAX },
+    {
+      maxValues: LIST_MAX,
+      label: 'Job title contains the words',
+      group: 'job',
+      help: 'Whole words, e.g. "head of sales".',
+    },
   ),
-  k('functions', 'list', 'function', 'any_of', 'Job functions.', { list: 'function', maxValues: LIST_MAX }),
+  k('functions', 'list', 'function', 'any_of', 'Job functions.', {
+    list: 'function',
+    maxValues: LIST_MAX,
+    label: 'Job function',
+    group: 'job',
+    pair: 'exclude_functions',
+  }),
   k('exclude_functions', 'list', 'function', 'none_of', 'NOT functions.', {
     excludes: 'functions',
     list: 'function',
     maxValues: LIST_MAX,
+    label: 'Not in job function',
+    group: 'job',
   }),
-  k('seniority', 'list', 'seniority', 'any_of', 'Seniority levels.', { list: 'seniority', maxValues: LIST_MAX }),
+  k('seniority', 'list', 'seniority', 'any_of', 'Seniority levels.', {
+    list: 'seniority',
+    maxValues: LIST_MAX,
+    label: 'Seniority',
+    group: 'job',
+    pair: 'exclude_seniority',
+  }),
   k('exclude_seniority', 'list', 'seniority', 'none_of', 'NOT seniority.', {
     excludes: 'seniority',
     list: 'seniority',
     maxValues: LIST_MAX,
+    label: 'Not at seniority',
+    group: 'job',
   }),
   k('domains', 'list', 'company_domain', 'any_of', 'Current employer domains; a full URL reduces to a bare domain.', {
     normalize: 'domain',
     maxValues: BIG_LIST_MAX,
+    label: 'Company website',
+    group: 'company',
+    help: 'Domains such as acme.com, separated by commas.',
   }),
   k('exclude_domains', 'list', 'company_domain', 'none_of', 'NOT domains.', {
     excludes: 'domains',
     normalize: 'domain',
     maxValues: BIG_LIST_MAX,
+    label: 'Leave out company websites',
+    group: 'exclusions',
+    help: 'Domains, separated by commas.',
   }),
   k(
     'company_names',
@@ -84,16 +125,28 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'company_name_norm',
     'any_of',
     'Case-insensitive exact employer name after normalization (legal suffix and leading "the" removed).',
-    { normalize: 'company_name', maxValues: BIG_LIST_MAX },
+    {
+      normalize: 'company_name',
+      maxValues: BIG_LIST_MAX,
+      label: 'Company name',
+      group: 'company',
+      help: 'Exact names, separated by commas.',
+    },
   ),
   k('exclude_company_names', 'list', 'company_name_norm', 'none_of', 'NOT company_names.', {
     excludes: 'company_names',
     normalize: 'company_name',
     maxValues: BIG_LIST_MAX,
+    label: 'Leave out company names',
+    group: 'exclusions',
+    help: 'Exact names, separated by commas.',
   }),
   k('company_size', 'list', 'company_size', 'any_of', 'Employee bands of the employer.', {
     list: 'company_size',
     maxValues: LIST_MAX,
+    label: 'Company size',
+    group: 'company',
+    help: 'Employee bands.',
   }),
   k(
     'company_revenue',
@@ -101,7 +154,13 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'company_revenue',
     'any_of',
     'Revenue ranges of the employer; only companies with a known range match.',
-    { list: 'company_revenue', maxValues: LIST_MAX },
+    {
+      list: 'company_revenue',
+      maxValues: LIST_MAX,
+      label: 'Company revenue',
+      group: 'company',
+      help: 'Only companies with a known revenue match.',
+    },
   ),
   k(
     'industries',
@@ -109,21 +168,35 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'company_industries',
     'any_of',
     'Industry slugs of the employer; a label is folded to its slug.',
-    { list: 'industry', normalize: 'industry', maxValues: LIST_MAX },
+    {
+      list: 'industry',
+      normalize: 'industry',
+      maxValues: LIST_MAX,
+      label: 'Industry',
+      group: 'company',
+      pair: 'exclude_industries',
+    },
   ),
   k('exclude_industries', 'list', 'company_industries', 'none_of', 'NOT industries.', {
     excludes: 'industries',
     list: 'industry',
     normalize: 'industry',
     maxValues: LIST_MAX,
+    label: 'Not in industry',
+    group: 'company',
   }),
   k('schools', 'list', 'schools', 'any_of', 'Any school on the record; exact on the stored value.', {
     maxValues: LIST_MAX,
+    label: 'School',
+    group: 'person',
+    help: 'Exact school names, separated by commas.',
   }),
   k('skills', 'list', 'skills', 'any_of', 'Any skill; input is lowercased.', {
     list: 'skills',
     normalize: 'lowercase',
     maxValues: LIST_MAX,
+    label: 'Skill',
+    group: 'person',
   }),
   k(
     'employee_count_min',
@@ -131,6 +204,7 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'company_employee_count',
     'min',
     'Inclusive lower bound on the employer employee count.',
+    { label: 'Employees', group: 'company', rangeEnd: 'employee_count_max' },
   ),
   k(
     'employee_count_max',
@@ -138,6 +212,7 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'company_employee_count',
     'max',
     'Inclusive upper bound on the employer employee count.',
+    { label: 'Employees, at most', group: 'company' },
   ),
   k(
     'founded_year_min',
@@ -145,6 +220,7 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'company_founded_year',
     'min',
     'Inclusive lower bound on the employer founding year.',
+    { label: 'Founded (year)', group: 'company', rangeEnd: 'founded_year_max' },
   ),
   k(
     'founded_year_max',
@@ -152,11 +228,14 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'company_founded_year',
     'max',
     'Inclusive upper bound on the employer founding year.',
+    { label: 'Founded, at the latest', group: 'company' },
   ),
   k('company_hq_countries', 'list', 'company_hq_country', 'any_of', 'Headquarters countries of the employer.', {
     list: 'country',
     normalize: 'country',
     maxValues: LIST_MAX,
+    label: 'Headquarters country',
+    group: 'company',
   }),
   k(
     'last_round_after',
@@ -164,6 +243,12 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'company_last_round_date',
     'after',
     'Exclusive lower bound (YYYY-MM) on the latest financing event.',
+    {
+      label: 'Latest funding round date',
+      group: 'company',
+      help: 'Months after the first and before the second (both excluded).',
+      rangeEnd: 'last_round_before',
+    },
   ),
   k(
     'last_round_before',
@@ -171,10 +256,13 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'company_last_round_date',
     'before',
     'Exclusive upper bound (YYYY-MM) on the latest financing event.',
+    { label: 'Latest funding round before', group: 'company' },
   ),
   k('last_round_types', 'list', 'company_last_round_type', 'any_of', 'Types of the latest financing event.', {
     list: 'funding_round_type',
     maxValues: LIST_MAX,
+    label: 'Latest funding round',
+    group: 'company',
   }),
   k(
     'total_funding_min',
@@ -182,6 +270,7 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'company_total_funding_usd',
     'min',
     'Inclusive lower bound on total funding, USD; unknown funding never matches.',
+    { label: 'Total funding (USD)', group: 'company', rangeEnd: 'total_funding_max' },
   ),
   k(
     'total_funding_max',
@@ -189,9 +278,13 @@ export const CONTACT_FILTER_KEYS: readonly FilterKeyDef[] = [
     'company_total_funding_usd',
     'max',
     'Inclusive upper bound on total funding, USD; unknown funding never matches.',
+    { label: 'Total funding, at most', group: 'company' },
   ),
   k('company_ids', 'list', 'company_id', 'any_of', 'Current employer ids (com_).', {
     normalize: 'company_id',
     maxValues: BIG_LIST_MAX,
+    label: 'Company ID',
+    group: 'company',
+    help: 'Company ids (com_…), separated by commas.',
   }),
 ];

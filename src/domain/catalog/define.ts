@@ -70,7 +70,11 @@ export function column(
   };
 }
 
-export type FilterKeyOptions = Partial<Pick<FilterKeyDef, 'excludes' | 'list' | 'aliases' | 'maxValues' | 'normalize'>>;
+/** A key's options; its words (label, group, optional help, pair, range end) are required in every declaration. */
+export type FilterKeyOptions = Partial<
+  Pick<FilterKeyDef, 'excludes' | 'list' | 'aliases' | 'maxValues' | 'normalize' | 'help' | 'pair' | 'rangeEnd'>
+> &
+  Pick<FilterKeyDef, 'label' | 'group'>;
 
 /** Builds the filter-key declarations of one entity (both key tables use it). */
 export function filterKeyBuilder(entity: Entity) {
@@ -80,7 +84,7 @@ export function filterKeyBuilder(entity: Entity) {
     column: string | null,
     match: FilterMatch,
     description: string,
-    opts: FilterKeyOptions = {},
+    opts: FilterKeyOptions,
   ): FilterKeyDef => ({
     key,
     entity,
@@ -93,5 +97,10 @@ export function filterKeyBuilder(entity: Entity) {
     ...(opts.list !== undefined ? { list: opts.list } : {}),
     ...(opts.maxValues !== undefined ? { maxValues: opts.maxValues } : {}),
     normalize: opts.normalize ?? 'none',
+    label: opts.label,
+    group: opts.group,
+    ...(opts.help !== undefined ? { help: opts.help } : {}),
+    ...(opts.pair !== undefined ? { pair: opts.pair } : {}),
+    ...(opts.rangeEnd !== undefined ? { rangeEnd: opts.rangeEnd } : {}),
   });
 }

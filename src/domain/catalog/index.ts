@@ -36,6 +36,7 @@ export type {
   ColumnKind,
   ColumnType,
   Entity,
+  FilterGroup,
   FilterKeyDef,
   FilterKeyType,
   FilterMatch,

@@ -80,6 +80,12 @@ export type FilterMatch =
   | 'phrase' // whole-word phrase match (title_query)
   | 'option'; // modifies other keys (include_secondary_roles)
 
+/**
+ * Where a filter key sits in a filter form (the console's audience builder groups by it). The groups' titles and help
+ * are presentation and live in web/filter-labels.js; which group a key belongs to is the catalog's.
+ */
+export type FilterGroup = 'person' | 'job' | 'company' | 'contact' | 'signals' | 'exclusions';
+
 export interface FilterKeyDef {
   key: string;
   entity: Entity;
@@ -97,4 +103,13 @@ export interface FilterKeyDef {
   maxValues?: number;
   /** Input normalization applied to every value before matching. */
   normalize?: 'country' | 'domain' | 'company_name' | 'industry' | 'lowercase' | 'company_id' | 'none';
+  /** Display label: the plain words a person reads for the key (never the API key). */
+  label: string;
+  group: FilterGroup;
+  /** A short help line under the label (the description stays the longer, API-facing text). */
+  help?: string;
+  /** The exclude_* key a form shows beside this include key (in the same group). */
+  pair?: string;
+  /** The key holding the upper bound of the range this key starts (a _min or _after key): one field in a form. */
+  rangeEnd?: string;
 }

@@ -51,6 +51,14 @@ export function describeFilterKey(entity: Entity, key: FilterKeyDef) {
     excludes: filterKeysOf(entity).find((k) => k.excludes === key.key)?.key ?? null,
     values_route: keyValuesRoute(entity, key),
     aliases: [...key.aliases],
+    // The catalog's words (beside the spec's members): what a form shows. label and group always; help, pair (the
+    // exclude_* key shown beside this include key) and range_end (the upper bound of the range this key starts)
+    // are null where the key has none.
+    label: key.label,
+    group: key.group,
+    help: key.help ?? null,
+    pair: key.pair ?? null,
+    range_end: key.rangeEnd ?? null,
   };
 }
 
