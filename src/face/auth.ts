@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Account, ApiKeyRecord } from '../domain/account.js';
 import { AppError } from '../domain/errors/index.js';
-import { type OAuthClientRef, resolveAccessToken } from '../oauth/bearer.js';
+import { INSUFFICIENT_SCOPE, type OAuthClientRef, resolveAccessToken } from '../oauth/bearer.js';
+import { MCP_SCOPE } from '../oauth/provider.js';
 import type { Family, Services } from '../operations/types.js';
 import { signInAttempt } from './sign-in-throttle.js';
 
@@ -54,11 +55,21 @@ export async function authenticateMcp(
 ): Promise<{ account: Account; key: ApiKeyRecord; oauthClient?: OAuthClientRef }> {
   const secret = credentialOf(ctx, 'mcp');
   const viaToken = secret ? await resolveAccessToken(services, secret) : undefined;
+  const metadata = `${services.config.publicUrl}/.well-known/oauth-protected-resource`;
+  if (viaToken === INSUFFICIENT_SCOPE) {
+    // A token this service issued for /mcp without the `mcp` scope: the challenge names the scope to ask for.
+    ctx.set(
+      'WWW-Authenticate',
+      `Bearer resource_metadata="${metadata}", error="insufficient_scope", scope="${MCP_SCOPE}"`,
+    );
+    throw new AppError('auth.invalid_key', `The access token was not granted the ${MCP_SCOPE} scope.`, {
+      hint: `Authorize the client again with scope=${MCP_SCOPE}.`,
+    });
+  }
   if (viaToken) return { account: viaToken.account, key: viaToken.key, oauthClient: viaToken.client };
   try {
     return await authenticateKey(services, ctx, 'mcp');
   } catch (e) {
-    const metadata = `${services.config.publicUrl}/.well-known/oauth-protected-resource`;
     ctx.set('WWW-Authenticate', `Bearer resource_metadata="${metadata}"${secret ? ', error="invalid_token"' : ''}`);
     throw e;
   }
