@@ -13,7 +13,6 @@ import type { ClusterConnection } from './engine/search-cluster/connection.js';
 import { openClusterEngine } from './engine/search-cluster/engine.js';
 import type { ClusterClient } from './engine/search-cluster/transport.js';
 import { timedEngine } from './engine/timed.js';
-import { OperatorSignIns } from './face/operator-sign-ins.js';
 import { BullJobQueue } from './jobs/bullmq/bullmq-queue.js';
 import { exportJobKind } from './jobs/export/worker.js';
 import { JobRunner } from './jobs/runner.js';
@@ -276,7 +275,6 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
       : new MemoryRateLimiter(config.ratePerMinute, config.rateConcurrent),
     networkSource: openNetworkSource({ config, clock, engine }),
     whereSqlParser: new DuckDBWhereSqlParser(),
-    operatorSignIns: new OperatorSignIns(),
     metrics,
     holdLeases: new HoldLeases(
       state,

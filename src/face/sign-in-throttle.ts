@@ -170,9 +170,12 @@ export class SignInThrottle {
   }
 }
 
+/** The throttle's 429: an AppError like any other, told apart by the metrics (reason `sign_in`). */
+export class SignInRefused extends AppError {}
+
 function refusal(message: string, oldest: number | null, nowMs: number): AppError {
   const retryAfter = Math.max(1, Math.ceil(((oldest ?? nowMs) + WINDOW_MS - nowMs) / 1000));
-  return new AppError('rate.limited', message, {
+  return new SignInRefused('rate.limited', message, {
     hint: `Retry after ${retryAfter} s with the right credential.`,
     details: { retry_after: retryAfter },
   });

@@ -28,13 +28,14 @@ function routeOf(ctx: Context): string {
 
 /**
  * Counts every answer of the main port by route and status, times it, and counts 429s by reason (the rate limiter
- * notes `rate` or `concurrency` in `ctx.state.rateLimited`; the other 429 is the operator sign-in bound). Runs
+ * notes `rate` or `concurrency` in `ctx.state.rateLimited`, the error handler `sign_in` for the sign-in throttle's
+ * and `other` for any other bound's, e.g. the upload pages' read slots). Runs
  * outside the error handler, so it sees the status the client gets.
  */
 export function requestMetrics(metrics: Metrics): Middleware {
   return onAnswer((ctx, status, ms) => {
     metrics.request(routeOf(ctx), status, ms / 1000);
-    if (status === 429) metrics.rateLimited(ctx.state.rateLimited ?? 'operator_sign_in');
+    if (status === 429) metrics.rateLimited(ctx.state.rateLimited ?? 'other');
   });
 }
 

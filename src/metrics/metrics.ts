@@ -64,7 +64,7 @@ export class Metrics {
   });
   private readonly limited = new Counter({
     name: 'cds_http_rate_limited_total',
-    help: 'Requests answered 429, by reason: rate (per-minute), concurrency (in flight), operator_sign_in.',
+    help: 'Requests answered 429, by reason: rate (per-minute), concurrency (in flight), sign_in (failed sign-ins), other.',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
@@ -149,7 +149,7 @@ export class Metrics {
   constructor() {
     for (const outcome of ['succeeded', 'retry', 'failed']) this.webhookDeliveries.inc({ outcome }, 0);
     // Series that start at zero exist from the start, so rate() sees their first increase.
-    for (const reason of ['rate', 'concurrency', 'operator_sign_in']) this.limited.inc({ reason }, 0);
+    for (const reason of ['rate', 'concurrency', 'sign_in', 'other']) this.limited.inc({ reason }, 0);
     for (const category of ['search', 'export', 'enrich']) this.charged.inc({ kind: 'contact', category }, 0);
     this.charged.inc({ kind: 'premium', category: 'none' }, 0);
   }
@@ -164,7 +164,7 @@ export class Metrics {
     this.latency.observe({ route }, seconds);
   }
 
-  rateLimited(reason: 'rate' | 'concurrency' | 'operator_sign_in'): void {
+  rateLimited(reason: 'rate' | 'concurrency' | 'sign_in' | 'other'): void {
     this.limited.inc({ reason });
   }
 

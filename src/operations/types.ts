@@ -7,7 +7,6 @@ import type { CreditKind } from '../domain/credits.js';
 import type { ErrorCode, WarningCode } from '../domain/errors/index.js';
 import type { WhereSqlParser } from '../domain/family-b/where-sql.js';
 import type { SearchEngine } from '../engine/port.js';
-import type { OperatorSignIns } from '../face/operator-sign-ins.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { WebhookWakeups } from '../jobs/webhooks/wakeups.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -33,8 +32,6 @@ export interface Services {
   networkSource: NetworkSource;
   /** The leases of this process's live request holds (renewed while they live; dead processes' swept). */
   holdLeases: HoldLeases;
-  /** Failed operator sign-ins per client address (429 past the bound). */
-  operatorSignIns: OperatorSignIns;
   /** Family B where_sql into the Query IR (never executes client text). */
   whereSqlParser: WhereSqlParser;
   /** This instance's Prometheus registry (GET /metrics): the faces, the runner and the engine report to it. */

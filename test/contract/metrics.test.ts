@@ -211,6 +211,19 @@ describe('GET /metrics on the main port (operator token)', () => {
       'auth.oauth_required',
     );
   });
+
+  it("counts the sign-in throttle's 429s under the reason sign_in, not other", async () => {
+    const before = await samples();
+    const wrong = { headers: { Authorization: 'Bearer wrong-operator-token-for-the-throttle' } };
+    for (let i = 0; i < 10; i++) expectError(await app.request('GET', '/metrics', wrong), 401, 'auth.invalid_key');
+    expectError(await app.request('GET', '/metrics', wrong), 429, 'rate.limited');
+    expectError(await app.request('GET', '/metrics', wrong), 429, 'rate.limited');
+    const after = await samples();
+    const reason = (t: Sample[], r: string) => value(t, 'cds_http_rate_limited_total', { reason: r }) ?? 0;
+    expect(reason(after, 'sign_in') - reason(before, 'sign_in')).toBe(2);
+    expect(reason(after, 'other') - reason(before, 'other')).toBe(0);
+    expect(value(after, 'cds_http_rate_limited_total', { reason: 'operator_sign_in' })).toBeUndefined();
+  });
 });
 
 describe('GET /metrics without an operator token', () => {

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { AppError, isAppError } from '../../domain/errors/index.js';
 import type { Quota } from '../../domain/quota/index.js';
+import { SignInRefused } from '../../face/sign-in-throttle.js';
 import { errorEnvelope } from '../envelope.js';
 
 /**
@@ -40,6 +41,9 @@ export function errorHandler(
       });
       if (appErr.code === 'rate.limited' && appErr.details?.retry_after !== undefined)
         ctx.set('Retry-After', String(appErr.details.retry_after));
+      // The metrics' reason of a 429 the rate limiter did not note: the sign-in throttle's, or another bound's.
+      if (appErr.status === 429 && ctx.state.rateLimited === undefined)
+        ctx.state.rateLimited = appErr instanceof SignInRefused ? 'sign_in' : 'other';
     }
   };
 }
