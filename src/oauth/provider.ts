@@ -119,6 +119,8 @@ export async function oauthServer(services: Services): Promise<OAuthServer> {
     expiresWithSession: async () => false,
     ttl: {
       AccessToken: accessTokenTTL,
+      // An ID token (a client that asks for `openid`) lives as long as an access token.
+      IdToken: accessTokenTTL,
       AuthorizationCode: 60,
       RefreshToken: refreshTTL,
       Grant: refreshTTL,
