@@ -21,6 +21,9 @@ export const IDENTIFIER_FIELDS: readonly UploadField[] = ['email', 'profile_url'
 /** Field -> the header it reads (exact header text), or null when unmapped. */
 export type ColumnMapping = Record<UploadField, string | null>;
 
+/** A mapping checked against a sheet's headers, with the column index of each mapped field. */
+export type CheckedMapping = { indexes: Partial<Record<keyof ColumnMapping, number>>; mapping: ColumnMapping };
+
 export const FIELD_LABELS: Readonly<Record<UploadField, string>> = {
   email: 'Email',
   phone: 'Phone',

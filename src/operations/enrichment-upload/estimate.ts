@@ -1,9 +1,9 @@
 import type { Account } from '../../domain/account.js';
+import type { CheckedMapping } from '../../domain/uploads/mapping.js';
 import type { ParsedSheet } from '../../domain/uploads/parse-csv.js';
 import { canMatch, rowInput } from '../../domain/uploads/row-input.js';
 import { contactAvailable } from '../dry-run.js';
 import type { Services } from '../types.js';
-import type { CheckedMapping } from './sheet.js';
 
 /** The cost estimate shown before a run starts: nothing is held or charged by it. */
 export interface RunEstimate {

@@ -89,6 +89,4 @@ export function summarize(sheet: ParsedSheet, host: string, uploadedAt: string):
   };
 }
 
-export type CheckedMapping = { indexes: Partial<Record<keyof ColumnMapping, number>>; mapping: ColumnMapping };
-
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
