@@ -88,6 +88,7 @@ it('every SQLite table is exported or in the skip list', async () => {
     let creditsOne: unknown;
     let creditsTwo: unknown;
     let twoKey: string;
+    let audiencesOne: unknown;
     try {
       one = await a.createAccount('pro', { name: 'one' });
       two = await a.createAccount('free', { name: 'two' });
@@ -109,6 +110,18 @@ it('every SQLite table is exported or in the skip list', async () => {
         { name: 'mine', domains: ['example.com', 'example.org'], now },
         { lists: 10, domains: 100 },
       );
+      const audience = await st.createAudience(
+        one.accountId,
+        { name: 'US people', description: null, filter: { countries: ['us'], seniority: ['vp'] }, now },
+        10,
+      );
+      await st.recordAudienceCount(one.accountId, audience.id, audience.filterVersion, {
+        release: 'r-1',
+        count: 42,
+        countedAt: now.toISOString(),
+      });
+      audiencesOne = await st.listAudiences(one.accountId);
+      await st.createAudience(two.accountId, { name: 'other', description: 'with words', filter: {}, now }, 10);
       await st.addOptOuts(
         [
           { type: 'email', value: 'gone@example.com' },
@@ -165,6 +178,7 @@ it('every SQLite table is exported or in the skip list', async () => {
       expect(await credits(b, one.apiKey)).toEqual(creditsOne);
       expect(await credits(b, twoKey)).toEqual(creditsTwo);
       expect((await b.request('GET', '/v1/credits', { key: two.apiKey })).status).toBe(401);
+      expect(await b.services.state.listAudiences(one.accountId)).toEqual(audiencesOne);
       expect((await b.services.state.allOptOuts()).map((e) => `${e.type}:${e.value}`)).toEqual([
         'email:gone@example.com',
       ]);

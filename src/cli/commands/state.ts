@@ -23,7 +23,7 @@ export const stateSpec: CommandSpec = {
     'cds state export [--data DIR] [--state sqlite|redis] --out FILE | cds state import [--data DIR] [--state sqlite|redis] [--force] FILE',
   summary:
     'Moves an installation between the SQLite and Redis state stores: export writes accounts, keys (hashes), credit ' +
-    'counters, the usage chart, feedback, domain lists and opt-outs with their audit as JSON lines; import writes ' +
+    'counters, the usage chart, feedback, domain lists, saved audiences and opt-outs with their audit as JSON lines; import writes ' +
     'them into the store of --state (refuses a store holding data unless --force). Stop the servers first. Prints ' +
     'one JSON line. Exit 0 ok, 1 failed, 2 bad input or refused.',
   options: { data: { type: 'string' }, state: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } },
@@ -33,7 +33,7 @@ export const stateSpec: CommandSpec = {
     '  --state KIND    sqlite or redis (default CDS_STATE); Redis mode reads REDIS_URL and CDS_REDIS_PREFIX\n' +
     '  --out FILE      export: the file to write (JSON lines, one {"entity": ...} record per line)\n' +
     '  --force         import: replace a store that holds data\n' +
-    'Not moved (create again): holds, jobs, alerts, webhooks, audiences, sessions, OAuth grants, the request log,\n' +
+    'Not moved (create again): holds, jobs, alerts, webhooks, sessions, OAuth grants, the request log,\n' +
     'idempotency records. See docs/deployment.md "Moving between SQLite and Redis".\n',
 };
 

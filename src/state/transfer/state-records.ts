@@ -12,7 +12,7 @@ import { DAILY_USAGE_TTL_MS, redisKeys, USAGE_TTL_MS } from '../redis/keys.js';
  * so every pair of adapters moves through them (SQLite -> Redis -> SQLite gives the same rows: test/e2e/state-transfer).
  *
  * What moves is what an installation cannot make again: accounts, keys (hashes only: the same CDS_SECRET is needed),
- * the credit counters, the usage chart, feedback, domain lists, opt-outs with their version and audit. Everything
+ * the credit counters, the usage chart, feedback, domain lists, saved audiences with their count history, opt-outs with their version and audit. Everything
  * else is in SKIPPED_TABLES with the reason; the coverage test fails when a SQLite table is in neither list.
  * Take the export with the servers stopped: it refuses a store holding a held credit hold (a request or job running).
  */
@@ -30,6 +30,8 @@ export const EXPORTED_TABLES = [
   'usage_daily',
   'feedback',
   'domain_lists',
+  'audiences',
+  'audience_counts',
   'optouts',
   'optout_version',
   'optout_audit',
@@ -55,8 +57,6 @@ export const SKIPPED_TABLES: Readonly<Record<string, string>> = {
   webhook_events: 'webhook outbox events',
   webhook_deliveries: 'webhook deliveries',
   webhook_attempts: 'webhook delivery attempts',
-  audiences: 'saved audiences (not moved: save them again)',
-  audience_counts: 'saved audiences count history',
   request_log: 'the request log (last 1,000 requests per account)',
   // SQLite's own bookkeeping.
   schema_version: 'the SQLite file migration version',
@@ -231,6 +231,31 @@ export async function* redisRecords(client: RedisClient, prefix: string): AsyncG
         created_at: f.createdAt,
       };
     }
+    for (const audienceId of await client.sMembers(k.audiences(id))) {
+      const h = (await client.hGetAll(k.audience(id, audienceId))) as Record<string, string>;
+      if (h.id === undefined) continue;
+      yield {
+        entity: 'audiences',
+        id: h.id,
+        account_id: id,
+        name: h.name,
+        description: nullable(h.description),
+        filter: h.filter,
+        filter_version: Number(h.filterVersion),
+        created_at: h.createdAt,
+        updated_at: h.updatedAt,
+      };
+      for (const json of await client.hVals(k.audienceCounts(id, audienceId))) {
+        const point = JSON.parse(json) as { release: string; count: number; countedAt: string };
+        yield {
+          entity: 'audience_counts',
+          audience_id: audienceId,
+          release: point.release,
+          count: point.count,
+          counted_at: point.countedAt,
+        };
+      }
+    }
     for (const [, json] of Object.entries((await client.hGetAll(k.domainLists(id))) as Record<string, string>)) {
       const d = JSON.parse(json) as {
         id: string;
@@ -304,6 +329,8 @@ export async function redisImport(
   }
   const counts: Record<string, number> = {};
   let auditSeq = 0;
+  /** The account of each audience imported (audience_counts name only their audience). */
+  const audienceAccount = new Map<string, string>();
   const set = (h: Record<string, unknown>) => {
     const out: Record<string, string> = {};
     for (const [f, v] of Object.entries(h)) if (v !== null && v !== undefined) out[f] = String(v);
@@ -375,6 +402,28 @@ export async function redisImport(
         m.hSet(k.domainLists(String(r.account_id)), String(r.id), JSON.stringify(d));
         m.zAdd(k.domainListOrder(String(r.account_id)), { score: ms(r.created_at), value: String(r.id) });
         m.incrBy(k.domainListDomains(String(r.account_id)), domains.length);
+        break;
+      }
+      case 'audiences': {
+        const fields = set({
+          id: r.id,
+          name: r.name,
+          description: r.description,
+          filter: r.filter,
+          filterVersion: r.filter_version,
+          createdAt: r.created_at,
+          updatedAt: r.updated_at,
+        });
+        m.sAdd(k.audiences(String(r.account_id)), String(r.id));
+        m.hSet(k.audience(String(r.account_id), String(r.id)), fields);
+        audienceAccount.set(String(r.id), String(r.account_id));
+        break;
+      }
+      case 'audience_counts': {
+        const account = audienceAccount.get(String(r.audience_id));
+        if (account === undefined) throw new TransferRefused(`audience_counts of an unknown audience ${r.audience_id}`);
+        const point = { release: r.release, count: r.count, countedAt: r.counted_at };
+        m.hSet(k.audienceCounts(account, String(r.audience_id)), String(r.release), JSON.stringify(point));
         break;
       }
       case 'optouts': {
