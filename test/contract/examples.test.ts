@@ -137,8 +137,6 @@ describe('examples', () => {
         // A profile the simulated network sizes modestly on this release (its sizes follow the release id).
         if (name === 'signals.collect' || name === 'signals.alerts.create')
           ex.request = { ...ex.request, body: { ...ex.request.body, target: await modestProfile(app, name) } };
-        // The runs' examples read a run: one CSV run is made through an upload page first.
-        if (name === 'enrichment_runs.list') await completedEnrichmentRun(app, apiKey);
         const res = await send(op, ex, { apiKey, exportsB, session });
         if (res.status !== ex.response.status) {
           failures.push(
