@@ -145,6 +145,9 @@ it('every SQLite table is exported or in the skip list', async () => {
     const redisEnv = { CDS_STATE: 'redis', REDIS_URL, CDS_REDIS_PREFIX: prefix };
     try {
       const fileA = join(work, 'a.jsonl');
+      const none = await runCli(['state', 'export', '--data', join(work, 'nothing'), '--out', fileA], {});
+      expect(none.code).toBe(2);
+      expect(none.err).toMatch(/no state store to export/);
       const exp = await runCli(['state', 'export', '--data', dirA, '--state', 'sqlite', '--out', fileA], {});
       expect(exp.err).toBe('');
       expect(exp.code).toBe(0);

@@ -45,6 +45,8 @@ export async function state(argv: string[]): Promise<void> {
   if (kind !== undefined && kind !== 'sqlite' && kind !== 'redis') throw new UsageError('--state is sqlite or redis');
   const config = loadConfig(argv, kind ? { ...process.env, CDS_STATE: kind } : process.env);
   const secret = ensureSecret(config);
+  if (action === 'export' && config.state === 'sqlite' && !existsSync(stateFile(config.dataDir)))
+    throw new UsageError(`no state store to export: ${stateFile(config.dataDir)} does not exist`);
   // Opening the store creates or migrates it (SQLite) and checks Redis answers.
   await (await openState(config, secret)).close();
   try {
