@@ -19,7 +19,7 @@ async function boot() {
   const view = document.getElementById('view');
   document.getElementById('sign-out')?.addEventListener('click', () => signOut());
   // On a phone the navigation is one row that scrolls sideways: the current page's link is kept in it (at load and
-  // when the width changes; only the row scrolls, never the page).
+  // whenever the row's width changes; only the row scrolls, never the page).
   const nav = document.querySelector('.top nav');
   const current = nav?.querySelector('[aria-current="page"]');
   if (nav instanceof HTMLElement && current instanceof HTMLElement) {
@@ -27,7 +27,8 @@ async function boot() {
       nav.scrollLeft = current.offsetLeft - nav.offsetLeft - (nav.clientWidth - current.offsetWidth) / 2;
     };
     center();
-    addEventListener('resize', center);
+    // The row's own size, not only the window's: the header also changes width once the session's details load.
+    new ResizeObserver(center).observe(nav);
   }
   try {
     const session = await loadSession();

@@ -81,12 +81,16 @@ describeWithChromium('the console a person would choose (issue 40)', () => {
       }));
       expect({ page: name, width, scroll: scroll <= inner }).toEqual({ page: name, width, scroll: true });
       // The console's navigation keeps the current page's link in view (one sideways row on a phone).
-      const link = await p.evaluate(() => {
+      // The row re-centres on the resize, which the page handles after the viewport change: waited for (2 s at most).
+      const inView = () => {
         const nav = document.querySelector('.top nav')?.getBoundingClientRect();
         const a = document.querySelector('.top nav [aria-current="page"]')?.getBoundingClientRect();
-        return nav && a ? { inside: a.left >= nav.left - 1 && a.right <= nav.right + 1 } : null;
-      });
-      if (link) expect({ page: name, width, ...link }).toEqual({ page: name, width, inside: true });
+        if (!nav || !a) return 'no navigation';
+        return a.left >= nav.left - 1 && a.right <= nav.right + 1 ? 'inside' : false;
+      };
+      await p.waitForFunction(inView, undefined, { timeout: 2000 }).catch(() => undefined);
+      const link = await p.evaluate(inView);
+      expect({ page: name, width, inside: link !== false }).toEqual({ page: name, width, inside: true });
       await p.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage });
     }
     await p.setViewportSize({ width: 1280, height: 900 });

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { ErrorCode } from '../../src/domain/errors/index.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 import type { Operation } from '../../src/operations/types.js';
+import { completedEnrichmentRun } from '../helpers/enrichment-run.js';
 import { expectError, expectToolError } from '../helpers/errors.js';
 import { allRows, has, type Row } from '../helpers/rows.js';
 import { modestProfile } from '../helpers/signal-targets.js';
@@ -52,7 +53,8 @@ beforeAll(async () => {
     contacts: 800,
     companies: 120,
     seed: 21,
-    env: { CDS_ADMIN_TOKEN: OPERATOR, CDS_SIGNALS_DELAY_MS: '0' },
+    // Webhook endpoints of the table point at loopback (nothing listens there; no case waits for a delivery).
+    env: { CDS_ADMIN_TOKEN: OPERATOR, CDS_SIGNALS_DELAY_MS: '0', CDS_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' },
     plans: { broke: BROKE, tight: TIGHT },
   });
   rows = await allRows(app, 'contacts');
@@ -123,6 +125,28 @@ const EXAMPLES: Record<string, Example> = {
   'admin.optouts.add': () => ({ type: 'email', values: ['route@table.example'] }),
   'admin.optouts.remove': () => ({ type: 'email', values: ['route@table.example'] }),
   'admin.optouts.audit': () => ({ limit: 5 }),
+  'enrichment_uploads.create': () => ({}),
+  'enrichment_runs.list': () => ({ limit: 5 }),
+  'enrichment_runs.get': (ids) => ({ id: ids.run ?? 'enr_none' }),
+  'audiences.create': () => ({ name: 'route table', filter: { countries: ['us'] } }),
+  'audiences.list': () => ({ limit: 5 }),
+  'audiences.get': (ids) => ({ id: ids.audience ?? 'aud_none' }),
+  'audiences.count': (ids) => ({ id: ids.audience ?? 'aud_none' }),
+  'audiences.update': (ids) => ({ id: ids.audience ?? 'aud_none', name: 'route table, renamed' }),
+  // Last of the audience's: it ends the audience the owner's cases read.
+  'audiences.delete': (ids) => ({ id: ids.audience ?? 'aud_none' }),
+  'requests.list': () => ({ limit: 5 }),
+  'requests.get': (ids) => ({ request_id: ids.request ?? 'req_none' }),
+  'webhooks.create': () => ({ url: 'http://127.0.0.1:9/route-table', events: ['export.completed'] }),
+  'webhooks.list': () => ({}),
+  'webhooks.get': (ids) => ({ id: ids.webhook ?? 'whk_none' }),
+  'webhooks.update': (ids) => ({ id: ids.webhook ?? 'whk_none', description: 'route table' }),
+  'webhooks.rotate_secret': (ids) => ({ id: ids.webhook ?? 'whk_none' }),
+  'webhooks.test': (ids) => ({ id: ids.webhook ?? 'whk_none' }),
+  'webhooks.deliveries': (ids) => ({ id: ids.webhook ?? 'whk_none' }),
+  'webhooks.replay': (ids) => ({ id: ids.webhook ?? 'whk_none', delivery_id: ids.delivery ?? 'dlv_none' }),
+  // Last of the endpoint's: it ends the endpoint the owner's cases read.
+  'webhooks.delete': (ids) => ({ id: ids.webhook ?? 'whk_none' }),
 };
 
 /** Sends one operation's input the way its route takes it. */
@@ -162,7 +186,7 @@ describe('the route table covers the operation table', () => {
       // A fresh account each: one export at a time per account, one active key.
       const { apiKey, accountId } = await app.createAccount('pro');
       if (op.name === 'keys.revoke' || op.name === 'keys.create' || op.name.startsWith('admin.')) continue;
-      if (/:id|:export_id/.test(op.path)) continue; // read by id: covered by the 404 table with real ids
+      if (/:(\w+_)?id\b/.test(op.path)) continue; // read by id: covered by the 404 table with real ids
       const res = await call(op, EXAMPLES[op.name]!({}), apiKey);
       if (res.status >= 300) failures.push(`${op.name} -> ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
       expect((await app.services.state.getAccount(accountId))?.status).toBe('active');
@@ -230,6 +254,19 @@ const BY_ID: Record<string, ErrorCode> = {
   'signals.alerts.poll': 'alert.not_found',
   // Last of the alert's: it ends the alert the owner's cases above read.
   'signals.alerts.delete': 'alert.not_found',
+  'enrichment_runs.get': 'enrichment_run.not_found',
+  'audiences.get': 'audience.not_found',
+  'audiences.count': 'audience.not_found',
+  'audiences.update': 'audience.not_found',
+  'audiences.delete': 'audience.not_found',
+  'requests.get': 'request.not_found',
+  'webhooks.get': 'webhook.not_found',
+  'webhooks.update': 'webhook.not_found',
+  'webhooks.rotate_secret': 'webhook.not_found',
+  'webhooks.test': 'webhook.not_found',
+  'webhooks.deliveries': 'webhook.not_found',
+  'webhooks.replay': 'webhook.not_found',
+  'webhooks.delete': 'webhook.not_found',
   'keys.revoke': 'key.not_found',
 };
 
@@ -240,7 +277,7 @@ describe("another account's ids", () => {
     owner = await app.createAccount('pro');
     const byName = (name: string) => OPERATIONS.find((op) => op.name === name)!;
     const made = async (name: string) => {
-      const res = await call(byName(name), EXAMPLES[name]!({}), owner.apiKey);
+      const res = await call(byName(name), EXAMPLES[name]!(ids), owner.apiKey);
       expect(res.status).toBeLessThan(300);
       return res.body;
     };
@@ -254,6 +291,17 @@ describe("another account's ids", () => {
     ids.exportB = (await made('b.contacts.export')).export_id;
     ids.collect = (await made('signals.collect')).data.job.id;
     ids.alert = (await made('signals.alerts.create')).data.id;
+    ids.audience = (await made('audiences.create')).data.id;
+    ids.webhook = (await made('webhooks.create')).data.id;
+    ids.delivery = (await made('webhooks.test')).data.delivery_id;
+    ids.run = (await completedEnrichmentRun(app, owner.apiKey)).runId;
+    // Any answered request of the owner's is in its request log once the log's buffer is written (every 250 ms).
+    ids.request = (await made('account.get')).request_id;
+    for (let i = 0; i < 50; i++) {
+      const listed = await call(byName('requests.list'), { limit: 100 }, owner.apiKey);
+      if (listed.body.data.some((e: { request_id: string }) => e.request_id === ids.request)) break;
+      await new Promise((done) => setTimeout(done, 100));
+    }
     ids.key = (await app.services.state.listKeys(owner.accountId))[0]!.id;
   });
 
