@@ -34,17 +34,25 @@ export async function withRateLimit<T>(
       },
     );
   }
+  releaseWithResponse(ctx, limiter, keyId, decision.slot);
+  return run();
+}
+
+/**
+ * Frees a concurrency slot once, when the response closes (the answer or the error envelope written, or the
+ * connection dropped); returns the release for callers that know earlier that the response is done.
+ */
+export function releaseWithResponse(ctx: Context, limiter: RateLimiter, key: string, slot: RateDecision['slot']) {
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
     // Nobody awaits the release; a failed one (Redis unreachable) is freed by the slot's lease instead.
-    limiter.releaseSlot(keyId, decision.slot).catch(() => {});
+    limiter.releaseSlot(key, slot).catch(() => {});
   };
-  // The response's close fires once the answer (or the error envelope) is written, and on a dropped connection.
   if (ctx.res.writableFinished || ctx.res.destroyed) release();
   else ctx.res.once('close', release);
-  return run();
+  return release;
 }
 
 function setHeaders(ctx: Context, limiter: RateLimiter, d: RateDecision): void {

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { AppError, isAppError } from '../domain/errors/index.js';
 import { sameSecret } from '../face/auth.js';
+import { releaseWithResponse } from '../face/rate-limit.js';
 import { checkSameOrigin, csrfTokenOf, resolveSession } from '../http/console/session.js';
 import { signInWithKey } from '../http/console/sign-in.js';
 import { readLimited } from '../http/read-limited.js';
@@ -108,14 +109,7 @@ async function withAddressLimit(services: Services, ctx: Context, endpoint: stri
       { hint: `Retry after ${decision.retryAfter} s.`, details: { retry_after: decision.retryAfter } },
     );
   }
-  let released = false;
-  const release = () => {
-    if (released) return;
-    released = true;
-    limiter.releaseSlot(key, decision.slot).catch(() => {});
-  };
-  if (ctx.res.writableFinished || ctx.res.destroyed) release();
-  else ctx.res.once('close', release);
+  const release = releaseWithResponse(ctx, limiter, key, decision.slot);
   try {
     await run();
   } finally {

@@ -6,7 +6,7 @@ import { resultLink } from '../enrichment-upload/result-link.js';
 import { RESULT_COLUMNS, STATUS_HEADER } from '../enrichment-upload/run-job.js';
 import { runOf, runView } from '../enrichment-upload/run-view.js';
 import { listCursorMember, listLimitMember, pageOf } from '../list-paging.js';
-import { createUploadLink } from '../mcp-only/enrichment-upload.js';
+import { createUploadLink, uploadLinkOutput } from '../mcp-only/enrichment-upload.js';
 import * as out from '../outputs.js';
 import { defineOperation, type OpContext } from '../types.js';
 
@@ -156,14 +156,7 @@ export const createEnrichmentUpload = defineOperation({
     'the result. The run then shows in GET /v1/enrichment-runs. No members. Free; the run costs one contact credit ' +
     'per matched row.',
   cost: 'free (the run: one contact credit per matched row)',
-  output: out.obj({
-    upload_id: out.str,
-    upload_url: out.str,
-    expires_at: out.str,
-    expires_in_seconds: out.num,
-    max_file_bytes: out.num,
-    max_rows: out.num,
-  }),
+  output: uploadLinkOutput,
   errors: [],
   input: v.object({}),
   handler: async (ctx) => {

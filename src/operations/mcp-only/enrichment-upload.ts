@@ -15,6 +15,16 @@ const uploadId = v.pipe(v.string('must be a string'), v.minLength(1), v.maxLengt
  * uploads a CSV (or pastes a published sheet's CSV link), maps its columns, sees the cost estimate and starts the
  * run there; the agent follows with check_enrichment_upload, check_enrichment_status and get_enrichment_result.
  */
+/** A new upload page's link and bounds: the MCP tool and POST /v1/enrichment-uploads answer the same members. */
+export const uploadLinkOutput = out.obj({
+  upload_id: out.str,
+  upload_url: out.str,
+  expires_at: out.str,
+  expires_in_seconds: out.num,
+  max_file_bytes: out.num,
+  max_rows: out.num,
+});
+
 export const createUploadLink = defineOperation({
   name: 'mcp.enrichment_upload_link',
   family: 'B',
@@ -32,14 +42,7 @@ export const createUploadLink = defineOperation({
     'as company_domain). Give the user the link, then poll check_enrichment_upload({upload_id}) until submitted is ' +
     'true. No arguments. Free; the run costs one contact credit per matched row.',
   cost: 'free (the run: one contact credit per matched row)',
-  output: out.obj({
-    upload_id: out.str,
-    upload_url: out.str,
-    expires_at: out.str,
-    expires_in_seconds: out.num,
-    max_file_bytes: out.num,
-    max_rows: out.num,
-  }),
+  output: uploadLinkOutput,
   errors: [],
   input: v.object({}),
   mcp: {
