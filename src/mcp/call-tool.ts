@@ -26,7 +26,8 @@ export async function callTool(
   entry: ToolEntry,
   args: Record<string, unknown>,
   caller: Caller,
-  settlements: Settlement[],
+  /** Takes the call's pending charges, settled with the /mcp response (settleWithResponse's `add`). */
+  settle: (s: Settlement) => void,
 ): Promise<CallToolResult> {
   const requestId = newId('request');
   const startedMs = performance.now();
@@ -50,7 +51,7 @@ export async function callTool(
       face: 'mcp',
       deferSettlement: true,
     });
-    settlements.push(ctx.settlement);
+    settle(ctx.settlement);
     recordToolCall(services, { ...logged, ...who, status: 200, errorCode: null, credits: ctx.spent });
     const payload: Record<string, unknown> =
       entry.op.family === 'B'

@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import { authenticateMcp } from '../face/auth.js';
 import { withRateLimit } from '../face/rate-limit.js';
 import { buildLabel } from '../operations/invoke.js';
-import { type Settlement, settleWithResponse } from '../operations/settlement.js';
+import { settleWithResponse } from '../operations/settlement.js';
 import type { Operation, Services } from '../operations/types.js';
 import { callTool } from './call-tool.js';
 import { checkOrigin } from './origin.js';
@@ -44,10 +44,10 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
       return jsonRpcError(ctx, 400, -32600, `Invalid Request: a batch holds 1 to ${MCP_MAX_BATCH} messages.`);
     }
 
-    // Tool calls charge when this response is written out; a client gone before that pays nothing.
-    const settlements: Settlement[] = [];
-    settleWithResponse(ctx.res, settlements);
-    const server = createMcpServer(info, tools, (entry, args) => callTool(services, entry, args, caller, settlements), {
+    // Tool calls charge when this response is written out; a client gone before that pays nothing (a tool call that
+    // ends after the client left, or after the response, is released).
+    const settlement = settleWithResponse(ctx.res, []);
+    const server = createMcpServer(info, tools, (entry, args) => callTool(services, entry, args, caller, settlement), {
       entries: resources,
       read: (uri) => readResource(services, resources, uri, caller),
     });

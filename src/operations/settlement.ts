@@ -41,11 +41,20 @@ export class Settlement {
 }
 
 /**
- * Settles with the HTTP response: `finish` (every byte handed to the connection) charges, a `close` before it
- * (the client disconnected) releases and calls `onUndelivered`.
+ * Settles with the HTTP response, called before the answer is written: `finish` (every byte handed to the
+ * connection) charges; a `close` without it (the client disconnected) releases and calls `onUndelivered`. A connection already closed when this is called (the
+ * client gave up while the answer was being made, e.g. while the server waited on Redis) releases at once: its
+ * `close` has passed and nothing will be written. Returns `add`, for charges made after this call (MCP tool calls
+ * run while the response is open): added once the response has settled, a charge is released, since the answer
+ * that carried it did not reach the client (or was not part of the answer written).
  */
-export function settleWithResponse(res: ServerResponse, settlements: Settlement[], onUndelivered?: () => void): void {
+export function settleWithResponse(
+  res: ServerResponse,
+  settlements: Settlement[],
+  onUndelivered?: () => void,
+): (late: Settlement) => void {
   let done = false;
+  let finished = false;
   const settle = (delivered: boolean) => {
     if (done) return;
     done = true;
@@ -53,10 +62,20 @@ export function settleWithResponse(res: ServerResponse, settlements: Settlement[
     for (const s of settlements) void (delivered ? s.delivered() : s.undelivered());
     if (!delivered) onUndelivered?.();
   };
-  if (res.writableFinished) {
-    settle(true);
-    return;
+  const add = (late: Settlement) => {
+    if (done) void late.undelivered();
+    else settlements.push(late);
+  };
+  // `writableFinished` alone is not delivery: `end()` on a connection the client already closed sets it, and no
+  // `finish` follows. Only the `finish` event says every byte was handed over.
+  if (res.destroyed) {
+    settle(false);
+    return add;
   }
-  res.once('finish', () => settle(true));
-  res.once('close', () => settle(res.writableFinished));
+  res.once('finish', () => {
+    finished = true;
+    settle(true);
+  });
+  res.once('close', () => settle(finished));
+  return add;
 }
