@@ -22,10 +22,11 @@ export const stateSpec: CommandSpec = {
   usage:
     'cds state export [--data DIR] [--state sqlite|redis] --out FILE | cds state import [--data DIR] [--state sqlite|redis] [--force] FILE',
   summary:
-    'Moves an installation between the SQLite and Redis state stores: export writes accounts, keys (hashes), credit ' +
-    'counters, the usage chart, feedback, domain lists, saved audiences and opt-outs with their audit as JSON lines; import writes ' +
-    'them into the store of --state (refuses a store holding data unless --force). Stop the servers first. Prints ' +
-    'one JSON line. Exit 0 ok, 1 failed, 2 bad input or refused.',
+    'Moves an installation between the SQLite and Redis state stores: export writes every durable record (accounts, ' +
+    'keys as hashes, credits and settled holds, jobs, alerts, signals, webhooks, OAuth records, audiences, opt-outs ' +
+    'with their audit, the request log, unexpired idempotency records and sessions) as JSON lines; import writes ' +
+    'them into the store of --state (refuses a store holding data unless --force). Stop the servers first: a held ' +
+    'credit hold refuses the export. Prints one JSON line. Exit 0 ok, 1 failed, 2 bad input or refused.',
   options: { data: { type: 'string' }, state: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } },
   help:
     'Options:\n' +
@@ -33,8 +34,8 @@ export const stateSpec: CommandSpec = {
     '  --state KIND    sqlite or redis (default CDS_STATE); Redis mode reads REDIS_URL and CDS_REDIS_PREFIX\n' +
     '  --out FILE      export: the file to write (JSON lines, one {"entity": ...} record per line)\n' +
     '  --force         import: replace a store that holds data\n' +
-    'Not moved (create again): holds, jobs, alerts, webhooks, sessions, OAuth grants, the request log,\n' +
-    'idempotency records. See docs/deployment.md "Moving between SQLite and Redis".\n',
+    'Not moved: expired idempotency records, sessions and OAuth records. Job files stay in DATA/files (keep them).\n' +
+    'See docs/deployment.md "Moving between SQLite and Redis".\n',
 };
 
 export async function state(argv: string[]): Promise<void> {

@@ -67,7 +67,8 @@ return 1
 
 const nullable = (v: string | undefined) => v ?? null;
 
-const toAlert = (h: Record<string, string>): AlertRecord => ({
+/** Exported for cds state export (state/transfer). */
+export const toAlert = (h: Record<string, string>): AlertRecord => ({
   id: h.id ?? '',
   accountId: h.accountId ?? '',
   kind: h.kind as AlertRecord['kind'],

@@ -21,7 +21,8 @@ import {
 import { arrayOf, hashOf, type LuaReply, nullable } from './scripts/lua-values.js';
 import { emitArgs } from './webhooks.js';
 
-const toJob = (h: Record<string, string>): Job => ({
+/** Exported for cds state export (state/transfer). */
+export const toJob = (h: Record<string, string>): Job => ({
   id: h.id ?? '',
   accountId: h.accountId ?? '',
   kind: h.kind as JobKind,

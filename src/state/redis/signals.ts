@@ -76,9 +76,10 @@ return 1
 `);
 
 /** A row as stored after its lead flag: StoredSignal without seq and lead (those are the field and the flag). */
-type RowJson = Omit<StoredSignal, 'seq' | 'lead'>;
+export type RowJson = Omit<StoredSignal, 'seq' | 'lead'>;
 
-const toSignal = (seq: string, stored: string): StoredSignal => {
+/** Exported for cds state export (state/transfer). */
+export const toSignal = (seq: string, stored: string): StoredSignal => {
   const r = JSON.parse(stored.slice(1)) as RowJson;
   return {
     seq: Number(seq),
@@ -230,6 +231,6 @@ export class RedisSignals implements SignalStore {
 }
 
 /** The people hash's field for a person of a source: JSON, so no two (source, person) pairs share one. */
-function peopleField(sourceId: string, personKey: string): string {
+export function peopleField(sourceId: string, personKey: string): string {
   return JSON.stringify([sourceId, personKey]);
 }

@@ -225,7 +225,8 @@ end
 return 1
 `);
 
-const toEndpoint = (h: Record<string, string>): WebhookEndpoint => ({
+/** Exported for cds state export (state/transfer). */
+export const toEndpoint = (h: Record<string, string>): WebhookEndpoint => ({
   id: h.id ?? '',
   accountId: h.accountId ?? '',
   url: h.url ?? '',
@@ -245,7 +246,8 @@ const toEndpoint = (h: Record<string, string>): WebhookEndpoint => ({
   updatedAt: h.updatedAt ?? '',
 });
 
-const toDelivery = (h: Record<string, string>): WebhookDelivery => ({
+/** Exported for cds state export (state/transfer). */
+export const toDelivery = (h: Record<string, string>): WebhookDelivery => ({
   id: h.id ?? '',
   eventId: h.eventId ?? '',
   endpointId: h.endpointId ?? '',
@@ -256,7 +258,7 @@ const toDelivery = (h: Record<string, string>): WebhookDelivery => ({
   createdAt: h.createdAt ?? '',
 });
 
-const eventsMatch = (events: readonly string[]) => `,${events.join(',')},`;
+export const eventsMatch = (events: readonly string[]) => `,${events.join(',')},`;
 
 export class RedisWebhooks {
   constructor(
