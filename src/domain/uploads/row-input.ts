@@ -14,16 +14,18 @@ export type RowInput =
   | { kind: 'input'; input: string; classified: EnrichInput; domain: string | null };
 
 export function rowInput(
-  row: readonly string[],
+  row: readonly string[] | ((column: number) => string),
   indexes: Partial<Record<UploadField, number>>,
   host: string,
 ): RowInput {
+  // A row is its cells, or a reader of them (Sheet.cells: no array is made for a row of a kept sheet).
+  const cellAt = typeof row === 'function' ? row : (i: number) => row[i] ?? '';
   let first: string | null = null;
   let picked: { input: string; classified: EnrichInput } | null = null;
   for (const field of IDENTIFIER_FIELDS) {
     const i = indexes[field];
     if (i === undefined) continue;
-    const cell = (row[i] ?? '').trim();
+    const cell = cellAt(i).trim();
     if (cell === '') continue;
     first ??= cell;
     const classified = classifyEnrichInput(cell, host);
@@ -35,7 +37,7 @@ export function rowInput(
   if (first === null) return { kind: 'missing' };
   const input = picked ?? { input: first, classified: { kind: 'invalid' } as EnrichInput };
   const di = indexes.domain;
-  const domainCell = di === undefined ? '' : (row[di] ?? '').trim();
+  const domainCell = di === undefined ? '' : cellAt(di).trim();
   if (domainCell === '') return { kind: 'input', ...input, domain: null };
   const domain = domainCell.includes('.') ? (normalizeDomain(domainCell) ?? null) : null;
   if (!domain) return { kind: 'bad_domain', input: input.input, domainCell };

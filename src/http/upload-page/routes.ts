@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import type { Account } from '../../domain/account.js';
 import { AppError } from '../../domain/errors/index.js';
 import { FIELD_LABELS, hasIdentifier, UPLOAD_FIELDS } from '../../domain/uploads/mapping.js';
-import type { ParsedSheet } from '../../domain/uploads/parse-csv.js';
+import type { Sheet } from '../../domain/uploads/parse-csv.js';
 import { UPLOAD_MAX_BYTES } from '../../jobs/enrichment/payload.js';
 import type { UploadRecord } from '../../jobs/enrichment/upload-store.js';
 import { checkLink } from '../../jobs/export/links.js';
@@ -231,7 +231,7 @@ export function uploadPageRoutes(services: Services): Middleware {
   }
 
   async function intake(upload: UploadRecord, account: Account, bytes: Buffer, name: string, source: 'file' | 'url') {
-    const { sheet, text, encoding } = readUploadedSheet(bytes, services.config.uploadMaxRows);
+    const { sheet, stored, encoding } = readUploadedSheet(bytes, services.config.uploadMaxRows);
     const uploadedAt = services.clock.now().toISOString();
     const summary = summarize(sheet, services.config.networkHost, uploadedAt);
     if (!hasIdentifier(summary.mapping)) throw noIdentifierIn(sheet);
@@ -239,12 +239,12 @@ export function uploadPageRoutes(services: Services): Middleware {
     refuseStarted((await uploads.get(upload.id, null)) ?? upload);
     const saved = await uploads.saveSheet(
       upload,
-      text,
+      stored,
       {
         name,
         source,
         bytes: bytes.length,
-        rows: sheet.rows.length,
+        rows: sheet.rowCount,
         encoding,
         headers: sheet.headers,
         uploaded_at: uploadedAt,
@@ -285,7 +285,7 @@ export function uploadPageRoutes(services: Services): Middleware {
     return s && typeof s === 'object' && s.uploaded_at === upload.file?.uploaded_at ? s : undefined;
   }
 
-  async function sheetOf(upload: UploadRecord): Promise<ParsedSheet> {
+  async function sheetOf(upload: UploadRecord): Promise<Sheet> {
     if (!upload.file)
       throw new AppError('upload.no_file', 'No file was uploaded yet.', {
         hint: 'Upload a CSV file or a sheet link first.',
@@ -302,7 +302,7 @@ function refuseStarted(upload: UploadRecord): void {
     });
 }
 
-function noIdentifierIn(sheet: ParsedSheet): AppError {
+function noIdentifierIn(sheet: Sheet): AppError {
   const e = noIdentifier();
   return new AppError(
     'upload.no_mappable_column',

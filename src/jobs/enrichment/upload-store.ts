@@ -96,10 +96,15 @@ export class UploadStore {
   }
 
   /**
-   * Stores the sheet (UTF-8 text) and its description, replacing an earlier one; `summary` (what the page shows of
-   * it, tied to `file.uploaded_at` by its caller) is written first, beside it.
+   * Stores the sheet (UTF-8 text, or its UTF-8 bytes) and its description, replacing an earlier one; `summary` (what
+   * the page shows of it, tied to `file.uploaded_at` by its caller) is written first, beside it.
    */
-  async saveSheet(rec: UploadRecord, text: string, file: UploadFileInfo, summary?: unknown): Promise<UploadRecord> {
+  async saveSheet(
+    rec: UploadRecord,
+    text: string | Uint8Array,
+    file: UploadFileInfo,
+    summary?: unknown,
+  ): Promise<UploadRecord> {
     if (summary !== undefined) await replaceFile(uploadSummaryFile(this.filesDir, rec.id), JSON.stringify(summary));
     await replaceFile(uploadSheetFile(this.filesDir, rec.id), text);
     const next = { ...rec, file };
@@ -225,7 +230,7 @@ export class UploadStore {
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
 /** Writes `path` whole through a temp file of this write's own (two writers of one path never share a temp file). */
-async function replaceFile(path: string, text: string): Promise<void> {
+async function replaceFile(path: string, text: string | Uint8Array): Promise<void> {
   const tmp = `${path}.${randomUUID()}.tmp`;
   try {
     await writeFile(tmp, text, 'utf8');

@@ -1,6 +1,6 @@
 import type { Account } from '../../domain/account.js';
 import type { CheckedMapping } from '../../domain/uploads/mapping.js';
-import type { ParsedSheet } from '../../domain/uploads/parse-csv.js';
+import type { Sheet } from '../../domain/uploads/parse-csv.js';
 import { canMatch, rowInput } from '../../domain/uploads/row-input.js';
 import { contactAvailable } from '../dry-run.js';
 import type { Services } from '../types.js';
@@ -21,21 +21,21 @@ export interface RunEstimate {
   enough_credits: boolean;
 }
 
-export function countRows(sheet: ParsedSheet, m: CheckedMapping, host: string) {
+export function countRows(sheet: Sheet, m: CheckedMapping, host: string) {
   let can = 0;
   let missing = 0;
-  for (const row of sheet.rows) {
-    const r = rowInput(row, m.indexes, host);
+  for (let row = 0; row < sheet.rowCount; row++) {
+    const r = rowInput(sheet.cells(row), m.indexes, host);
     if (r.kind === 'missing') missing++;
     else if (canMatch(r)) can++;
   }
-  return { rows: sheet.rows.length, can, missing, invalid: sheet.rows.length - can - missing };
+  return { rows: sheet.rowCount, can, missing, invalid: sheet.rowCount - can - missing };
 }
 
 export async function estimateRun(
   services: Services,
   account: Account,
-  sheet: ParsedSheet,
+  sheet: Sheet,
   m: CheckedMapping,
 ): Promise<RunEstimate> {
   return estimateOfCounts(services, account, countRows(sheet, m, services.config.networkHost));

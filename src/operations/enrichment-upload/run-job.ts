@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import { type Candidate, matchInput } from '../../domain/enrichment/match.js';
 import { csvRecord } from '../../domain/text/csv-cell.js';
 import { mappingIndexes } from '../../domain/uploads/mapping.js';
-import { cellOf } from '../../domain/uploads/parse-csv.js';
 import { type RowInput, rowInput } from '../../domain/uploads/row-input.js';
 import { RESULT_FILE_NAME, resultFile } from '../../jobs/enrichment/files.js';
 import {
@@ -74,9 +73,10 @@ export function enrichmentRunJobKind(services: Services): JobKindDef<EnrichmentR
       try {
         await out.write(csvRecord([...sheet.headers, STATUS_HEADER, ...RESULT_COLUMNS.map((c) => c.label)]));
         await ctx.progress({ processed_rows: 0, matched_rows: 0 } satisfies EnrichmentRunResult);
-        for (let start = 0; start < sheet.rows.length; start += RUN_BATCH_ROWS) {
-          const rows = sheet.rows.slice(start, start + RUN_BATCH_ROWS);
-          const inputs = rows.map((r) => rowInput(r, m.indexes, config.networkHost));
+        for (let start = 0; start < sheet.rowCount; start += RUN_BATCH_ROWS) {
+          // Row numbers of the batch: a row's cells are made strings only as it is read (Sheet.cells).
+          const rows = Array.from({ length: Math.min(RUN_BATCH_ROWS, sheet.rowCount - start) }, (_, i) => start + i);
+          const inputs = rows.map((r) => rowInput(sheet.cells(r), m.indexes, config.networkHost));
           const candidates = await lookup(inputs, job.accountId);
           let lines = '';
           rows.forEach((row, i) => {
@@ -97,7 +97,7 @@ export function enrichmentRunJobKind(services: Services): JobKindDef<EnrichmentR
             const shaped = shown ? shapeRow(shown, RESULT_COLUMNS) : null;
             lines += csvRecord([
               // Rows keep their own width: the result's columns start after the header's.
-              ...sheet.headers.map((_, c) => cellOf(row, c)),
+              ...sheet.headers.map((_, c) => sheet.cell(row, c)),
               final,
               ...RESULT_COLUMNS.map((c) => (shaped ? contactCell(c, shaped[c.name]) : null)),
             ]);

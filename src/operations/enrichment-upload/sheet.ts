@@ -1,24 +1,31 @@
 import { AppError } from '../../domain/errors/index.js';
 import { decodeUpload } from '../../domain/uploads/decode.js';
 import { type ColumnMapping, guessMapping, hasIdentifier, mappingIndexes } from '../../domain/uploads/mapping.js';
-import { cellOf, type ParsedSheet, parseSheet } from '../../domain/uploads/parse-csv.js';
+import { readSheet, type Sheet } from '../../domain/uploads/parse-csv.js';
 import { UPLOAD_MAX_BYTES } from '../../jobs/enrichment/payload.js';
 import { countRows } from './estimate.js';
 
+/** The bytes of a UTF-8 byte-order mark (TextDecoder drops it from the text). */
+const UTF8_BOM_BYTES = 3;
+
 const SAVE_HINT = 'Save the sheet as "CSV UTF-8 (comma delimited)" and upload that file.';
 
-/** A file's bytes read into a sheet, or the page's clear refusal (nothing is stored, nothing charged). */
+/**
+ * A file's bytes read into a sheet, or the page's clear refusal (nothing is stored, nothing charged). `stored` is
+ * the sheet's UTF-8 text to store: the file's own bytes when it is UTF-8 (without its byte-order mark), so storing
+ * it makes no third copy of the file.
+ */
 export function readUploadedSheet(
   bytes: Uint8Array,
   maxRows: number,
-): { sheet: ParsedSheet; text: string; encoding: string } {
+): { sheet: Sheet; stored: string | Uint8Array; encoding: string } {
   if (bytes.length > UPLOAD_MAX_BYTES)
     throw new AppError('upload.too_large', `The file is ${mb(bytes.length)} MB; at most 15 MB is read.`, {
       hint: 'Split the sheet into files of at most 15 MB.',
     });
   const decoded = decodeUpload(bytes);
   if (!decoded.ok) throw new AppError('upload.invalid_file', decoded.message, { hint: SAVE_HINT });
-  const parsed = parseSheet(decoded.text, maxRows + 1);
+  const parsed = readSheet(decoded.text, maxRows + 1);
   if (!parsed.ok) {
     if (parsed.over)
       throw new AppError(
@@ -28,16 +35,20 @@ export function readUploadedSheet(
       );
     throw new AppError('upload.invalid_file', parsed.message, { hint: SAVE_HINT });
   }
-  if (parsed.sheet.rows.length === 0)
+  if (parsed.sheet.rowCount === 0)
     throw new AppError('upload.invalid_file', 'The file has a header row but no rows below it.', {
       hint: 'Upload a sheet with one person per row under a header row.',
     });
-  return { sheet: parsed.sheet, text: decoded.text, encoding: decoded.encoding };
+  const stored =
+    decoded.encoding === 'windows-1252'
+      ? decoded.text
+      : bytes.subarray(decoded.encoding === 'utf-8-bom' ? UTF8_BOM_BYTES : 0);
+  return { sheet: parsed.sheet, stored, encoding: decoded.encoding };
 }
 
 /** The sheet stored for an upload, read again (it was checked when it came in). */
-export function storedSheet(text: string): ParsedSheet {
-  const parsed = parseSheet(text, Number.MAX_SAFE_INTEGER);
+export function storedSheet(text: string): Sheet {
+  const parsed = readSheet(text, Number.MAX_SAFE_INTEGER);
   if (!parsed.ok) throw new Error(`stored upload does not parse: ${parsed.message}`);
   return parsed.sheet;
 }
@@ -77,13 +88,18 @@ export interface SheetSummary {
   counts: { rows: number; can: number; missing: number; invalid: number } | null;
 }
 
-export function summarize(sheet: ParsedSheet, host: string, uploadedAt: string): SheetSummary {
-  const mapping = guessMapping(sheet.headers, sheet.rows.slice(0, 50), host);
+export function summarize(sheet: Sheet, host: string, uploadedAt: string): SheetSummary {
+  const first = (n: number) => Array.from({ length: Math.min(n, sheet.rowCount) }, (_, r) => r);
+  const mapping = guessMapping(
+    sheet.headers,
+    first(50).map((r) => sheet.row(r)),
+    host,
+  );
   const width = sheet.headers.length;
   return {
     uploaded_at: uploadedAt,
     headers: sheet.headers,
-    preview: sheet.rows.slice(0, PREVIEW_ROWS).map((r) => Array.from({ length: width }, (_, i) => cellOf(r, i))),
+    preview: first(PREVIEW_ROWS).map((r) => Array.from({ length: width }, (_, c) => sheet.cell(r, c))),
     mapping,
     counts: hasIdentifier(mapping) ? countRows(sheet, checkedMapping(sheet.headers, mapping), host) : null,
   };
