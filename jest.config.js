@@ -11,7 +11,8 @@ export default {
   testTimeout: 60000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/summary-reporter.cjs'],
-  // One OpenSearch node for the run (tools/opensearch/), its URL in OPENSEARCH_URL for every worker.
-  globalSetup: `<rootDir>/${dist}/test/helpers/opensearch-global-setup.js`,
-  globalTeardown: `<rootDir>/${dist}/test/helpers/opensearch-global-teardown.js`,
+  // One OpenSearch node for the run (tools/opensearch/), its URL in OPENSEARCH_URL for every worker, and the run's
+  // cache of seeded releases (test/helpers/seed-cache.ts), its directory in CDS_TEST_SEED_CACHE.
+  globalSetup: `<rootDir>/${dist}/test/helpers/global-setup.js`,
+  globalTeardown: `<rootDir>/${dist}/test/helpers/global-teardown.js`,
 };

@@ -12,6 +12,12 @@ import { describeRedis, dropPrefix, REDIS_URL, testPrefix } from '../state/store
  * of Redis (CDS_STATE=redis); one JSON line per change, exit codes 0 ok, 1 failed, 2 bad input.
  */
 
+/**
+ * Each case runs a dozen `cds` processes one after another; on a loaded machine (CI beside other suites) a process
+ * can take seconds to start, so a case gets three minutes instead of jest's default minute.
+ */
+const cliCase = (name: string, fn: () => Promise<void>): void => it(name, fn, 180_000);
+
 interface Run {
   code: number | null;
   lines: any[];
@@ -63,7 +69,7 @@ function suite(name: string, env: () => Record<string, string>, cleanup: () => P
       }
     };
 
-    it('adds and removes one identifier per call, normalized, printing what changed', async () => {
+    cliCase('adds and removes one identifier per call, normalized, printing what changed', async () => {
       expect(await run(['add', '--email', ' Jane@ACME.com '])).toMatchObject({
         code: 0,
         lines: [{ type: 'email', value: 'jane@acme.com', added: 1, already: 0 }],
@@ -91,7 +97,7 @@ function suite(name: string, env: () => Record<string, string>, cleanup: () => P
       expect(version).toBe(6); // five adds and one removal changed something; the repeats did not
     });
 
-    it('imports hashed lists without ever auditing a hash, and a file of nothing readable exits 2', async () => {
+    cliCase('imports hashed lists without ever auditing a hash, and a file of nothing readable exits 2', async () => {
       const hashes = Array.from({ length: 3000 }, (_, i) => sha256Of(`+1415555${String(i).padStart(4, '0')}`));
       const file = join(dir, 'hashed.txt');
       writeFileSync(file, `sha256\n${hashes.join('\n')}\n`);
@@ -120,7 +126,7 @@ function suite(name: string, env: () => Record<string, string>, cleanup: () => P
     // The rest does not depend on the adapter (argument checks, file parsing, listing options): SQLite only.
     if (!full) return;
 
-    it('refuses bad input with exit 2 before it opens the store', async () => {
+    cliCase('refuses bad input with exit 2 before it opens the store', async () => {
       const cases: Array<[string[], RegExp]> = [
         [['add', '--email', 'not-an-email'], /--email: not an email address/],
         [['add'], /exactly one of/],
@@ -145,7 +151,7 @@ function suite(name: string, env: () => Record<string, string>, cleanup: () => P
       expect((await stored()).version).toBe(0);
     });
 
-    it('lists in type-then-value order, by type, up to a limit', async () => {
+    cliCase('lists in type-then-value order, by type, up to a limit', async () => {
       for (const email of ['b@x.com', 'a@x.com']) await run(['add', '--email', email]);
       await run(['add', '--id', 'per_1']);
       const all = await run(['list']);
@@ -156,45 +162,48 @@ function suite(name: string, env: () => Record<string, string>, cleanup: () => P
       expect((await run(['list', '--limit', '2'])).lines).toHaveLength(2);
     });
 
-    it('imports a one-column CSV with a header, blank lines, quotes and bad lines, with progress and a report', async () => {
-      const file = join(dir, 'list.csv');
-      const report = join(dir, 'rejects.jsonl');
-      writeFileSync(
-        file,
-        [
-          '\uFEFFEmail Address',
-          'one@acme.com',
-          '',
-          '"Two <TWO@acme.com>"',
-          'not an email',
-          'three@acme.com,',
-          '"four@acme.com",extra',
-          '  ',
-          'ONE@acme.com',
-          '"unclosed@acme.com',
-          'five@acme.com\r',
-        ].join('\n'),
-      );
-      const r = await run(['import', '--type', 'email', '--report', report, file]);
-      expect(r.code).toBe(0);
-      expect(r.lines).toEqual([{ type: 'email', lines: 8, header: true, added: 4, already: 1, rejected: 3, report }]);
-      expect(r.err).toContain('line 5: not an email address');
-      expect(r.err).toContain('line 7: more than one column');
-      expect(r.err).toContain('line 10: a quoted cell without its closing quote');
-      expect(r.err).toMatch(/write 100%/);
-      expect(
-        readFileSync(report, 'utf8')
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l).line),
-      ).toEqual([5, 7, 10]);
-      const emails = (await stored()).entries.map((e) => e.value).sort();
-      expect(emails).toEqual(['five@acme.com', 'one@acme.com', 'three@acme.com', 'two@acme.com']);
+    cliCase(
+      'imports a one-column CSV with a header, blank lines, quotes and bad lines, with progress and a report',
+      async () => {
+        const file = join(dir, 'list.csv');
+        const report = join(dir, 'rejects.jsonl');
+        writeFileSync(
+          file,
+          [
+            '\uFEFFEmail Address',
+            'one@acme.com',
+            '',
+            '"Two <TWO@acme.com>"',
+            'not an email',
+            'three@acme.com,',
+            '"four@acme.com",extra',
+            '  ',
+            'ONE@acme.com',
+            '"unclosed@acme.com',
+            'five@acme.com\r',
+          ].join('\n'),
+        );
+        const r = await run(['import', '--type', 'email', '--report', report, file]);
+        expect(r.code).toBe(0);
+        expect(r.lines).toEqual([{ type: 'email', lines: 8, header: true, added: 4, already: 1, rejected: 3, report }]);
+        expect(r.err).toContain('line 5: not an email address');
+        expect(r.err).toContain('line 7: more than one column');
+        expect(r.err).toContain('line 10: a quoted cell without its closing quote');
+        expect(r.err).toMatch(/write 100%/);
+        expect(
+          readFileSync(report, 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l).line),
+        ).toEqual([5, 7, 10]);
+        const emails = (await stored()).entries.map((e) => e.value).sort();
+        expect(emails).toEqual(['five@acme.com', 'one@acme.com', 'three@acme.com', 'two@acme.com']);
 
-      const audit = await run(['audit']);
-      expect(audit.lines[0]).toMatchObject({ action: 'import', type: 'email', count: 4 });
-      expect(audit.lines[0].actor).toMatch(/^cli:/);
-    });
+        const audit = await run(['audit']);
+        expect(audit.lines[0]).toMatchObject({ action: 'import', type: 'email', count: 4 });
+        expect(audit.lines[0].actor).toMatch(/^cli:/);
+      },
+    );
   });
 }
 

@@ -11,6 +11,7 @@ import { opensearchClient } from '../../src/engine/opensearch/client.js';
 import { type RunningServer, startServer } from '../../src/http/server.js';
 import type { Services } from '../../src/operations/types.js';
 import { closeServices, openServices } from '../../src/services.js';
+import { seedFromCache } from './seed-cache.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -69,7 +70,14 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cds-test-'));
   const ownsDir = opts.dataDir === undefined;
   const cluster = opts.opensearch ? { ...opts.opensearch, prefix: `cds-app-${randomBytes(4).toString('hex')}-` } : null;
-  if (!opts.noSeed) {
+  if (!opts.noSeed && !cluster) {
+    await seedFromCache(dataDir, {
+      contacts: opts.contacts ?? 2000,
+      companies: opts.companies ?? 300,
+      seed: opts.seed ?? 7,
+      asOf: new Date('2026-11-01T00:00:00Z'),
+    });
+  } else if (!opts.noSeed) {
     const client = cluster ? opensearchClient({ url: cluster.url }, 120_000) : null;
     await seedRelease({
       ...(client && cluster
