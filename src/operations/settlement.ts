@@ -42,9 +42,9 @@ export class Settlement {
 
 /**
  * Settles with the HTTP response, called before the answer is written: `finish` (every byte handed to the
- * connection) charges; a `close` without it (the client disconnected) releases and calls `onUndelivered`. A connection already closed when this is called (the
- * client gave up while the answer was being made, e.g. while the server waited on Redis) releases at once: its
- * `close` has passed and nothing will be written. Returns `add`, for charges made after this call (MCP tool calls
+ * connection) charges; a `close` without it (the client disconnected) releases and calls `onUndelivered`. A
+ * connection already closed when this is called (the client gave up while the answer was being made, e.g. while the
+ * server waited on Redis) releases at once: its `close` has passed and nothing will be written. Returns `add`, for charges made after this call (MCP tool calls
  * run while the response is open): added once the response has settled, a charge is released, since the answer
  * that carried it did not reach the client (or was not part of the answer written).
  */
