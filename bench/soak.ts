@@ -6,13 +6,14 @@
  *   node dist/bench/soak.js [--minutes 30] [--contacts 1000000] [--accounts 12] [--concurrency 8] [--kill-every 5]
  *
  * The mix, per loop iteration, one account after another: counts, searches, enrichments, exports (polled to the end),
- * CSV uploads (REST upload link, the page's file and start calls, the run polled to the end), alerts (created and
- * deleted), credits reads; and opt-outs landing through the operator route every 15 s. Recorded in
- * bench/results/soak-<minutes>m.json: requests and outcomes by route and status (5xx outside the Redis outage are
- * failures; 503 is expected while Redis is down), credits used = rows delivered for every account (searches and
- * enrichments by the rows they returned, exports and upload runs by the rows their jobs charged; `credits_used` is the
- * day's use less what the account had used before the load, the enrichment inputs' search), nothing held at the
- * end, every export completed or failed with its hold released, RSS of every process sampled every 10 s with a
+ * CSV uploads (REST upload link, the page's file and start calls, the run polled to the end), alerts (created, run
+ * now with poll, deleted at the account's next alert step), credits reads; and opt-outs landing through the operator
+ * route every 15 s. Recorded in bench/results/soak-<minutes>m.json: requests and outcomes by route and status (5xx
+ * outside the Redis outage are failures; 503 is expected while Redis is down), credits used = rows delivered for every
+ * account (searches and enrichments by the rows they returned, exports and upload runs by the rows their jobs charged,
+ * alert runs by the rows they wrote with a matched contact, read back from GET /v1/signals?source_type=alert at the
+ * end; `credits_used` is the day's use less what the account had used before the load, the enrichment inputs'
+ * search), nothing held at the end (contact and premium), every export completed or failed with its hold released, RSS of every process sampled every 10 s with a
  * least-squares slope after warm-up (the first fifth), p50/p99 latency by route, and the machine's load average
  * beside them (the machine's 2 cores are shared with other work: latency carries that noise).
  */
@@ -40,7 +41,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     'kill-every': { type: 'string', default: '5' },
     'redis-down': { type: 'string', default: '10' },
-    /** 0: no alerts in the mix (an alert's runs may charge contact credits for matched signals, outside the ledger). */
+    /** 0: no alerts in the mix. */
     alerts: { type: 'string', default: '1' },
     out: { type: 'string' },
   },
@@ -118,6 +119,13 @@ interface Ledger {
   export_rows: number;
   run_credits: number;
   finished_exports: Array<{ id: string; status: string; rows_exported: number }>;
+  /** The account's live alert (created, polled, deleted at its next alert step or at the end). */
+  live_alert: string | null;
+  alerts_created: number;
+  /** Read at the end from GET /v1/signals?source_type=alert: rows written with a contact (one contact credit each). */
+  alert_rows: number;
+  alert_rows_with_contact: number;
+  alert_leads: number;
 }
 const ledgers = keys.map(
   (): Ledger => ({
@@ -129,6 +137,11 @@ const ledgers = keys.map(
     export_rows: 0,
     run_credits: 0,
     finished_exports: [],
+    live_alert: null,
+    alerts_created: 0,
+    alert_rows: 0,
+    alert_rows_with_contact: 0,
+    alert_leads: 0,
   }),
 );
 let apiTurn = 0;
@@ -220,13 +233,74 @@ async function step(i: number): Promise<void> {
   } else if (pick === 16) {
     await upload(i);
   } else if (pick === 17 && values.alerts !== '0') {
-    const r = await call('alert_create', key, 'POST', '/v1/signals/alerts', {
-      kind: 'network_profile',
-      target: `https://www.network.com/in/soak-${i}-${n}`,
-    });
-    if (r.status === 201) await call('alert_delete', key, 'DELETE', `/v1/signals/alerts/${r.json.data.id}`);
+    await alertStep(i);
   } else {
     await call('credits', key, 'GET', '/v1/credits');
+  }
+}
+
+/**
+ * An alert's life in the mix: created, run now (poll; its scheduled first run may beat the poll: 409 alert.busy), and
+ * deleted at the account's next alert step (a run still going is cancelled there), so runs write rows meanwhile. Each
+ * row written with a matched contact costs one contact credit (the alert's premium credits are apart); the ledger
+ * reads those rows back at the end from GET /v1/signals, as a user would.
+ */
+async function alertStep(i: number): Promise<void> {
+  const key = keys[i]!;
+  const l = ledgers[i]!;
+  const r = await call('alert_create', key, 'POST', '/v1/signals/alerts', {
+    kind: 'network_profile',
+    target: `https://www.network.com/in/soak-${i}-${n}`,
+  });
+  const previous = l.live_alert;
+  if (r.status === 201) {
+    l.alerts_created++;
+    l.live_alert = r.json.data.id as string;
+    await call('alert_poll', key, 'POST', `/v1/signals/alerts/${l.live_alert}/poll`, {});
+  }
+  if (previous) {
+    const d = await call('alert_delete', key, 'DELETE', `/v1/signals/alerts/${previous}`);
+    // Not deleted (429, 503): the end deletes every alert the account still has.
+    if (r.status !== 201 && (d.status === 200 || d.status === 404)) l.live_alert = null;
+  }
+}
+
+/** Deletes every alert the account still has (GET /v1/signals/alerts), retrying refusals until the deadline. */
+async function deleteAllAlerts(i: number, deadline: number): Promise<number> {
+  const key = keys[i]!;
+  let deleted = 0;
+  for (;;) {
+    const list = await call('alert_list', key, 'GET', '/v1/signals/alerts');
+    const ids = list.status === 200 ? (list.json.data as Array<{ id: string }>).map((a) => a.id) : null;
+    if (ids?.length === 0 || Date.now() > deadline) return deleted;
+    for (const id of ids ?? []) {
+      const d = await call('alert_delete', key, 'DELETE', `/v1/signals/alerts/${id}`);
+      if (d.status === 200) deleted++;
+    }
+    if (ids === null) await new Promise((res) => setTimeout(res, 1000));
+  }
+}
+
+/** Every alert row of the account (GET /v1/signals?source_type=alert, page by page). */
+async function readAlertRows(i: number): Promise<{ rows: number; withContact: number; leads: number } | null> {
+  const key = keys[i]!;
+  const got = { rows: 0, withContact: 0, leads: 0 };
+  let cursor: string | null = null;
+  for (;;) {
+    const q = `/v1/signals?source_type=alert&limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    let r = await call('signals_list', key, 'GET', q);
+    for (let tries = 0; r.status !== 200 && tries < 30; tries++) {
+      await new Promise((res) => setTimeout(res, 1000));
+      r = await call('signals_list', key, 'GET', q);
+    }
+    if (r.status !== 200) return null;
+    for (const row of r.json.data as Array<{ contact: unknown; lead: boolean }>) {
+      got.rows++;
+      if (row.contact !== null) got.withContact++;
+      if (row.lead) got.leads++;
+    }
+    cursor = r.json.page?.next_cursor ?? null;
+    if (!cursor) return got;
   }
 }
 
@@ -314,6 +388,10 @@ event('load stopped');
 const exportsOutcome: Record<string, number> = {};
 const runsOutcome: Record<string, number> = {};
 const settleUntil = Date.now() + 5 * 60_000;
+// Alerts first: deleting cancels a run still going (it stops at its next batch), so runs end while exports settle.
+const alertsDeletedAtEnd: number[] = [];
+if (values.alerts !== '0')
+  for (const i of ledgers.keys()) alertsDeletedAtEnd.push(await deleteAllAlerts(i, settleUntil));
 for (const [i, l] of ledgers.entries()) {
   for (const id of l.exports) {
     for (;;) {
@@ -345,11 +423,31 @@ for (const [i, l] of ledgers.entries()) {
     }
   }
 }
+// Alert rows: read until two reads 5 s apart agree (a cancelled run may still be writing its last batch).
+const alertRowsUnread: number[] = [];
+if (values.alerts !== '0') {
+  for (const [i, l] of ledgers.entries()) {
+    let last = await readAlertRows(i);
+    for (let k = 0; k < 24; k++) {
+      await new Promise((res) => setTimeout(res, 5000));
+      const again = await readAlertRows(i);
+      const same = last && again && again.rows === last.rows && again.withContact === last.withContact;
+      last = again;
+      if (same) break;
+    }
+    if (!last) alertRowsUnread.push(i);
+    l.alert_rows = last?.rows ?? Number.NaN;
+    l.alert_rows_with_contact = last?.withContact ?? Number.NaN;
+    l.alert_leads = last?.leads ?? Number.NaN;
+  }
+}
 const accounts = [];
 for (const [i, l] of ledgers.entries()) {
   const r = await call('credits', keys[i]!, 'GET', '/v1/credits');
   const day = r.json?.data?.contact?.day ?? {};
-  const delivered = l.delivered + l.export_rows + l.run_credits;
+  const premium = r.json?.data?.premium ?? {};
+  const delivered =
+    l.delivered + l.export_rows + l.run_credits + (values.alerts !== '0' ? l.alert_rows_with_contact : 0);
   const usedByLoad = Number(day.used ?? Number.NaN) - usedBefore[i]!;
   accounts.push({
     account: i,
@@ -361,10 +459,17 @@ for (const [i, l] of ledgers.entries()) {
     sync_credits_reported: l.charged,
     export_rows: l.export_rows,
     upload_run_credits: l.run_credits,
+    alert_rows_with_contact: l.alert_rows_with_contact,
+    alert_rows: l.alert_rows,
+    alert_leads: l.alert_leads,
+    alerts_created: l.alerts_created,
+    alerts_deleted_at_end: alertsDeletedAtEnd[i] ?? 0,
+    premium_used: Number(premium.used ?? Number.NaN),
+    premium_held: Number(premium.held ?? -1),
     unanswered_charging_requests: l.unanswered_charging,
     exports: l.exports.length,
     upload_runs: l.runs.length,
-    ok: usedByLoad === delivered && Number(day.held) === 0,
+    ok: usedByLoad === delivered && Number(day.held) === 0 && (values.alerts === '0' || Number(premium.held) === 0),
     finished_exports: l.finished_exports,
   });
 }
