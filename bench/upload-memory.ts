@@ -7,7 +7,7 @@
  *
  *   CDS_DIST=dist node dist/bench/upload-memory.js [--runs 3]   (CDS_DIST: the build the server runs)
  *
- * Writes bench/results/upload-memory.json.
+ * Writes bench/results/upload-memory.json (`--out NAME`: bench/results/NAME.json, e.g. for a build before a change).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,7 +50,9 @@ const rss = (pid: number, field: 'VmRSS' | 'VmHWM') =>
   Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /** Fresh servers per case; each figure is the median of the runs (RSS moves by a few MB from run to run). */
-const RUNS = Number(/--runs[= ](\d+)/.exec(process.argv.slice(2).join(' '))?.[1] ?? 3);
+const args = process.argv.slice(2).join(' ');
+const RUNS = Number(/--runs[= ](\d+)/.exec(args)?.[1] ?? 3);
+const OUT = /--out[= ]([\w.-]+)/.exec(args)?.[1] ?? 'upload-memory';
 
 /** One upload of `body` and ten `state` calls, with the server's RSS before, after and at peak. */
 async function measure(pid: number, at: (a: string) => string, body: string) {
@@ -122,12 +124,15 @@ const summary = {
     'second_upload_* is the same upload made again on the same server; each figure is the median of `runs` fresh ' +
     'servers (the *_runs lists give each)',
   runs: RUNS,
+  // The build the servers ran (CDS_DIST) and the V8 options they ran with (NODE_OPTIONS), when not the defaults.
+  server_build: process.env.CDS_DIST || 'dist',
+  node_options: process.env.NODE_OPTIONS || null,
   results,
   machine: machine(),
   at: new Date().toISOString(),
 };
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-writeFileSync(join(root, 'bench', 'results', 'upload-memory.json'), `${JSON.stringify(summary, null, 2)}\n`);
+writeFileSync(join(root, 'bench', 'results', `${OUT}.json`), `${JSON.stringify(summary, null, 2)}\n`);
 process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
 process.exit(0);

@@ -119,19 +119,20 @@ describe('readUploadedSheet: what is stored', () => {
   it('stores a UTF-8 file as its own bytes (less its byte-order mark), the text of the sheet', () => {
     const file = utf8('Email,Name\r\nzoë@example.com,Zoë 😀\r\n');
     const got = readUploadedSheet(file, 100);
-    expect(got.stored).toBeInstanceOf(Uint8Array);
-    expect(Buffer.from(got.stored as Uint8Array).toString('utf8')).toBe((decodeUpload(file) as { text: string }).text);
+    // The upload's own bytes, not a copy.
+    expect(got.stored.buffer).toBe(file.buffer);
+    expect(Buffer.from(got.stored).toString('utf8')).toBe((decodeUpload(file) as { text: string }).text);
     const bom = Uint8Array.from([0xef, 0xbb, 0xbf, ...file]);
     const withBom = readUploadedSheet(bom, 100);
     expect(withBom.encoding).toBe('utf-8-bom');
-    expect(Buffer.from(withBom.stored as Uint8Array).equals(Buffer.from(file))).toBe(true);
+    expect(Buffer.from(withBom.stored).equals(Buffer.from(file))).toBe(true);
     expect(withBom.sheet.row(0)).toEqual(['zoë@example.com', 'Zoë 😀']);
   });
-  it('stores a Windows-1252 file as its decoded text', () => {
+  it('stores a Windows-1252 file as its decoded text in UTF-8', () => {
     const file = Uint8Array.from([...utf8('Email,Name\r\nzoe@example.com,Zo'), 0xeb, 0x80, 0x0d, 0x0a]);
     const got = readUploadedSheet(file, 100);
     expect(got.encoding).toBe('windows-1252');
-    expect(got.stored).toBe('Email,Name\r\nzoe@example.com,Zoë€\r\n');
+    expect(Buffer.from(got.stored).toString('utf8')).toBe('Email,Name\r\nzoe@example.com,Zoë€\r\n');
     expect(got.sheet.row(0)).toEqual(['zoe@example.com', 'Zoë€']);
   });
 });

@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+
 /**
  * The bytes of an uploaded spreadsheet as text. Accepted: UTF-8 with or without a byte-order mark, and
  * Windows-1252 (what spreadsheet programs on Windows write as "CSV"). A file that is valid UTF-8 is UTF-8; one with
@@ -7,7 +9,17 @@
  * says what the file looks like and how to save it, so nothing is charged for a file read wrongly.
  */
 export type Decoded =
-  | { ok: true; text: string; encoding: 'utf-8' | 'utf-8-bom' | 'windows-1252' }
+  | { ok: true; text: string; encoding: Encoding }
+  | { ok: false; reason: 'empty' | 'not_csv' | 'encoding'; message: string };
+
+type Encoding = 'utf-8' | 'utf-8-bom' | 'windows-1252';
+
+/**
+ * The same reading with the sheet's text as UTF-8 bytes: a UTF-8 file's own bytes (a view without its byte-order
+ * mark; no string is made of it), a Windows-1252 file's text encoded.
+ */
+export type DecodedBytes =
+  | { ok: true; utf8: Uint8Array; encoding: Encoding }
   | { ok: false; reason: 'empty' | 'not_csv' | 'encoding'; message: string };
 
 const SAVE_AS = 'Save the sheet as "CSV UTF-8 (comma delimited)" and upload that file.';
@@ -100,6 +112,26 @@ function linesText(badLines: number[], badLineCount: number): string {
 }
 
 export function decodeUpload(bytes: Uint8Array): Decoded {
+  const res = readUpload(bytes);
+  if (!res.ok) return res;
+  // The view has no byte-order mark left to drop (a second one is text).
+  const text = res.text ?? new TextDecoder('utf-8', { ignoreBOM: true }).decode(res.utf8);
+  return { ok: true, text, encoding: res.encoding };
+}
+
+export function decodeUploadBytes(bytes: Uint8Array): DecodedBytes {
+  const res = readUpload(bytes);
+  if (!res.ok) return res;
+  return { ok: true, utf8: res.text === undefined ? res.utf8 : Buffer.from(res.text, 'utf8'), encoding: res.encoding };
+}
+
+/** A UTF-8 view of the bytes (a UTF-8 file) or the decoded text (Windows-1252), or the refusal. */
+function readUpload(
+  bytes: Uint8Array,
+):
+  | { ok: true; utf8: Uint8Array; text?: undefined; encoding: Encoding }
+  | { ok: true; utf8?: undefined; text: string; encoding: Encoding }
+  | { ok: false; reason: 'empty' | 'not_csv' | 'encoding'; message: string } {
   if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09))
     return { ok: false, reason: 'empty', message: 'The file is empty.' };
   const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
@@ -122,37 +154,46 @@ export function decodeUpload(bytes: Uint8Array): Decoded {
   if (bytes.includes(0))
     return { ok: false, reason: 'not_csv', message: `The file holds binary data, not CSV text. ${SAVE_AS}` };
   const bom = starts(0xef, 0xbb, 0xbf);
-  let text: string;
-  let encoding: 'utf-8' | 'utf-8-bom' | 'windows-1252';
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-    encoding = bom ? 'utf-8-bom' : 'utf-8';
-  } catch {
-    const survey = utf8Survey(bytes);
-    const lines = linesText(survey.badLines, survey.badLineCount);
-    if (bom)
-      return {
-        ok: false,
-        reason: 'encoding',
-        message: `The file starts as UTF-8 but holds invalid UTF-8 bytes (${lines}). ${SAVE_AS}`,
-      };
-    if (survey.multiByte)
-      return {
-        ok: false,
-        reason: 'encoding',
-        message: `The file mixes encodings: ${lines} ${survey.badLineCount > 1 ? 'are' : 'is'} not UTF-8 while other lines are. ${SAVE_AS}`,
-      };
-    const cp1252 = decodeCp1252(bytes);
-    if (cp1252 === null)
-      return { ok: false, reason: 'encoding', message: `The file is neither UTF-8 nor Windows-1252 text. ${SAVE_AS}` };
-    text = cp1252;
-    encoding = 'windows-1252';
+  // Valid UTF-8 (the WHATWG decoder's fatal rule) is checked without decoding it.
+  if (isUtf8(bytes)) {
+    const utf8 = bytes.subarray(bom ? 3 : 0);
+    if (startsAsHtml(utf8)) return html();
+    return { ok: true, utf8, encoding: bom ? 'utf-8-bom' : 'utf-8' };
   }
-  if (/^\s*</.test(text))
+  const survey = utf8Survey(bytes);
+  const lines = linesText(survey.badLines, survey.badLineCount);
+  if (bom)
     return {
       ok: false,
-      reason: 'not_csv',
-      message: 'The file is a web page (HTML), not CSV. For an online sheet, use its published CSV export link.',
+      reason: 'encoding',
+      message: `The file starts as UTF-8 but holds invalid UTF-8 bytes (${lines}). ${SAVE_AS}`,
     };
-  return { ok: true, text, encoding };
+  if (survey.multiByte)
+    return {
+      ok: false,
+      reason: 'encoding',
+      message: `The file mixes encodings: ${lines} ${survey.badLineCount > 1 ? 'are' : 'is'} not UTF-8 while other lines are. ${SAVE_AS}`,
+    };
+  const cp1252 = decodeCp1252(bytes);
+  if (cp1252 === null)
+    return { ok: false, reason: 'encoding', message: `The file is neither UTF-8 nor Windows-1252 text. ${SAVE_AS}` };
+  if (/^\s*</.test(cp1252)) return html();
+  return { ok: true, text: cp1252, encoding: 'windows-1252' };
+}
+
+const html = () => ({
+  ok: false as const,
+  reason: 'not_csv' as const,
+  message: 'The file is a web page (HTML), not CSV. For an online sheet, use its published CSV export link.',
+});
+
+/** Whether UTF-8 text starts, past any white space (JavaScript's `\s`), with `<`: decoded a growing prefix at a time. */
+function startsAsHtml(utf8: Uint8Array): boolean {
+  for (let n = 1024; ; n *= 2) {
+    const prefix = new TextDecoder('utf-8', { ignoreBOM: true }).decode(utf8.subarray(0, n));
+    const first = /\S/.exec(prefix);
+    // A character cut by the prefix's end decodes as U+FFFD: read more before deciding on it.
+    if (first && (n >= utf8.length || first.index < prefix.length - 4)) return prefix[first.index] === '<';
+    if (n >= utf8.length) return false;
+  }
 }

@@ -29,20 +29,21 @@ export type ParseOutcome = { ok: true; sheet: ParsedSheet } | { ok: false; messa
 export type ReadOutcome = { ok: true; sheet: Sheet } | { ok: false; message: string };
 
 /**
- * A sheet kept compact: the text once and, per cell, where it ends (a Uint32Array), per row where it starts and its
- * first cell; no string is made for a cell until it is read. A file of 48,000 two-cell rows costs about 0.7 bytes of
- * index per byte of text, where a string per cell and an array per row cost 16 to 40 bytes per short cell.
+ * A sheet kept compact: its UTF-8 bytes once (for an uploaded UTF-8 file, the upload's own bytes: no string is made
+ * of the file) and, per cell, where it ends (a Uint32Array), per row where it starts and its first cell; a cell is
+ * made a string only when it is read. A file of 48,000 two-cell rows costs about 0.7 bytes of index per byte of
+ * text, where a string per cell and an array per row cost 16 to 40 bytes per short cell.
  */
 export class Sheet {
   /** The data rows (the header is not one). */
   readonly rowCount: number;
 
   /**
-   * `ends[k]`: the text offset just past cell k's raw text (its delimiter or line end); `firsts[r]` / `starts[r]`: the
-   * first cell and the text offset of record r (record 0 is the header); `firsts[records]` closes the last one.
+   * `ends[k]`: the byte offset just past cell k's raw text (its delimiter or line end); `firsts[r]` / `starts[r]`:
+   * the first cell and the byte offset of record r (record 0 is the header); `firsts[records]` closes the last one.
    */
   constructor(
-    private readonly text: string,
+    private readonly text: Buffer,
     private readonly ends: Uint32Array,
     private readonly firsts: Uint32Array,
     private readonly starts: Uint32Array,
@@ -75,11 +76,22 @@ export class Sheet {
   }
 }
 
-/** A cell's value from its raw text: a quoted cell loses its quotes and its doubled quotes are single. */
-function cellText(text: string, start: number, end: number): string {
-  if (text.charCodeAt(start) !== QUOTE) return text.slice(start, end);
-  const inner = text.slice(start + 1, end - 1);
+/** A cell's value from its raw bytes: a quoted cell loses its quotes and its doubled quotes are single. */
+function cellText(text: Buffer, start: number, end: number): string {
+  if (text[start] !== QUOTE) return text.toString('utf8', start, end);
+  const inner = text.toString('utf8', start + 1, end - 1);
   return inner.includes('""') ? inner.replaceAll('""', '"') : inner;
+}
+
+/** UTF-16 code units (what a string's length counts) of the UTF-8 bytes text[start, end). */
+function unitsOf(text: Buffer, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const b = text[i]!;
+    // A lead byte or an ASCII byte starts a character; one of four bytes is a surrogate pair (two units).
+    if ((b & 0xc0) !== 0x80) n += b >= 0xf0 ? 2 : 1;
+  }
+  return n;
 }
 
 /**
@@ -88,16 +100,32 @@ function cellText(text: string, start: number, end: number): string {
  */
 const SEP_LINE = /^\uFEFF?("?)sep=([,;\t|])\1\2*[ ]*(?:\r\n|\n|\r|$)/i;
 
-function pickDelimiter(text: string): ',' | ';' | '\t' {
-  const counts = { ',': 0, ';': 0, '\t': 0 };
+/** The sep= line at the start of the bytes, as SEP_LINE matches it (only a start that can be one is decoded). */
+function sepLine(text: Buffer): { length: number; delimiter: Delimiter } | null {
+  if (!/^\uFEFF?"?sep=/i.test(text.toString('utf8', 0, 9))) return null;
+  let end = 0;
+  while (end < text.length && text[end] !== LF && text[end] !== CR) end++;
+  const m = SEP_LINE.exec(text.toString('utf8', 0, end + 2));
+  return m ? { length: Buffer.byteLength(m[0]), delimiter: m[2] as Delimiter } : null;
+}
+
+/** The header line's most frequent of `,` `;` tab outside quotes, in the first 65,536 characters. */
+function pickDelimiter(text: Buffer): ',' | ';' | '\t' {
+  let comma = 0;
+  let semicolon = 0;
+  let tab = 0;
   let quoted = false;
-  for (const ch of text.slice(0, 65_536)) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && (ch === '\n' || ch === '\r')) break;
-    else if (!quoted && (ch === ',' || ch === ';' || ch === '\t')) counts[ch]++;
+  for (let i = 0, units = 0; i < text.length && units < 65_536; i++) {
+    const b = text[i]!;
+    if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
+    if (b === QUOTE) quoted = !quoted;
+    else if (!quoted && (b === LF || b === CR)) break;
+    else if (!quoted && b === 0x2c) comma++;
+    else if (!quoted && b === 0x3b) semicolon++;
+    else if (!quoted && b === 0x09) tab++;
   }
-  if (counts[';'] > counts[','] && counts[';'] >= counts['\t']) return ';';
-  if (counts['\t'] > counts[',']) return '\t';
+  if (semicolon > comma && semicolon >= tab) return ';';
+  if (tab > comma) return '\t';
   return ',';
 }
 
@@ -123,12 +151,19 @@ class Offsets {
 
 /**
  * Reads records until `maxRecords` (header included) is passed; `over` tells the caller there were more. The sheet
- * keeps the text and the cells' offsets (Sheet): no cell is made a string while reading.
+ * keeps the UTF-8 bytes (a text is encoded; bytes are kept as they are, not copied) and the cells' offsets (Sheet):
+ * no cell is made a string while reading. Every character the rules name is ASCII, so the bytes are read directly.
  */
-export function readSheet(whole: string, maxRecords: number): ReadOutcome & { over?: boolean } {
-  const sep = SEP_LINE.exec(whole);
-  const text = sep ? whole.slice(sep[0].length) : whole;
-  const delimiter: Delimiter = sep ? (sep[2] as Delimiter) : pickDelimiter(text);
+export function readSheet(whole: string | Uint8Array, maxRecords: number): ReadOutcome & { over?: boolean } {
+  const all =
+    typeof whole === 'string'
+      ? Buffer.from(whole, 'utf8')
+      : Buffer.isBuffer(whole)
+        ? whole
+        : Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength);
+  const sep = sepLine(all);
+  const text = sep ? all.subarray(sep.length) : all;
+  const delimiter: Delimiter = sep ? sep.delimiter : pickDelimiter(text);
   const delim = delimiter.charCodeAt(0);
   // Capacity guessed from the text (a cell per 8 characters, a row per 32); it doubles when short.
   const ends = new Offsets(text.length >>> 3);
@@ -146,11 +181,16 @@ export function readSheet(whole: string, maxRecords: number): ReadOutcome & { ov
   let afterQuote = false;
   let line = sep ? 2 : 1;
   let tooLong: string | null = null;
-  // A cell is checked on its length (the raw text less the quotes and the doubled quotes' halves), not made a string.
+  // A cell is checked on its length (the raw text less the quotes and the doubled quotes' halves), not made a string;
+  // its characters are counted only when its bytes pass the limit (a character is at least one byte).
   const push = (end: number) => {
-    const length = afterQuote ? end - start - 2 - escapes : end - start;
+    const bytes = afterQuote ? end - start - 2 - escapes : end - start;
     const limit = records === 0 ? MAX_HEADER_CHARS : MAX_CELL_CHARS;
-    if (length > limit && tooLong === null)
+    if (
+      bytes > limit &&
+      tooLong === null &&
+      (afterQuote ? unitsOf(text, start + 1, end - 1) - escapes : unitsOf(text, start, end)) > limit
+    )
       tooLong =
         records === 0
           ? `The header of column ${cellsInRecord + 1} is longer than ${MAX_HEADER_CHARS.toLocaleString('en-US')} characters; the first line must name the columns.`
@@ -178,10 +218,10 @@ export function readSheet(whole: string, maxRecords: number): ReadOutcome & { ov
     cellsInRecord = 0;
   };
   for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
+    const ch = text[i]!;
     if (quoted) {
       if (ch === QUOTE) {
-        if (text.charCodeAt(i + 1) === QUOTE) {
+        if (text[i + 1] === QUOTE) {
           escapes++;
           i++;
         } else {
@@ -205,7 +245,7 @@ export function readSheet(whole: string, maxRecords: number): ReadOutcome & { ov
         };
     } else if (ch === CR || ch === LF) {
       endRecord(i);
-      if (ch === CR && text.charCodeAt(i + 1) === LF) i++;
+      if (ch === CR && text[i + 1] === LF) i++;
       start = i + 1;
       afterQuote = false;
       if (tooLong) return { ok: false, message: tooLong };
@@ -241,9 +281,9 @@ export function readSheet(whole: string, maxRecords: number): ReadOutcome & { ov
 }
 
 /** Whether text[start, end), one cell, is blank (`trim` leaves nothing): no string is made for a plain cell. */
-function isBlank(text: string, start: number, end: number): boolean {
+function isBlank(text: Buffer, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
+    const c = text[i]!;
     if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) continue;
     // A quote or a character past ASCII (trim drops some): the cell's value decides.
     if (c === QUOTE || c >= 0x80) return cellText(text, start, end).trim() === '';
@@ -252,7 +292,10 @@ function isBlank(text: string, start: number, end: number): boolean {
   return true;
 }
 
-/** readSheet with every row made an array of its cells: for small sheets and tests (the service keeps a Sheet). */
+/**
+ * readSheet with every row made an array of its cells: for small sheets and tests (the service keeps a Sheet). The
+ * text is a decoded file's (it holds no lone surrogate, which UTF-8 cannot carry).
+ */
 export function parseSheet(whole: string, maxRecords: number): ParseOutcome & { over?: boolean } {
   const res = readSheet(whole, maxRecords);
   if (!res.ok) return res;

@@ -1,31 +1,28 @@
 import { AppError } from '../../domain/errors/index.js';
-import { decodeUpload } from '../../domain/uploads/decode.js';
+import { decodeUploadBytes } from '../../domain/uploads/decode.js';
 import { type ColumnMapping, guessMapping, hasIdentifier, mappingIndexes } from '../../domain/uploads/mapping.js';
 import { readSheet, type Sheet } from '../../domain/uploads/parse-csv.js';
 import { UPLOAD_MAX_BYTES } from '../../jobs/enrichment/payload.js';
 import { countRows } from './estimate.js';
 
-/** The bytes of a UTF-8 byte-order mark (TextDecoder drops it from the text). */
-const UTF8_BOM_BYTES = 3;
-
 const SAVE_HINT = 'Save the sheet as "CSV UTF-8 (comma delimited)" and upload that file.';
 
 /**
  * A file's bytes read into a sheet, or the page's clear refusal (nothing is stored, nothing charged). `stored` is
- * the sheet's UTF-8 text to store: the file's own bytes when it is UTF-8 (without its byte-order mark), so storing
- * it makes no third copy of the file.
+ * the sheet's text as UTF-8, what the sheet keeps and what is stored: a UTF-8 file's own bytes (without its
+ * byte-order mark), so no string and no other copy is made of the file.
  */
 export function readUploadedSheet(
   bytes: Uint8Array,
   maxRows: number,
-): { sheet: Sheet; stored: string | Uint8Array; encoding: string } {
+): { sheet: Sheet; stored: Uint8Array; encoding: string } {
   if (bytes.length > UPLOAD_MAX_BYTES)
     throw new AppError('upload.too_large', `The file is ${mb(bytes.length)} MB; at most 15 MB is read.`, {
       hint: 'Split the sheet into files of at most 15 MB.',
     });
-  const decoded = decodeUpload(bytes);
+  const decoded = decodeUploadBytes(bytes);
   if (!decoded.ok) throw new AppError('upload.invalid_file', decoded.message, { hint: SAVE_HINT });
-  const parsed = readSheet(decoded.text, maxRows + 1);
+  const parsed = readSheet(decoded.utf8, maxRows + 1);
   if (!parsed.ok) {
     if (parsed.over)
       throw new AppError(
@@ -39,11 +36,7 @@ export function readUploadedSheet(
     throw new AppError('upload.invalid_file', 'The file has a header row but no rows below it.', {
       hint: 'Upload a sheet with one person per row under a header row.',
     });
-  const stored =
-    decoded.encoding === 'windows-1252'
-      ? decoded.text
-      : bytes.subarray(decoded.encoding === 'utf-8-bom' ? UTF8_BOM_BYTES : 0);
-  return { sheet: parsed.sheet, stored, encoding: decoded.encoding };
+  return { sheet: parsed.sheet, stored: decoded.utf8, encoding: decoded.encoding };
 }
 
 /** The sheet stored for an upload, read again (it was checked when it came in). */
