@@ -17,6 +17,11 @@ export class ChunkWriter {
     this.stream = createWriteStream(path, { encoding: 'utf8', highWaterMark: 4 * 1024 * 1024 });
   }
 
+  /** Resolves once the file exists (created or emptied), before any line is written. */
+  async opened(): Promise<void> {
+    if (this.stream.pending) await once(this.stream, 'ready');
+  }
+
   /** Adds one line (newline appended); true when a chunk is full and `flush()` should be awaited. */
   push(text: string): boolean {
     this.parts.push(text);

@@ -21,6 +21,8 @@ export interface GenerateOptions {
   asOf?: Date;
   networkHost?: string;
   onProgress?: (done: number, total: number) => void;
+  /** Called once the companies file is complete and the people file is open (a loader may start on both then). */
+  onCompaniesWritten?: () => void;
 }
 
 export interface GenerateResult {
@@ -86,6 +88,8 @@ export async function generateDumps(opts: GenerateOptions): Promise<GenerateResu
   const employers = buildEmployers(refs);
   const state = new PeopleState(opts.contacts);
   const people = new ChunkWriter(peopleFile);
+  await people.opened();
+  opts.onCompaniesWritten?.();
   if (format === 'csv') people.push(csvHeader(PERSON_FIELDS));
   for (let i = 0; i < opts.contacts; i++) {
     const person = generatePerson(rng.reseed(ctx.seed, STREAM_PEOPLE, i), i, ctx, employers, state);

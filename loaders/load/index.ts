@@ -42,7 +42,8 @@ export async function loadRelease(opts: LoadOptions): Promise<LoadReport> {
     const { labels, readable } = dumpReader(writer.stagingDir);
     const companiesFile = await readable(opts.companiesFile);
     const peopleFile = await readable(opts.peopleFile);
-    const pass = { workers, rejects, progress, labels };
+    const writing = opts.peopleWriting ? { [peopleFile]: opts.peopleWriting } : undefined;
+    const pass = { workers, rejects, progress, labels, ...(writing ? { writing } : {}) };
     const companies = await readCompanies(companiesFile, writer.companies, pass);
     await readPeople(peopleFile, writer.people, pass);
     await workers.close();

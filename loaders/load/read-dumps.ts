@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { StagedRows } from '../../src/engine/release-writer.js';
 import type { BatchInput, BatchResult } from './batch-work.js';
@@ -21,6 +22,8 @@ interface Pass {
   progress: ProgressFn;
   /** The name rejects give a file read in another form (a Parquet dump read as JSON Lines). */
   labels?: Record<string, string>;
+  /** Files still being written, read as they grow until their promise settles (TextChunkSink.writing). */
+  writing?: Record<string, Promise<void>>;
 }
 
 /** CSV rows per worker message: large enough to amortize messaging, small enough to keep every worker busy. */
@@ -45,8 +48,9 @@ async function eachBatch(
   op: 'companies' | 'people' | 'companyIds',
   consume: (r: BatchResult) => Promise<void> | void,
   onRead: (bytes: number) => void = () => undefined,
+  writing?: Promise<void>,
 ): Promise<void> {
-  const sink = { bytes: 0 };
+  const sink = { bytes: 0, ...(writing ? { writing } : {}) };
   const inFlight: Promise<BatchResult>[] = [];
   const maxInFlight = 4 * workers.size;
   try {
@@ -78,14 +82,34 @@ async function pass(
 ): Promise<void> {
   // Rejects name the dump the operator gave (a Parquet dump is read through its JSON Lines form).
   const label = p.labels?.[file] ?? file;
-  const total = (await stat(file)).size;
+  const writing = p.writing?.[file];
+  let total = (await stat(file)).size;
+  // While the file is still being written its size is not known: progress is said from its end on.
+  let written = !writing;
+  writing?.then(
+    () => {
+      total = statSync(file).size;
+      written = true;
+    },
+    () => undefined,
+  );
+  if (!written) p.progress({ phase: kind, done: 0, total: 1 });
   const consume = async (r: BatchResult): Promise<void> => {
     for (const x of r.rejects) p.rejects.add(kind, { file: label, line: x.line, reason: x.reason });
     onResult(r);
     for (const f of r.files) await staging.addFile(f);
   };
-  await eachBatch(file, fields, p.workers, kind, consume, (bytes) =>
-    p.progress({ phase: kind, done: Math.min(bytes, total), total }),
+  await eachBatch(
+    file,
+    fields,
+    p.workers,
+    kind,
+    consume,
+    (bytes) => {
+      if (!written) return;
+      p.progress({ phase: kind, done: Math.min(bytes, total), total });
+    },
+    writing,
   );
   for (const last of await p.workers.all({ op: 'end', kind })) await consume(last);
 }

@@ -32,6 +32,11 @@ export interface LoadOptions {
    * matches are dropped, so the new release never holds them; the report counts them by identifier type.
    */
   suppression?: Suppression;
+  /**
+   * The people file is still being written (a seed's dumps, generated on another thread, loaders/seed.ts): it is read
+   * as it grows until this settles; a rejection fails the load.
+   */
+  peopleWriting?: Promise<void>;
 }
 
 export interface Reject {
@@ -68,7 +73,7 @@ export interface LoadReport {
  * A delta load's options: `peopleFile` holds new or changed people only. No `asOf` or `networkHost`: a delta takes
  * its base release's, so its rows are normalized as the base's were.
  */
-export interface DeltaOptions extends Omit<LoadOptions, 'companiesFile' | 'asOf' | 'networkHost'> {
+export interface DeltaOptions extends Omit<LoadOptions, 'companiesFile' | 'asOf' | 'networkHost' | 'peopleWriting'> {
   /** Companies that are new or changed (optional). */
   companiesFile?: string;
   /** Person ids to remove (deletes-file.ts: one id a line, or JSON Lines with person_id). */

@@ -1,10 +1,17 @@
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createGunzip } from 'node:zlib';
 
 export interface TextChunkSink {
   /** Bytes of the file consumed so far (for progress). */
   bytes: number;
+  /**
+   * Set while the file is still being written (a seed's people, generated on another thread): it is read as it grows
+   * until this settles, then to its end; a rejection fails the read.
+   */
+  writing?: Promise<void>;
 }
 
 /** Whether a dump is gzip-compressed (`.jsonl.gz`, `.csv.gz`): it is then read through gunzip. */
@@ -15,6 +22,7 @@ export const isGzip = (file: string): boolean => /\.gz$/i.test(file);
  * itself (compressed), which is what progress compares with the file's size.
  */
 function dumpBytes(file: string, sink: TextChunkSink): AsyncIterable<Buffer> {
+  if (sink.writing && !isGzip(file)) return growingBytes(file, sink, sink.writing);
   const raw = createReadStream(file, { highWaterMark: 1 << 20 });
   if (!isGzip(file)) {
     return (async function* () {
@@ -30,6 +38,42 @@ function dumpBytes(file: string, sink: TextChunkSink): AsyncIterable<Buffer> {
   });
   raw.on('error', (e) => gunzip.destroy(e));
   return raw.pipe(gunzip);
+}
+
+/** How long a reader that caught up with a file being written waits before it reads again. */
+const GROWING_POLL_MS = 20;
+
+/**
+ * The bytes of a file another thread is still writing, in reads of up to 1 MB, as they are written. A read that finds
+ * nothing new waits for more (or for the writer to finish); a read that finds nothing after the writer had finished
+ * is the end of the file.
+ */
+async function* growingBytes(file: string, sink: TextChunkSink, writing: Promise<void>): AsyncGenerator<Buffer> {
+  let finished = false;
+  const done = writing.then(() => {
+    finished = true;
+  });
+  // A failure is thrown where the reader next waits; until then it must not count as unhandled.
+  done.catch(() => undefined);
+  const fh = await open(file, 'r');
+  try {
+    let position = 0;
+    for (;;) {
+      const wasFinished = finished;
+      const buf = Buffer.allocUnsafe(1 << 20);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, position);
+      if (bytesRead > 0) {
+        position += bytesRead;
+        sink.bytes += bytesRead;
+        yield buf.subarray(0, bytesRead);
+        continue;
+      }
+      if (wasFinished) return;
+      await Promise.race([done, sleep(GROWING_POLL_MS)]);
+    }
+  } finally {
+    await fh.close();
+  }
 }
 
 /**
