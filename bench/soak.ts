@@ -345,7 +345,20 @@ timers.push(
     event('redis stop');
     await redis.stop();
     await new Promise((r) => setTimeout(r, redisDownMs));
-    await redis.start();
+    try {
+      await redis.start();
+    } catch (e) {
+      // The helper waits 10 s for PONG; a large AOF (alert rows) may take longer to load: wait for it here.
+      event(`redis slow to answer: ${String(e)}`);
+      const until = Date.now() + 5 * 60_000;
+      while (
+        Date.now() < until &&
+        spawnSync('redis-cli', ['-p', String(redis.port), 'ping'])
+          .stdout?.toString()
+          .trim() !== 'PONG'
+      )
+        await new Promise((r) => setTimeout(r, 250));
+    }
     o.to = Date.now();
     event('redis started');
   }, durationMs / 2),
