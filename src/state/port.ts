@@ -57,6 +57,9 @@ export interface Feedback {
 }
 
 /** What `beginIdempotent` found for an Idempotency-Key (records live 24 hours). */
+/** How long an idempotency record answers its key (spec: 24 hours); both adapters and the state transfer use it. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
 export type IdempotencyBegin =
   | { state: 'new' }
   | { state: 'replay'; status: number; body: unknown }

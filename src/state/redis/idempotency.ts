@@ -1,9 +1,9 @@
-import type { IdempotencyBegin } from '../port.js';
+import { IDEMPOTENCY_TTL_MS, type IdempotencyBegin } from '../port.js';
 import type { RedisClient } from './client.js';
 import { type RedisKeys, redisKeys } from './keys.js';
 import { RedisScript } from './script.js';
 
-const TTL_MS = 24 * 60 * 60 * 1000;
+const TTL_MS = IDEMPOTENCY_TTL_MS;
 
 /**
  * Claims a key: one script reads the record and, when it is absent, older than 24 hours or a running record past

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { IdempotencyBegin } from '../port.js';
+import { IDEMPOTENCY_TTL_MS, type IdempotencyBegin } from '../port.js';
 
-const TTL_MS = 24 * 60 * 60 * 1000;
+const TTL_MS = IDEMPOTENCY_TTL_MS;
 
 interface Row {
   request_hash: string;

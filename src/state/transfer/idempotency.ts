@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_TTL_MS } from '../port.js';
 import type { RedisClient } from '../redis/client.js';
 import { redisKeys } from '../redis/keys.js';
 import { hashOf, ms, type RedisFamilyWriter, type RedisReadContext, type StateRecord, scanHashes } from './records.js';
@@ -8,7 +9,6 @@ import { hashOf, ms, type RedisFamilyWriter, type RedisReadContext, type StateRe
  * state/redis/idempotency.ts sets it); a client retrying across the move gets its first answer again.
  */
 export const IDEMPOTENCY_TABLES = ['idempotency'] as const;
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export async function* readIdempotency({ client, prefix, now }: RedisReadContext): AsyncGenerator<StateRecord> {
   for await (const { rest, h } of scanHashes(client, redisKeys(prefix).idempotency('', '').slice(0, -1))) {

@@ -1,7 +1,8 @@
+import { IDEMPOTENCY_TTL_MS } from '../port.js';
 import { ACCOUNT_TABLES } from './accounts.js';
 import { AUDIENCE_TABLES } from './audiences.js';
 import { CREDIT_TABLES } from './credits.js';
-import { IDEMPOTENCY_TABLES, IDEMPOTENCY_TTL_MS } from './idempotency.js';
+import { IDEMPOTENCY_TABLES } from './idempotency.js';
 import { JOB_TABLES } from './jobs.js';
 import { OAUTH_TABLES } from './oauth.js';
 import { OPTOUT_TABLES } from './optouts.js';
