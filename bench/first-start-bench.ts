@@ -36,7 +36,9 @@ function timed(cmd: string, args: string[]): { wall_s: number; cpu_s: number; st
 }
 
 const tsc = ['-p', 'tsconfig.json', '--outDir', dist, '--tsBuildInfoFile', join(dist, '.tsbuildinfo')];
-// The start script's step, with dist/ already built by `npm ci` (prepare): nothing to compile.
+// The start script's step, with dist/ already built by `npm ci` (prepare): nothing to compile. A first run brings the
+// folder up to date (untimed), so the timed one has nothing to do.
+const tscUpdate = timed('node_modules/.bin/tsc', tsc);
 const tscNoop = timed('node_modules/.bin/tsc', tsc);
 const freshCheck = timed('node', ['tools/dist-fresh.mjs', dist]);
 
@@ -71,6 +73,8 @@ try {
   child.kill('SIGTERM');
   const result = {
     contacts,
+    /** tsc bringing the folder up to date first (what the start script paid after a source changed), then with nothing to do. */
+    tsc_update: tscUpdate,
     tsc_noop: tscNoop,
     dist_fresh_check: freshCheck,
     start_to_banner_s: done.at_s,
