@@ -400,7 +400,9 @@ event('load stopped');
 // --- settle: every export and upload run ends; then credits ---------------------------------------------------
 const exportsOutcome: Record<string, number> = {};
 const runsOutcome: Record<string, number> = {};
-const settleUntil = Date.now() + 5 * 60_000;
+// Thousands of upload runs polled one by one under the key's 300 a minute: 5 minutes was too short (1,192 runs
+// unread in soak-30m-alerts-ledger.json); 15 minutes, and a 429 waits a whole second before the next poll.
+const settleUntil = Date.now() + 15 * 60_000;
 // Alerts first: deleting cancels a run still going (it stops at its next batch), so runs end while exports settle.
 const alertsDeletedAtEnd: number[] = [];
 if (values.alerts !== '0')
