@@ -17,8 +17,29 @@ export async function withRateLimit<T>(
   run: () => Promise<T>,
   weight = 1,
 ): Promise<T> {
-  const decision = await limiter.acquire(keyId, Date.now(), weight);
-  setHeaders(ctx, limiter, decision);
+  await acquireSlot(limiter, ctx, keyId, {
+    subject: 'for this key',
+    weight,
+    headers: true,
+    hint: (retry) => `Retry after ${retry} s; keep at most ${limiter.concurrent} requests in flight per key.`,
+  });
+  return run();
+}
+
+/**
+ * Takes one request's place under `limiter` for `key`, or throws 429 rate.limited with Retry-After ("More than N
+ * requests in 60 seconds <subject>"); the slot is freed with the response (releaseWithResponse, whose release it
+ * answers). `headers` also sets the RateLimit headers. The per-key limit and the OAuth endpoints' per-address limit
+ * both come through here.
+ */
+export async function acquireSlot(
+  limiter: RateLimiter,
+  ctx: Context,
+  key: string,
+  o: { subject: string; weight?: number; headers?: boolean; hint?: (retryAfter: number) => string },
+): Promise<() => void> {
+  const decision = await limiter.acquire(key, Date.now(), o.weight ?? 1);
+  if (o.headers) setHeaders(ctx, limiter, decision);
   if (!decision.allowed) {
     ctx.set('Retry-After', String(decision.retryAfter));
     // The metrics count 429s by reason (http/metrics.ts).
@@ -26,16 +47,15 @@ export async function withRateLimit<T>(
     throw new AppError(
       'rate.limited',
       decision.reason === 'concurrency'
-        ? `More than ${limiter.concurrent} concurrent requests for this key.`
-        : `More than ${limiter.perMinute} requests in 60 seconds for this key.`,
+        ? `More than ${limiter.concurrent} concurrent requests ${o.subject}.`
+        : `More than ${limiter.perMinute} requests in 60 seconds ${o.subject}.`,
       {
-        hint: `Retry after ${decision.retryAfter} s; keep at most ${limiter.concurrent} requests in flight per key.`,
+        hint: o.hint?.(decision.retryAfter) ?? `Retry after ${decision.retryAfter} s.`,
         details: { retry_after: decision.retryAfter },
       },
     );
   }
-  releaseWithResponse(ctx, limiter, keyId, decision.slot);
-  return run();
+  return releaseWithResponse(ctx, limiter, key, decision.slot);
 }
 
 /**

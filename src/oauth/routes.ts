@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { AppError, isAppError } from '../domain/errors/index.js';
 import { sameSecret } from '../face/auth.js';
-import { releaseWithResponse } from '../face/rate-limit.js';
+import { acquireSlot } from '../face/rate-limit.js';
 import { checkSameOrigin, csrfTokenOf, resolveSession } from '../http/console/session.js';
 import { signInWithKey } from '../http/console/sign-in.js';
 import { readLimited } from '../http/read-limited.js';
@@ -95,21 +95,9 @@ function addressLimiter(services: Services): RateLimiter {
 }
 
 async function withAddressLimit(services: Services, ctx: Context, endpoint: string, run: () => Promise<void>) {
-  const limiter = addressLimiter(services);
-  const key = `${endpoint}:${ctx.ip}`;
-  const decision = await limiter.acquire(key, Date.now());
-  if (!decision.allowed) {
-    ctx.set('Retry-After', String(decision.retryAfter));
-    ctx.state.rateLimited = decision.reason ?? 'rate';
-    throw new AppError(
-      'rate.limited',
-      decision.reason === 'concurrency'
-        ? `More than ${limiter.concurrent} concurrent requests to /oauth/${endpoint} from this address.`
-        : `More than ${limiter.perMinute} requests to /oauth/${endpoint} in 60 seconds from this address.`,
-      { hint: `Retry after ${decision.retryAfter} s.`, details: { retry_after: decision.retryAfter } },
-    );
-  }
-  const release = releaseWithResponse(ctx, limiter, key, decision.slot);
+  const release = await acquireSlot(addressLimiter(services), ctx, `${endpoint}:${ctx.ip}`, {
+    subject: `to /oauth/${endpoint} from this address`,
+  });
   try {
     await run();
   } finally {
