@@ -1,4 +1,5 @@
 import { OAUTH_ADDRESS_PER_MINUTE } from '../../src/oauth/routes.js';
+import { registerClient, tokenRequest } from '../helpers/oauth-http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { describeRedis, dropPrefix, REDIS_URL, testPrefix } from '../state/store-factories.js';
 
@@ -7,27 +8,14 @@ import { describeRedis, dropPrefix, REDIS_URL, testPrefix } from '../state/store
  * from one address to each, then 429 rate.limited with Retry-After before the provider sees the request. In Redis
  * mode the count is shared by every process of the deployment.
  */
-const REDIRECT = 'http://127.0.0.1:9/callback';
-
 const register = (url: string) =>
-  fetch(`${url}/oauth/register`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      client_name: 'Rate test client',
-      redirect_uris: [REDIRECT],
-      token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-    }),
+  registerClient(url, 'Rate test client', {
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
   });
 
 const token = (url: string) =>
-  fetch(`${url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: 'no-such-code', client_id: 'no-such-client' }),
-  });
+  tokenRequest(url, { grant_type: 'authorization_code', code: 'no-such-code', client_id: 'no-such-client' });
 
 async function expectRefused(res: Response): Promise<void> {
   const body = (await res.json()) as { error?: { code?: string } };
