@@ -4,7 +4,7 @@ import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
 import type { PlanBook } from '../plans.js';
 
-interface AccountRow {
+export interface AccountRow {
   id: string;
   name: string;
   plan: string;
@@ -13,7 +13,8 @@ interface AccountRow {
   created_at: string;
 }
 
-const toAccount = (r: AccountRow): Account => ({
+/** An accounts row as the domain's Account (also how the state transfer writes one into Redis). */
+export const toAccount = (r: AccountRow): Account => ({
   id: r.id,
   name: r.name,
   plan: r.plan,

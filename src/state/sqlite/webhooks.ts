@@ -37,7 +37,7 @@ interface EndpointRow {
   updated_at: string;
 }
 
-interface DeliveryRow {
+export interface DeliveryRow {
   id: string;
   event_id: string;
   endpoint_id: string;
@@ -90,7 +90,8 @@ const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   updatedAt: r.updated_at,
 });
 
-const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
+/** A webhook_deliveries row as the domain's delivery (also how the state transfer writes one into Redis). */
+export const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
   id: r.id,
   eventId: r.event_id,
   endpointId: r.endpoint_id,

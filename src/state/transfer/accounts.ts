@@ -1,5 +1,6 @@
 import type { RedisClient } from '../redis/client.js';
 import { redisKeys } from '../redis/keys.js';
+import { type AccountRow, toAccount } from '../sqlite/accounts.js';
 import { hashOf, ms, orNull, type RedisFamilyWriter, type RedisReadContext, type StateRecord } from './records.js';
 
 /**
@@ -77,17 +78,7 @@ export function accountsWriter(client: RedisClient, prefix: string): RedisFamily
       const account = String(r.account_id);
       switch (r.entity) {
         case 'accounts':
-          m.hSet(
-            k.account(String(r.id)),
-            hashOf({
-              id: r.id,
-              name: r.name,
-              plan: r.plan,
-              billingDay: r.billing_day,
-              status: r.status,
-              createdAt: r.created_at,
-            }),
-          );
+          m.hSet(k.account(String(r.id)), hashOf({ ...toAccount(r as unknown as AccountRow) }));
           m.zAdd(k.accounts(), { score: ms(r.created_at), value: String(r.id) });
           break;
         case 'api_keys':

@@ -1,6 +1,7 @@
 import type { WebhookAttempt, WebhookEvent } from '../../domain/webhooks/types.js';
 import type { RedisClient } from '../redis/client.js';
 import { eventsMatch, toDelivery, toEndpoint } from '../redis/webhooks.js';
+import { type DeliveryRow, toDelivery as deliveryOfRow } from '../sqlite/webhooks.js';
 import { hashOf, ms, type RedisFamilyWriter, type RedisReadContext, type StateRecord, scanKeys } from './records.js';
 
 /**
@@ -185,20 +186,7 @@ export function webhooksWriter(client: RedisClient, prefix: string, now: Date): 
         case 'webhook_deliveries': {
           const id = String(r.id);
           const created = ms(r.created_at);
-          m.hSet(
-            n.delivery(id),
-            hashOf({
-              id,
-              eventId: r.event_id,
-              endpointId: r.endpoint_id,
-              accountId: r.account_id,
-              state: r.state,
-              attempts: r.attempts,
-              nextAttemptAt: r.next_attempt_at,
-              createdAt: r.created_at,
-              createdMs: created,
-            }),
-          );
+          m.hSet(n.delivery(id), hashOf({ ...deliveryOfRow(r as unknown as DeliveryRow), createdMs: created }));
           m.zAdd(n.deliveries(String(r.endpoint_id)), { score: created, value: id });
           if (r.state === 'pending') m.zAdd(n.due(), { score: ms(r.next_attempt_at), value: id });
           else if (r.state === 'sending') m.zAdd(n.due(), { score: ms(r.lease_until ?? r.next_attempt_at), value: id });
