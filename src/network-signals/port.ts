@@ -4,6 +4,8 @@
  * kept as signal rows in the state store (SignalStore, which StateStore extends).
  */
 
+import type { Hold } from '../domain/credits.js';
+
 export type SignalKind = 'network_profile' | 'network_post' | 'network_company';
 export const SIGNAL_KINDS: readonly SignalKind[] = ['network_profile', 'network_post', 'network_company'];
 
@@ -123,6 +125,16 @@ export interface AddedSignals {
   written: number;
   withContact: number;
   newLeads: number;
+  /** With `chargeHold`: the hold as the same step settled it (committed for `withContact`). */
+  charged?: Hold;
+}
+
+/** Thrown by addSignals when its `chargeHold` is no longer held (swept, or settled): nothing was written. */
+export class HoldNotHeldError extends Error {
+  constructor(readonly holdId: string) {
+    super(`the contact hold ${holdId} is no longer held; the batch was not written`);
+    this.name = 'HoldNotHeldError';
+  }
 }
 
 export interface SignalQuery {
@@ -181,8 +193,17 @@ export interface SignalStore {
    * Writes a batch of one run, in order, in one transaction. Rows whose position the run already wrote are
    * skipped (a batch replayed after a restart); a person first seen for the source becomes a lead of this
    * run. With `maxNewLeads`, writing stops before the row that would make one lead more than that.
+   * With `chargeHold` (a contact hold taken for the batch's matches), the same step commits that hold for the rows
+   * written with their contact, so a row is never stored with its contact uncharged (a worker killed between two
+   * steps would leave it so); when the hold is no longer held it throws HoldNotHeldError and writes nothing.
    */
-  addSignals(run: SignalRun, rows: readonly NewSignal[], now: Date, maxNewLeads?: number): Promise<AddedSignals>;
+  addSignals(
+    run: SignalRun,
+    rows: readonly NewSignal[],
+    now: Date,
+    maxNewLeads?: number,
+    chargeHold?: string,
+  ): Promise<AddedSignals>;
   /** Counters of one run, read from its rows. */
   runStats(runId: string): Promise<RunStats>;
   /**

@@ -13,7 +13,12 @@ export async function withContactCredits<T>(
   ctx: OpContext,
   category: UsageCategory,
   wanted: number,
-  deliver: (granted: number) => Promise<{ result: T; delivered: number }>,
+  /**
+   * Delivers up to `granted` (the hold's id beside it, null for a quote). A deliverer that commits the hold in its
+   * own atomic step (a signal batch written with its charge) answers the settled hold as `settled`: nothing is left
+   * to settle with the answer.
+   */
+  deliver: (granted: number, holdId: string | null) => Promise<{ result: T; delivered: number; settled?: Hold }>,
   mode: 'up_to' | 'exact' = 'up_to',
   /** The usage chart's line when it is not the category (lookups, signals). */
   line?: UsageLine,
@@ -29,7 +34,7 @@ export async function withContactCredits<T>(
       addQuote(ctx, contactQuote(credits, wanted, 0, mode));
       throw new QuoteReady();
     }
-    const { result, delivered } = await deliver(granted);
+    const { result, delivered } = await deliver(granted, null);
     addQuote(ctx, contactQuote(credits, wanted, Math.min(delivered, granted), mode));
     return result;
   }
@@ -54,7 +59,15 @@ export async function withContactCredits<T>(
   }
   let settled = false;
   try {
-    const { result, delivered } = await deliver(hold.amount);
+    const { result, delivered, settled: committed } = await deliver(hold.amount, hold.id);
+    if (committed) {
+      // Charged in the deliverer's own step: the lease ends, the metrics count it.
+      leases.untrack(hold.id);
+      leases.onCharged(committed);
+      settled = true;
+      ctx.spent += committed.charged;
+      return result;
+    }
     const charge = Math.min(delivered, hold.amount);
     // Charged once the answer is written out; released if the client is gone before (the face settles).
     ctx.settlement.add({

@@ -1,5 +1,5 @@
 import { AppError } from '../../src/domain/errors/index.js';
-import type { Engager, NewSignal, SignalRun } from '../../src/network-signals/port.js';
+import { type Engager, HoldNotHeldError, type NewSignal, type SignalRun } from '../../src/network-signals/port.js';
 import type { StateStore } from '../../src/state/port.js';
 import type { StoreFactory } from '../state/conformance.js';
 import { describeRedis, redisFactory, sqliteFactory } from '../state/store-factories.js';
@@ -79,6 +79,87 @@ function signalStoreSuite(name: string, makeFactory: () => StoreFactory): void {
             (s) => s.name,
           ),
         ).toEqual(['c', 'b']);
+      });
+
+      it("commits the batch's contact hold in the same step, for the rows written with their contact", async () => {
+        const run: SignalRun = { accountId, sourceType: 'collect', sourceId: 'col_h', runId: 'col_h' };
+        const lease = new Date(NOW.getTime() + 60_000);
+        const take = (amount: number) =>
+          store.reserve({
+            accountId,
+            kind: 'contact',
+            category: 'enrich',
+            amount,
+            mode: 'up_to',
+            now: NOW,
+            leaseUntil: lease,
+            line: 'signals',
+          });
+        const used = async () => {
+          const c = (await store.snapshot(accountId, NOW)).contact;
+          if (c.kind !== 'windows') throw new Error(`expected a windows plan, got ${c.kind}`);
+          return c.month;
+        };
+        const before = await used();
+        const hold = await take(3);
+        // rows(): the first of each batch carries a contact.
+        const added = await store.addSignals(run, [...rows(0, ['a', 'b']), ...rows(2, ['c'])], NOW, undefined, hold.id);
+        expect(added).toMatchObject({ accepted: 3, written: 3, withContact: 2, newLeads: 3 });
+        expect(added.charged).toMatchObject({ id: hold.id, status: 'committed', amount: 3, charged: 2 });
+        expect(await store.getHold(hold.id)).toMatchObject({ status: 'committed', charged: 2 });
+        // The process dies now: a sweep after its lease finds nothing held, and the rows stay charged.
+        expect(await store.releaseOrphanHolds(new Date(lease.getTime() + 1))).toBe(0);
+        const after = await used();
+        expect(after).toMatchObject({ held: before.held });
+        expect(after.used - before.used).toBe(2);
+        // The resumed run replays the batch with a new hold: nothing written, nothing charged.
+        const again = await take(3);
+        const replay = await store.addSignals(
+          run,
+          [...rows(0, ['a', 'b']), ...rows(2, ['c'])],
+          NOW,
+          undefined,
+          again.id,
+        );
+        expect(replay).toMatchObject({ written: 0, withContact: 0, charged: { status: 'committed', charged: 0 } });
+        expect((await used()).used - before.used).toBe(2);
+        expect(await store.runStats('col_h')).toEqual({ signals: 3, leads: 3, contactsMatched: 2 });
+      });
+
+      it('refuses a batch whose contact hold was swept, writing nothing', async () => {
+        const run: SignalRun = { accountId, sourceType: 'collect', sourceId: 'col_s', runId: 'col_s' };
+        const lease = new Date(NOW.getTime() + 60_000);
+        const hold = await store.reserve({
+          accountId,
+          kind: 'contact',
+          category: 'enrich',
+          amount: 2,
+          mode: 'up_to',
+          now: NOW,
+          leaseUntil: lease,
+        });
+        // The worker stalled past its lease: another process released the hold.
+        expect(await store.releaseOrphanHolds(new Date(lease.getTime() + 1))).toBe(1);
+        await expect(store.addSignals(run, rows(0, ['a', 'b']), NOW, undefined, hold.id)).rejects.toBeInstanceOf(
+          HoldNotHeldError,
+        );
+        expect(await store.runStats('col_s')).toEqual({ signals: 0, leads: 0, contactsMatched: 0 });
+        expect(await store.getHold(hold.id)).toMatchObject({ status: 'released', charged: 0 });
+        // The same rows, retried with a new hold, are written and charged.
+        const retry = await store.reserve({
+          accountId,
+          kind: 'contact',
+          category: 'enrich',
+          amount: 2,
+          mode: 'up_to',
+          now: NOW,
+          leaseUntil: lease,
+        });
+        expect(await store.addSignals(run, rows(0, ['a', 'b']), NOW, undefined, retry.id)).toMatchObject({
+          written: 2,
+          withContact: 1,
+          charged: { status: 'committed', charged: 1 },
+        });
       });
 
       it("an alert's later run only finds people not seen before; a forgotten run gives its people back", async () => {

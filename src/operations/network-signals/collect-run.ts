@@ -227,7 +227,7 @@ async function writeBatch(
       ctx,
       'enrich',
       matched,
-      async (granted) => {
+      async (granted, holdId) => {
         let left = granted;
         rows.forEach((r, i) => {
           if (matches[i] && left > 0) {
@@ -235,14 +235,13 @@ async function writeBatch(
             left--;
           }
         });
-        const out = await state.addSignals(run, rows, now, maxNewLeads);
-        return { result: out, delivered: out.withContact };
+        // The rows and their charge in one step: a worker killed after it has both, before it neither.
+        const out = await state.addSignals(run, rows, now, maxNewLeads, holdId ?? undefined);
+        return { result: out, delivered: out.withContact, ...(out.charged ? { settled: out.charged } : {}) };
       },
       'up_to',
       'signals',
     );
-    // The rows are stored with their contacts: delivered.
-    await ctx.settlement.delivered();
     return { ...added, skipped: skippedOf(added) };
   } catch (e) {
     if (!isAppError(e) || e.code !== 'contact_credits.exhausted') throw e;

@@ -132,7 +132,8 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<StateS
     finishJob: (id, end, now) => step(() => jobs.finish(id, end, now)),
     yieldJob: (id, attempt, _now, spent) => step(() => jobs.yield(id, attempt, spent)),
     requeueStale: (staleBefore, _now, isDead) => step(() => jobs.requeueStale(staleBefore, isDead)),
-    addSignals: (run, rows, now, maxNewLeads) => step(() => signals.addSignals(run, rows, now, maxNewLeads)),
+    addSignals: (run, rows, now, maxNewLeads, chargeHold) =>
+      step(() => signals.addSignals(run, rows, now, maxNewLeads, chargeHold)),
     runStats: (runId) => step(() => signals.runStats(runId)),
     forgetRunLeads: (runId) => step(() => signals.forgetRunLeads(runId)),
     listSignals: (q) => step(() => signals.listSignals(q)),

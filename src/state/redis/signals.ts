@@ -1,34 +1,44 @@
 import { randomToken } from '../../domain/ids.js';
-import type {
-  AddedSignals,
-  AlertPatch,
-  AlertRecord,
-  NewAlert,
-  NewSignal,
-  RunStats,
-  SignalQuery,
-  SignalRun,
-  SignalStore,
-  StoredSignal,
+import {
+  type AddedSignals,
+  type AlertPatch,
+  type AlertRecord,
+  HoldNotHeldError,
+  type NewAlert,
+  type NewSignal,
+  type RunStats,
+  type SignalQuery,
+  type SignalRun,
+  type SignalStore,
+  type StoredSignal,
 } from '../../network-signals/port.js';
 import { RedisAlerts } from './alerts.js';
 import type { RedisClient } from './client.js';
+import { toHold } from './holds.js';
 import { type RedisKeys, redisKeys } from './keys.js';
 import { RedisScript } from './script.js';
+import { HOLD_LUA } from './scripts/hold-lua.js';
+import { hashOf, type LuaReply } from './scripts/lua-values.js';
 
 /**
  * Writes one batch of a run in one script (a restarted job replaying a batch, or two workers, cannot double-write
  * or double-count): positions the run already wrote are skipped; a person not yet in the source's people is
  * claimed as a lead of this run; with a lead cap the batch stops before the row that would pass it. Every key is
  * named by the run, so the caller passes them all.
- * KEYS: seq, rows, people, run positions, run leads, run lead rows, run stats, then the row's 8 index sets.
- * ARGV: max new leads ('' = no cap), run id, then per row: position, people field, has contact (1/0), row JSON.
+ * With a contact hold to charge (the batch's matches), the same script commits it for the rows written with their
+ * contact (HOLD_LUA's settle_hold), or writes nothing and answers {-1} when the hold is no longer held.
+ * KEYS: seq, rows, people, run positions, run leads, run lead rows, run stats, the row's 8 index sets, then with a
+ * hold: the hold, the unleased holds, the leased holds.
+ * ARGV: max new leads ('' = no cap), run id, the settlement time ('' = no hold), then per row: position, people
+ * field, has contact (1/0), row JSON.
  */
-const ADD = new RedisScript(`
+const ADD = new RedisScript(`${HOLD_LUA}
 local max = tonumber(ARGV[1])
 local runId = ARGV[2]
+local settleAt = ARGV[3]
+if settleAt ~= '' and redis.call('HGET', KEYS[16], 'status') ~= 'held' then return {-1} end
 local accepted, written, withContact, newLeads = 0, 0, 0, 0
-for b = 3, #ARGV, 4 do
+for b = 4, #ARGV, 4 do
   local position, person, contact, json = ARGV[b], ARGV[b + 1], ARGV[b + 2], ARGV[b + 3]
   if redis.call('SISMEMBER', KEYS[4], position) == 1 then
     accepted = accepted + 1
@@ -56,7 +66,9 @@ for b = 3, #ARGV, 4 do
     written = written + 1
   end
 end
-return {accepted, written, withContact, newLeads}
+if settleAt == '' then return {accepted, written, withContact, newLeads} end
+settle_hold(KEYS[16], 'committed', withContact, settleAt, KEYS[17], KEYS[18])
+return {accepted, written, withContact, newLeads, redis.call('HGETALL', KEYS[16])}
 `);
 
 /**
@@ -117,11 +129,17 @@ export class RedisSignals implements SignalStore {
     this.alerts = new RedisAlerts(client, prefix);
   }
 
-  async addSignals(run: SignalRun, rows: readonly NewSignal[], now: Date, maxNewLeads?: number): Promise<AddedSignals> {
-    if (rows.length === 0) return { accepted: 0, written: 0, withContact: 0, newLeads: 0 };
+  async addSignals(
+    run: SignalRun,
+    rows: readonly NewSignal[],
+    now: Date,
+    maxNewLeads?: number,
+    chargeHold?: string,
+  ): Promise<AddedSignals> {
+    if (rows.length === 0 && chargeHold === undefined) return { accepted: 0, written: 0, withContact: 0, newLeads: 0 };
     const k = this.k;
     const createdAt = now.toISOString();
-    const args: (string | number)[] = [maxNewLeads ?? '', run.runId];
+    const args: (string | number)[] = [maxNewLeads ?? '', run.runId, chargeHold === undefined ? '' : createdAt];
     for (const row of rows) {
       const e = row.engager;
       const json: RowJson = {
@@ -154,13 +172,16 @@ export class RedisSignals implements SignalStore {
       k.runLeadRows(run.runId),
       k.runStats(run.runId),
       ...indexes,
+      ...(chargeHold === undefined ? [] : [k.hold(chargeHold), k.heldHolds(), k.leasedHolds()]),
     ];
-    const [accepted = 0, written = 0, withContact = 0, newLeads = 0] = (await ADD.run(
-      this.client,
-      keys,
-      args,
-    )) as number[];
-    return { accepted, written, withContact, newLeads };
+    const reply = (await ADD.run(this.client, keys, args)) as LuaReply[];
+    if (reply[0] === -1) throw new HoldNotHeldError(chargeHold ?? '');
+    const [accepted = 0, written = 0, withContact = 0, newLeads = 0] = reply.slice(0, 4) as number[];
+    const out: AddedSignals = { accepted, written, withContact, newLeads };
+    if (chargeHold === undefined) return out;
+    const hold = hashOf(reply[4]);
+    if (!hold) throw new HoldNotHeldError(chargeHold);
+    return { ...out, charged: toHold(hold) };
   }
 
   async runStats(runId: string): Promise<RunStats> {

@@ -103,6 +103,16 @@ export class SqliteCredits {
     return this.settleTx.immediate(holdId, 0, 'released', now);
   }
 
+  /**
+   * Commits a held hold inside the caller's transaction (a signal batch and its charge in one step); undefined,
+   * with nothing moved, when the hold is unknown or no longer held.
+   */
+  commitWithin(holdId: string, charged: number, now: Date): Hold | undefined {
+    checkCount(charged, 'charged');
+    if (this.holdById.get(holdId)?.status !== 'held') return undefined;
+    return this.settleIn(holdId, charged, 'committed', now);
+  }
+
   getHold(holdId: string): Hold | undefined {
     const row = this.holdById.get(holdId);
     return row && toHold(row);

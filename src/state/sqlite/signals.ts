@@ -1,17 +1,19 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { AppError } from '../../domain/errors/index.js';
 import { newId, randomToken } from '../../domain/ids.js';
-import type {
-  AddedSignals,
-  AlertPatch,
-  AlertRecord,
-  NewAlert,
-  NewSignal,
-  RunStats,
-  SignalQuery,
-  SignalRun,
-  StoredSignal,
+import {
+  type AddedSignals,
+  type AlertPatch,
+  type AlertRecord,
+  HoldNotHeldError,
+  type NewAlert,
+  type NewSignal,
+  type RunStats,
+  type SignalQuery,
+  type SignalRun,
+  type StoredSignal,
 } from '../../network-signals/port.js';
+import type { SqliteCredits } from './credits.js';
 
 interface SignalRow {
   seq: number;
@@ -113,7 +115,13 @@ export class SqliteSignals {
   private readonly activeCount: Statement<[string], { n: number }>;
   private readonly due: Statement<[string, number], AlertRow>;
   private readonly addTx: Transaction<
-    (run: SignalRun, rows: readonly NewSignal[], now: Date, maxNewLeads: number | undefined) => AddedSignals
+    (
+      run: SignalRun,
+      rows: readonly NewSignal[],
+      now: Date,
+      maxNewLeads: number | undefined,
+      chargeHold: string | undefined,
+    ) => AddedSignals
   >;
   private readonly forgetTx: Transaction<(runId: string) => void>;
   private readonly createAlertTx: Transaction<(input: NewAlert, maxActive: number) => AlertRecord>;
@@ -121,7 +129,10 @@ export class SqliteSignals {
     (id: string, patch: AlertPatch, now: Date, maxActive: number | undefined) => AlertRecord
   >;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly credits: SqliteCredits,
+  ) {
     this.insertSignal = db.prepare(
       `INSERT INTO signals (id, account_id, source_type, source_id, run_id, position, name, headline, profile_url, engagement, post_url, at, lead, contact, created_at)
        VALUES (@id, @account_id, @source_type, @source_id, @run_id, @position, @name, @headline, @profile_url, @engagement, @post_url, @at, @lead, @contact, @created_at)`,
@@ -153,7 +164,14 @@ export class SqliteSignals {
       'SELECT * FROM alerts WHERE active = 1 AND deleted_at IS NULL AND next_run_at IS NOT NULL AND next_run_at <= ' +
         '? ORDER BY next_run_at, id LIMIT ?',
     );
-    this.addTx = db.transaction((run, rows, now, maxNewLeads) => this.addIn(run, rows, now, maxNewLeads));
+    this.addTx = db.transaction((run, rows, now, maxNewLeads, chargeHold) => {
+      if (chargeHold === undefined) return this.addIn(run, rows, now, maxNewLeads);
+      // The batch and its charge in one transaction: a hold swept meanwhile refuses the batch (rolled back).
+      const out = this.addIn(run, rows, now, maxNewLeads);
+      const charged = this.credits.commitWithin(chargeHold, out.withContact, now);
+      if (!charged) throw new HoldNotHeldError(chargeHold);
+      return { ...out, charged };
+    });
     this.forgetTx = db.transaction((runId) => {
       this.unmarkLeads.run(runId);
       this.forgetPeople.run(runId);
@@ -162,8 +180,14 @@ export class SqliteSignals {
     this.updateAlertTx = db.transaction((id, patch, now, maxActive) => this.updateAlertIn(id, patch, now, maxActive));
   }
 
-  addSignals(run: SignalRun, rows: readonly NewSignal[], now: Date, maxNewLeads?: number): AddedSignals {
-    return this.addTx.immediate(run, rows, now, maxNewLeads);
+  addSignals(
+    run: SignalRun,
+    rows: readonly NewSignal[],
+    now: Date,
+    maxNewLeads?: number,
+    chargeHold?: string,
+  ): AddedSignals {
+    return this.addTx.immediate(run, rows, now, maxNewLeads, chargeHold);
   }
 
   private addIn(run: SignalRun, rows: readonly NewSignal[], now: Date, maxNewLeads: number | undefined): AddedSignals {

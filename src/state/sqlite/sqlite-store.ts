@@ -63,7 +63,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   const idempotency = new SqliteIdempotency(db);
   const domainLists = new SqliteDomainLists(db, accounts);
   const jobs = new SqliteJobs(db, accounts, credits, webhooks);
-  const signals = new SqliteSignals(db);
+  const signals = new SqliteSignals(db, credits);
   const optOuts = new SqliteOptOuts(db);
   const sessions = new SqliteSessions(db);
   const audiences = new SqliteAudiences(db, accounts);
@@ -124,7 +124,8 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     finishJob: async (id, end, now) => jobs.finish(id, end, now),
     yieldJob: async (id, attempt, _now, spent) => jobs.yield(id, attempt, spent),
     requeueStale: async (staleBefore, _now, isDead) => jobs.requeueStale(staleBefore, isDead),
-    addSignals: async (run, rows, now, maxNewLeads) => signals.addSignals(run, rows, now, maxNewLeads),
+    addSignals: async (run, rows, now, maxNewLeads, chargeHold) =>
+      signals.addSignals(run, rows, now, maxNewLeads, chargeHold),
     runStats: async (runId) => signals.runStats(runId),
     forgetRunLeads: async (runId) => signals.forgetRunLeads(runId),
     listSignals: async (q) => signals.listSignals(q),
