@@ -292,6 +292,12 @@ export async function openServices(config: Config, opts: { clock?: Clock; logger
     ...(webhookWakeups ? { webhookWakeups } : {}),
   };
   services.holdLeases.onCharged = (hold) => metrics.creditsCharged(hold);
+  services.holdLeases.onLost = (hold, charge) =>
+    logger.error(
+      { hold: hold.id, account: hold.accountId, charge, status: hold.status },
+      'a charge came after its credit hold was released by another process (this one stalled past its lease): ' +
+        'those rows went unpaid',
+    );
   metrics.scrapeFrom({
     engine: { adapter: config.engine, health: () => engine.health() },
     state: { adapter: config.state, ping: () => state.ping() },

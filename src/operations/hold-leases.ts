@@ -15,7 +15,7 @@ export const HOLD_LEASE_MS = 60_000;
  * hold stays tracked, and the charge or release is retried on every tick until it lands. The limit: while this
  * process cannot reach the store it cannot renew the lease either, so if the outage outlasts the lease (60 s) and
  * another process that can reach the store sweeps the hold, the late charge finds it released and those rows go
- * unpaid. Errors fall on the customer's side, never a double charge.
+ * unpaid (reported by `onLost`: an error in the log). Errors fall on the customer's side, never a double charge.
  */
 export class HoldLeases {
   private readonly live = new Set<string>();
@@ -25,6 +25,11 @@ export class HoldLeases {
   private lastSweep = 0;
   /** Told of each charge the store committed (the settled hold); the composition root counts it in the metrics. */
   onCharged: (hold: Hold) => void = () => {};
+  /**
+   * Told of a charge that found its hold already released (another process swept it: this one stalled past its
+   * lease): the rows were delivered unpaid. The composition root logs it; the store's answer is never a double charge.
+   */
+  onLost: (hold: Hold, charge: number) => void = () => {};
 
   constructor(
     private readonly state: StateStore,
@@ -53,13 +58,22 @@ export class HoldLeases {
    */
   async settle(holdId: string, charge: number | null, now: Date): Promise<void> {
     try {
-      if (charge === null) await this.state.releaseHold(holdId, now);
-      else this.onCharged(await this.state.commit(holdId, charge, now));
+      await this.land(holdId, charge, now);
       this.untrack(holdId);
     } catch (err) {
       this.unsettled.set(holdId, charge);
       this.onError(err);
     }
+  }
+
+  private async land(holdId: string, charge: number | null, now: Date): Promise<void> {
+    if (charge === null) {
+      await this.state.releaseHold(holdId, now);
+      return;
+    }
+    const hold = await this.state.commit(holdId, charge, now);
+    if (hold.status === 'committed') this.onCharged(hold);
+    else if (charge > 0) this.onLost(hold, charge);
   }
 
   /** Settlements waiting for the store to come back. */
@@ -80,8 +94,7 @@ export class HoldLeases {
         .catch((e: unknown) => errors.push(e));
     for (const [holdId, charge] of [...this.unsettled]) {
       try {
-        if (charge === null) await this.state.releaseHold(holdId, now);
-        else this.onCharged(await this.state.commit(holdId, charge, now));
+        await this.land(holdId, charge, now);
       } catch (e) {
         errors.push(e);
         // The store is down for now: keep it for the next tick. Anything else (the hold is gone) will not change.

@@ -53,3 +53,40 @@ describe('HoldLeases', () => {
     expect((await mine.getHold(live.id))?.status).toBe('released');
   });
 });
+
+describe('HoldLeases: a charge that comes too late', () => {
+  it('is reported, not made, when another process already released the hold', async () => {
+    const clock = new SettableClock('2026-11-10T12:00:00Z');
+    const leases = new HoldLeases(mine, clock);
+    const charged: string[] = [];
+    const lost: Array<{ id: string; status: string; charge: number }> = [];
+    leases.onCharged = (h) => charged.push(h.id);
+    leases.onLost = (h, charge) => lost.push({ id: h.id, status: h.status, charge });
+    const accountId = (await mine.createAccount({ name: 'y', plan: 'pro', billingDay: null, now: clock.now() })).id;
+    const reserve = () =>
+      mine.reserve({
+        accountId,
+        kind: 'contact',
+        category: 'search',
+        amount: 5,
+        mode: 'exact',
+        now: clock.now(),
+        leaseUntil: leases.leaseUntil(),
+      });
+    const late = await reserve();
+    leases.track(late.id);
+    // This process stalls past its lease (no tick renews it); another process sweeps the hold.
+    clock.advance(leases.leaseMs + 1);
+    expect(await other.releaseOrphanHolds(clock.now())).toBe(1);
+    await leases.settle(late.id, 3, clock.now());
+    expect(lost).toEqual([{ id: late.id, status: 'released', charge: 3 }]);
+    expect(charged).toEqual([]);
+    expect(await mine.getHold(late.id)).toMatchObject({ status: 'released', charged: 0 });
+    // A charge in time is counted as charged, not lost.
+    const inTime = await reserve();
+    leases.track(inTime.id);
+    await leases.settle(inTime.id, 2, clock.now());
+    expect(charged).toEqual([inTime.id]);
+    expect(lost).toHaveLength(1);
+  });
+});
