@@ -10,14 +10,17 @@
  * first page of 100 rows (the peer's first-page statement, the service's search) instead of the count.
  *
  *   node dist/bench/http-floor.js [--contacts 1000000] [--data DIR] [--calls 1000] [--pg URL] [--query NAME] [--page]
- *     [--server-timing] [--tag T]
+ *     [--health] [--client node|fetch] [--server-timing] [--tag T]
+ *
+ * `--health` times GET /health (no key; PostgreSQL's side `SELECT 1`). `--client fetch` calls with `fetch` (what a
+ * Node user's script uses) instead of node:http over one kept-alive connection; both sides use the same client.
  *
  * `--server-timing` also times each call inside the bare server's and the service's processes, from Node's request
  * event to the answer handed to the socket (lib/server-timing.ts): the server's own part of each side, without the
  * client, the transfer and the wait to be scheduled (`server_handling` in the results).
  *
- * Writes bench/results/http-floor-<contacts>[-<query>-page][-<tag>].json (the query's name only with --page or
- * --query).
+ * Writes bench/results/http-floor-<contacts>[-<query>[-page]|-health][-fetch][-<tag>].json (the query's name only
+ * with --page or --query).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +31,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchDataDir, benchKey } from './lib/bench-data.js';
-import { poster } from './lib/http.js';
+import { benchClient, getter, poster } from './lib/http.js';
 import { machine } from './lib/machine.js';
 import { querySuite } from './lib/query-suite.js';
 import { startBenchServer } from './lib/server.js';
@@ -47,6 +50,10 @@ const { values } = parseArgs({
     page: { type: 'boolean', default: false },
     tag: { type: 'string' },
     'server-timing': { type: 'boolean', default: false },
+    /** node (node:http, one kept-alive connection) or fetch (what a Node user's script uses). */
+    client: { type: 'string', default: 'node' },
+    /** Times GET /health (no key) instead of a query; PostgreSQL's side is `SELECT 1`. */
+    health: { type: 'boolean', default: false },
     'serve-bare': { type: 'boolean', default: false },
   },
 });
@@ -80,21 +87,31 @@ async function measure(): Promise<void> {
   const key = benchKey(root, dir);
   const queryName = values.query;
   const page = values.page;
+  const health = values.health;
+  const client = benchClient(values.client);
   const query = (await querySuite(dir)).find((q) => q.name.startsWith(queryName));
   if (!query) throw new Error(`the query suite has no query named ${queryName}`);
   if (query.familyB) throw new Error(`${query.name} is a family B query: this bench times family A calls`);
 
   const db = await connectPeer(values.pg, dir, log);
-  const sql = peerSql(TABLE, query.filter)[page ? 'first' : 'count'];
-  const path = page ? '/v1/contacts/search' : '/v1/contacts/count';
+  const sql: [string, unknown[]] = health ? ['SELECT 1', []] : peerSql(TABLE, query.filter)[page ? 'first' : 'count'];
+  const path = health ? '/health' : page ? '/v1/contacts/search' : '/v1/contacts/count';
   const body = page ? { filter: query.filter, limit: 100 } : { filter: query.filter };
+  const caller = (base: string) => {
+    if (health) {
+      const get = getter(base, client);
+      return () => get(path);
+    }
+    const post = poster(base, key, client);
+    return () => post(path, body);
+  };
 
   const timingDir = values['server-timing'] ? mkdtempSync(join(tmpdir(), 'cds-server-timing-')) : null;
   const timingPrefix = timingDir ? join(timingDir, 'server') : null;
   const timingEnv = timingPrefix ? serverTimingEnv(timingPrefix) : {};
   const server = await startBenchServer(dir, timingEnv);
-  const post = poster(server.url, key);
-  const answer = JSON.stringify(await post(path, body));
+  const callService = caller(server.url);
+  const answer = JSON.stringify(await callService());
   const bare = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve-bare'], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, ...timingEnv },
@@ -105,11 +122,11 @@ async function measure(): Promise<void> {
     bare.stdout.once('data', (b: Buffer) => resolve(b.toString().trim()));
     bare.once('exit', (code) => reject(new Error(`the bare server exited (${code})`)));
   });
-  const postBare = poster(`http://127.0.0.1:${port}`, key);
+  const callBare = caller(`http://127.0.0.1:${port}`);
 
   const sides = {
-    bare: () => postBare(path, body),
-    service: () => post(path, body),
+    bare: callBare,
+    service: callService,
     postgres: () => db.query(...sql),
   };
   type Side = keyof typeof sides;
@@ -168,8 +185,9 @@ async function measure(): Promise<void> {
   const summary = {
     contacts,
     calls,
-    query: query.name,
-    call: page ? 'first page of 100 rows' : 'count',
+    query: health ? null : query.name,
+    call: health ? 'GET /health' : page ? 'first page of 100 rows' : 'count',
+    client,
     answer_bytes: Buffer.byteLength(answer),
     tag: values.tag ?? null,
     machine: machine(),
@@ -178,12 +196,13 @@ async function measure(): Promise<void> {
     ...(serverHandling ? { server_handling: serverHandling } : {}),
   };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-  const named = page || queryName !== 'name-contains' ? `-${queryName}${page ? '-page' : ''}` : '';
+  const named = health ? '-health' : page || queryName !== 'name-contains' ? `-${queryName}${page ? '-page' : ''}` : '';
+  const clientPart = client === 'node' ? '' : `-${client}`;
   const out = join(
     root,
     'bench',
     'results',
-    `http-floor-${contacts}${named}${values.tag ? `-${values.tag}` : ''}.json`,
+    `http-floor-${contacts}${named}${clientPart}${values.tag ? `-${values.tag}` : ''}.json`,
   );
   writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
   log(`wrote ${out}\n`);

@@ -3,8 +3,10 @@
  * warm server over loopback, with the spec's per-key limits in force (so 429s are expected and counted).
  *
  *   node dist/bench/load-bench.js --contacts 1000000 [--data DIR] [--duration 60] [--connections 200] [--accounts 100]
+ *     [--tag T]
  *
- * Prints status counts, latency percentiles and the server's RSS over time; writes bench/results/load-<N>.json.
+ * Prints status counts, the answered (non-429) requests per second and per CPU second of the server process, latency
+ * percentiles and the server's RSS over time; writes bench/results/load-<N>.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +26,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '60' },
     connections: { type: 'string', default: '200' },
     accounts: { type: 'string', default: '100' },
+    /** Appended to the results file's name (load-<N>-<tag>.json). */
+    tag: { type: 'string' },
   },
 });
 const root = process.cwd();
@@ -44,6 +48,7 @@ const server = await startBenchServer(dir, { CDS_RATE_PER_MINUTE: '300', CDS_RAT
 const REQUESTS = loadRequests(await enrichInputs(server.url, keys[0]!));
 
 const rss: Array<{ t: number; mb: number }> = [];
+const cpuBefore = server.cpuSeconds();
 const started = Date.now();
 const sampler = setInterval(
   () => rss.push({ t: round((Date.now() - started) / 1000, 0), mb: round(server.rssMb()) }),
@@ -57,12 +62,17 @@ const result = await runMix({
   duration: Number(values.duration),
 });
 clearInterval(sampler);
+const elapsedS = (Date.now() - started) / 1000;
+const serverCpuS = server.cpuSeconds() - cpuBefore;
 const peak = server.peakRssMb();
 await server.stop();
 
 const statuses = statusCounts(result);
 const fiveXX = Object.entries(statuses)
   .filter(([k]) => k.startsWith('5'))
+  .reduce((s, [, n]) => s + n, 0);
+const answered = Object.entries(statuses)
+  .filter(([k]) => k !== '429')
   .reduce((s, [, n]) => s + n, 0);
 const at10 = rss.find((r) => r.t >= 10)?.mb ?? rss[0]?.mb ?? 0;
 const last = rss[rss.length - 1]?.mb ?? 0;
@@ -73,6 +83,13 @@ const summary = {
   duration_s: Number(values.duration),
   requests: result.requests.total,
   requests_per_s: round(result.requests.average),
+  // What the load got done: answers that are not the per-key limit's 429 (100 keys at 300 a minute cap them at 500
+  // a second), per second and per CPU second the server process used (all its threads).
+  answered: answered,
+  answered_per_s: round(answered / elapsedS),
+  server_cpu_s: round(serverCpuS),
+  answered_per_server_cpu_s: serverCpuS > 0 ? round(answered / serverCpuS) : null,
+  requests_per_server_cpu_s: serverCpuS > 0 ? round(result.requests.total / serverCpuS) : null,
   statuses,
   server_errors_5xx: fiveXX,
   errors: result.errors,
@@ -88,6 +105,9 @@ const summary = {
   at: new Date().toISOString(),
 };
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-writeFileSync(join(root, 'bench', 'results', `load-${contacts}.json`), `${JSON.stringify(summary, null, 2)}\n`);
+writeFileSync(
+  join(root, 'bench', 'results', `load-${contacts}${values.tag ? `-${values.tag}` : ''}.json`),
+  `${JSON.stringify(summary, null, 2)}\n`,
+);
 process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
 process.exit(fiveXX === 0 ? 0 : 1);

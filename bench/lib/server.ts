@@ -9,12 +9,22 @@ export interface BenchServer {
   /** Peak resident memory (VmHWM) of the server process so far, in MB. */
   peakRssMb(): number;
   rssMb(): number;
+  /** CPU seconds (user + system, all threads) the server process has used so far. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
 function statusField(pid: number, field: string): number {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : 0;
+}
+
+/** utime + stime of /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s on Linux). */
+export function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Starts `cds serve` (the test helper's child server) with the bench's relaxed limits, and reads its memory. */
@@ -31,6 +41,7 @@ export async function startBenchServer(dataDir: string, env: Record<string, stri
     child,
     peakRssMb: () => statusField(child.pid!, 'VmHWM'),
     rssMb: () => statusField(child.pid!, 'VmRSS'),
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());

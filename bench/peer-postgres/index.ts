@@ -5,7 +5,10 @@
  * writes bench/results/peer-postgres-<size>[-<tag>].json.
  *
  *   node dist/bench/peer-postgres/index.js --contacts 1000000 [--data DIR] [--runs 15] [--pg URL] [--tag T] [--cold]
- *        [--opensearch URL[,URL...] [--shards N] [--replicas N]]
+ *        [--client node|fetch] [--opensearch URL[,URL...] [--shards N] [--replicas N]]
+ *
+ * `--client fetch` calls the service with `fetch` (what a Node user's script uses) instead of node:http over one
+ * kept-alive connection; the file's name then carries `-fetch`.
  *
  * With --opensearch the service serves the same release from that OpenSearch cluster (bench/lib/opensearch.ts) and
  * the file is peer-postgres-<size>-opensearch-<N>n[-<tag>].json.
@@ -20,7 +23,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { benchDataDir, benchKey } from '../lib/bench-data.js';
-import { poster } from '../lib/http.js';
+import { benchClient, poster } from '../lib/http.js';
 import { machine } from '../lib/machine.js';
 import { benchEngine, OPENSEARCH_OPTIONS } from '../lib/opensearch.js';
 import { querySuite } from '../lib/query-suite.js';
@@ -38,6 +41,8 @@ const { values } = parseArgs({
     pg: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
     tag: { type: 'string' },
     cold: { type: 'boolean', default: false },
+    /** The service's HTTP client: node (node:http, one kept-alive connection) or fetch (what a user's script uses). */
+    client: { type: 'string', default: 'node' },
     ...OPENSEARCH_OPTIONS,
   },
 });
@@ -64,7 +69,8 @@ const server = await startBenchServer(dir, {
   ...engine.env,
   ...(cold ? { CDS_QUERY_CACHE_MB: '0', CDS_SEARCH_TOTALS_CACHE: '0' } : {}),
 });
-const service = suiteClient(poster(server.url, key));
+const client = benchClient(values.client);
+const service = suiteClient(poster(server.url, key, client));
 const queries = suite.map((q) => ({ q, sql: peerSql(TABLE, q.filter) }));
 const mismatches: string[] = [];
 const samples = new Map(queries.map(({ q }) => [q.name, { sc: [0], pc: [0], sf: [0], pf: [0] }]));
@@ -126,6 +132,7 @@ const summary = {
   contacts,
   runs,
   tag: values.tag ?? null,
+  client,
   service_caches: cold ? 'off' : 'on',
   ...(await engine.record()),
   machine: machine(),
@@ -148,7 +155,9 @@ const summary = {
   queries: rows,
 };
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-const tag = [engine.name, values.tag, cold ? 'cold' : undefined].filter(Boolean).join('-');
+const tag = [engine.name, client === 'node' ? undefined : client, values.tag, cold ? 'cold' : undefined]
+  .filter(Boolean)
+  .join('-');
 const out = join(root, 'bench', 'results', `peer-postgres-${contacts}${tag ? `-${tag}` : ''}.json`);
 writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
 log(
