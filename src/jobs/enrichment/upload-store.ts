@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { link, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import {
   RUN_ID,
   UPLOAD_ID,
@@ -12,6 +11,7 @@ import {
   uploadsDir,
   uploadTakeoverFile,
 } from './files.js';
+import { sweepExpired } from './folder-sweep.js';
 import { UPLOAD_KEEP_MS } from './payload.js';
 
 /** The sheet an upload holds once the page sent one. */
@@ -70,7 +70,8 @@ export class UploadStore {
 
   async create(rec: Omit<UploadRecord, 'file' | 'run_id'>, now: Date): Promise<UploadRecord> {
     await mkdir(uploadsDir(this.filesDir), { recursive: true });
-    await this.sweep(now);
+    // Expired uploads leave in the background (a sweep reads every file's time: not on every link).
+    sweepExpired(uploadsDir(this.filesDir), now, UPLOAD_KEEP_MS)?.catch(() => undefined);
     const full: UploadRecord = { ...rec, file: null, run_id: null };
     await this.write(full);
     return full;
@@ -217,13 +218,6 @@ export class UploadStore {
   }
 
   /** Deletes uploads older than UPLOAD_KEEP_MS (by modification time), so the folder stays bounded. */
-  private async sweep(now: Date): Promise<void> {
-    const dir = uploadsDir(this.filesDir);
-    for (const name of await readdir(dir)) {
-      const info = await stat(join(dir, name)).catch(() => null);
-      if (info && now.getTime() - info.mtimeMs > UPLOAD_KEEP_MS) await rm(join(dir, name), { force: true });
-    }
-  }
 }
 
 /** What `link` answers on a file system without hard links. */

@@ -1,10 +1,11 @@
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { type Candidate, matchInput } from '../../domain/enrichment/match.js';
 import { csvRecord } from '../../domain/text/csv-cell.js';
 import { mappingIndexes } from '../../domain/uploads/mapping.js';
 import { type RowInput, rowInput } from '../../domain/uploads/row-input.js';
 import { RESULT_FILE_NAME, resultFile } from '../../jobs/enrichment/files.js';
+import { sweepExpired } from '../../jobs/enrichment/folder-sweep.js';
 import {
   type EnrichmentRunPayload,
   type EnrichmentRunResult,
@@ -58,7 +59,8 @@ export function enrichmentRunJobKind(services: Services): JobKindDef<EnrichmentR
       if (!m.ok) throw new FatalJobError(m.message);
       const file = resultFile(config.filesDir, job.id);
       await mkdir(dirname(file), { recursive: true });
-      await sweep(dirname(file), ctx.now());
+      // Results and temp files past UPLOAD_KEEP_MS leave in the background, at most once a minute.
+      sweepExpired(dirname(file), ctx.now(), UPLOAD_KEEP_MS, isSweptResult)?.catch(() => undefined);
       const tmp = `${file}.${ctx.attempt}.tmp`;
       const out = await open(tmp, 'w');
       let matched = 0;
@@ -192,11 +194,5 @@ function warnings(w: { duplicate_work_email: string[]; duplicate_network: string
   return out;
 }
 
-/** Deletes results and temp files older than UPLOAD_KEEP_MS, so the folder stays bounded. */
-async function sweep(dir: string, now: Date): Promise<void> {
-  for (const name of await readdir(dir)) {
-    if (!RESULT_FILE_NAME.test(name) && !name.endsWith('.tmp')) continue;
-    const info = await stat(join(dir, name)).catch(() => null);
-    if (info && now.getTime() - info.mtimeMs > UPLOAD_KEEP_MS) await rm(join(dir, name), { force: true });
-  }
-}
+/** The files of the results folder that expire: results and temp files. */
+const isSweptResult = (name: string): boolean => RESULT_FILE_NAME.test(name) || name.endsWith('.tmp');
