@@ -19,7 +19,8 @@ import { contactsBySlug, personKey } from './match-contacts.js';
  * The worker of `collect` jobs and `alert_run` jobs (runner contract: src/jobs/runner.ts). Reads the
  * source batch by batch from the saved cursor (a resumed job goes on where it stopped; rows it already
  * wrote are skipped by position), matches engagers to stored contacts (one contact credit per matched row
- * through the credits module; with none left the row is kept without its contact), writes the rows and
+ * through the credits module; with none left the row is kept without its contact), writes the rows with
+ * their contact charge in one store step (a worker killed between two steps would leave rows unpaid) and
  * saves progress after each batch, then answers the settlement: one premium credit per unique new lead
  * (at most the hold), the rest returned. A source failure ends the job `failed` with nothing charged; rows
  * already written stay readable. Engine hiccups are thrown, so the runner retries the run.
