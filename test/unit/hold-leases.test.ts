@@ -20,21 +20,24 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A request's hold of 5 contact credits, leased as HoldLeases leases it. */
+const leasedHold = (leases: HoldLeases, clock: SettableClock, accountId: string) =>
+  mine.reserve({
+    accountId,
+    kind: 'contact',
+    category: 'search',
+    amount: 5,
+    mode: 'exact',
+    now: clock.now(),
+    leaseUntil: leases.leaseUntil(),
+  });
+
 describe('HoldLeases', () => {
   it('renews a live hold past its first lease, so another process does not sweep it; an untracked one expires', async () => {
     const clock = new SettableClock('2026-11-10T12:00:00Z');
     const leases = new HoldLeases(mine, clock);
     const accountId = (await mine.createAccount({ name: 'x', plan: 'pro', billingDay: null, now: clock.now() })).id;
-    const reserve = () =>
-      mine.reserve({
-        accountId,
-        kind: 'contact',
-        category: 'search',
-        amount: 5,
-        mode: 'exact',
-        now: clock.now(),
-        leaseUntil: leases.leaseUntil(),
-      });
+    const reserve = () => leasedHold(leases, clock, accountId);
     const live = await reserve();
     const dropped = await reserve();
     leases.track(live.id);
@@ -63,16 +66,7 @@ describe('HoldLeases: a charge that comes too late', () => {
     leases.onCharged = (h) => charged.push(h.id);
     leases.onLost = (h, charge) => lost.push({ id: h.id, status: h.status, charge });
     const accountId = (await mine.createAccount({ name: 'y', plan: 'pro', billingDay: null, now: clock.now() })).id;
-    const reserve = () =>
-      mine.reserve({
-        accountId,
-        kind: 'contact',
-        category: 'search',
-        amount: 5,
-        mode: 'exact',
-        now: clock.now(),
-        leaseUntil: leases.leaseUntil(),
-      });
+    const reserve = () => leasedHold(leases, clock, accountId);
     const late = await reserve();
     leases.track(late.id);
     // This process stalls past its lease (no tick renews it); another process sweeps the hold.

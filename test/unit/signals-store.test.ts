@@ -9,6 +9,7 @@ import { describeRedis, redisFactory, sqliteFactory } from '../state/store-facto
  * source, lead cap, alerts limit; the same expectations for both.
  */
 const NOW = new Date('2026-11-10T12:00:00.000Z');
+const LEASE = new Date(NOW.getTime() + 60_000);
 
 const engager = (slug: string): Engager => ({
   name: slug,
@@ -40,6 +41,18 @@ function signalStoreSuite(name: string, makeFactory: () => StoreFactory): void {
       await store.close();
       await factory.dispose();
     });
+    /** A contact hold as a collect run takes one for a batch's matches: leased until LEASE. */
+    const signalHold = (amount: number) =>
+      store.reserve({
+        accountId,
+        kind: 'contact',
+        category: 'enrich',
+        amount,
+        mode: 'up_to',
+        now: NOW,
+        leaseUntil: LEASE,
+        line: 'signals',
+      });
 
     describe('signal rows', () => {
       it('counts a person once per source, ignores a replayed batch, and stops at the lead cap', async () => {
@@ -83,18 +96,7 @@ function signalStoreSuite(name: string, makeFactory: () => StoreFactory): void {
 
       it("commits the batch's contact hold in the same step, for the rows written with their contact", async () => {
         const run: SignalRun = { accountId, sourceType: 'collect', sourceId: 'col_h', runId: 'col_h' };
-        const lease = new Date(NOW.getTime() + 60_000);
-        const take = (amount: number) =>
-          store.reserve({
-            accountId,
-            kind: 'contact',
-            category: 'enrich',
-            amount,
-            mode: 'up_to',
-            now: NOW,
-            leaseUntil: lease,
-            line: 'signals',
-          });
+        const take = (amount: number) => signalHold(amount);
         const used = async () => {
           const c = (await store.snapshot(accountId, NOW)).contact;
           if (c.kind !== 'windows') throw new Error(`expected a windows plan, got ${c.kind}`);
@@ -108,7 +110,7 @@ function signalStoreSuite(name: string, makeFactory: () => StoreFactory): void {
         expect(added.charged).toMatchObject({ id: hold.id, status: 'committed', amount: 3, charged: 2 });
         expect(await store.getHold(hold.id)).toMatchObject({ status: 'committed', charged: 2 });
         // The process dies now: a sweep after its lease finds nothing held, and the rows stay charged.
-        expect(await store.releaseOrphanHolds(new Date(lease.getTime() + 1))).toBe(0);
+        expect(await store.releaseOrphanHolds(new Date(LEASE.getTime() + 1))).toBe(0);
         const after = await used();
         expect(after).toMatchObject({ held: before.held });
         expect(after.used - before.used).toBe(2);
@@ -128,33 +130,16 @@ function signalStoreSuite(name: string, makeFactory: () => StoreFactory): void {
 
       it('refuses a batch whose contact hold was swept, writing nothing', async () => {
         const run: SignalRun = { accountId, sourceType: 'collect', sourceId: 'col_s', runId: 'col_s' };
-        const lease = new Date(NOW.getTime() + 60_000);
-        const hold = await store.reserve({
-          accountId,
-          kind: 'contact',
-          category: 'enrich',
-          amount: 2,
-          mode: 'up_to',
-          now: NOW,
-          leaseUntil: lease,
-        });
+        const hold = await signalHold(2);
         // The worker stalled past its lease: another process released the hold.
-        expect(await store.releaseOrphanHolds(new Date(lease.getTime() + 1))).toBe(1);
+        expect(await store.releaseOrphanHolds(new Date(LEASE.getTime() + 1))).toBe(1);
         await expect(store.addSignals(run, rows(0, ['a', 'b']), NOW, undefined, hold.id)).rejects.toBeInstanceOf(
           HoldNotHeldError,
         );
         expect(await store.runStats('col_s')).toEqual({ signals: 0, leads: 0, contactsMatched: 0 });
         expect(await store.getHold(hold.id)).toMatchObject({ status: 'released', charged: 0 });
         // The same rows, retried with a new hold, are written and charged.
-        const retry = await store.reserve({
-          accountId,
-          kind: 'contact',
-          category: 'enrich',
-          amount: 2,
-          mode: 'up_to',
-          now: NOW,
-          leaseUntil: lease,
-        });
+        const retry = await signalHold(2);
         expect(await store.addSignals(run, rows(0, ['a', 'b']), NOW, undefined, retry.id)).toMatchObject({
           written: 2,
           withContact: 1,
