@@ -216,8 +216,6 @@ export class UploadStore {
     const { run_id: _run, orphaned_run: _orphaned, ...stored } = rec;
     await replaceFile(uploadRecordFile(this.filesDir, rec.id), JSON.stringify(stored));
   }
-
-  /** Deletes uploads older than UPLOAD_KEEP_MS (by modification time), so the folder stays bounded. */
 }
 
 /** What `link` answers on a file system without hard links. */
