@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { link, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { sweepInBackground } from '../folder-sweep.js';
 import {
   RUN_ID,
   UPLOAD_ID,
@@ -11,7 +12,6 @@ import {
   uploadsDir,
   uploadTakeoverFile,
 } from './files.js';
-import { sweepExpired } from './folder-sweep.js';
 import { UPLOAD_KEEP_MS } from './payload.js';
 
 /** The sheet an upload holds once the page sent one. */
@@ -71,7 +71,7 @@ export class UploadStore {
   async create(rec: Omit<UploadRecord, 'file' | 'run_id'>, now: Date): Promise<UploadRecord> {
     await mkdir(uploadsDir(this.filesDir), { recursive: true });
     // Expired uploads leave in the background (a sweep reads every file's time: not on every link).
-    sweepExpired(uploadsDir(this.filesDir), now, UPLOAD_KEEP_MS)?.catch(() => undefined);
+    sweepInBackground(uploadsDir(this.filesDir), now, () => UPLOAD_KEEP_MS);
     const full: UploadRecord = { ...rec, file: null, run_id: null };
     await this.write(full);
     return full;

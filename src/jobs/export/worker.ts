@@ -1,6 +1,7 @@
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { SearchEngine } from '../../engine/port.js';
+import { sweepInBackground } from '../folder-sweep.js';
 import { type JobKindDef, sleep } from '../runner.js';
 import { EXPORT_FILE_NAME, exportFile } from './links.js';
 import { EXPORT_LINK_TTL_MS, type ExportPayload } from './payload.js';
@@ -30,7 +31,7 @@ export function exportJobKind(o: ExportWorkerOptions): JobKindDef<ExportPayload>
       const file = exportFile(o.filesDir, job.id);
       await mkdir(dirname(file), { recursive: true });
       await removeTemps(file);
-      await sweepExpired(dirname(file), ctx.now());
+      sweepInBackground(dirname(file), ctx.now(), exportKeep);
       const tmp = `${file}.${ctx.attempt}.tmp`;
       await ctx.progress({ rows_exported: 0 });
       const res = await o.engine.exportCsv(p.entity, p.ir, {
@@ -85,14 +86,9 @@ const DAY_MS = 86_400_000;
 const KEEP_MS = Math.max(...Object.values(EXPORT_LINK_TTL_MS)) + DAY_MS;
 
 /**
- * Deletes export files older than any link can be (by modification time, which is their completion), and
- * temp files of runs that will never resume; runs at the start of each export, so the folder stays bounded.
+ * What the exports folder's sweep (at the start of an export, at most once a minute) keeps: export files until no
+ * link can reach them (by modification time, which is their completion), temp files of runs that will never resume
+ * for a day.
  */
-async function sweepExpired(dir: string, now: Date): Promise<void> {
-  for (const name of await readdir(dir)) {
-    const isFile = EXPORT_FILE_NAME.test(name);
-    if (!isFile && !/\.(tmp|part)$/.test(name)) continue;
-    const info = await stat(join(dir, name)).catch(() => null);
-    if (info && now.getTime() - info.mtimeMs > (isFile ? KEEP_MS : DAY_MS)) await rm(join(dir, name), { force: true });
-  }
-}
+const exportKeep = (name: string): number | null =>
+  EXPORT_FILE_NAME.test(name) ? KEEP_MS : /\.(tmp|part)$/.test(name) ? DAY_MS : null;

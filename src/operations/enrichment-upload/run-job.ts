@@ -5,7 +5,6 @@ import { csvRecord } from '../../domain/text/csv-cell.js';
 import { mappingIndexes } from '../../domain/uploads/mapping.js';
 import { type RowInput, rowInput } from '../../domain/uploads/row-input.js';
 import { RESULT_FILE_NAME, resultFile } from '../../jobs/enrichment/files.js';
-import { sweepExpired } from '../../jobs/enrichment/folder-sweep.js';
 import {
   type EnrichmentRunPayload,
   type EnrichmentRunResult,
@@ -13,6 +12,7 @@ import {
   UPLOAD_KEEP_MS,
 } from '../../jobs/enrichment/payload.js';
 import { UploadStore } from '../../jobs/enrichment/upload-store.js';
+import { sweepInBackground } from '../../jobs/folder-sweep.js';
 import { FatalJobError, type JobKindDef, sleep } from '../../jobs/runner.js';
 import { resolveColumns, shapeRow } from '../contacts/columns.js';
 import { candidateColumns, candidatesWhere } from '../enrichment/lookup-candidates.js';
@@ -60,7 +60,7 @@ export function enrichmentRunJobKind(services: Services): JobKindDef<EnrichmentR
       const file = resultFile(config.filesDir, job.id);
       await mkdir(dirname(file), { recursive: true });
       // Results and temp files past UPLOAD_KEEP_MS leave in the background, at most once a minute.
-      sweepExpired(dirname(file), ctx.now(), UPLOAD_KEEP_MS, isSweptResult)?.catch(() => undefined);
+      sweepInBackground(dirname(file), ctx.now(), resultKeep);
       const tmp = `${file}.${ctx.attempt}.tmp`;
       const out = await open(tmp, 'w');
       let matched = 0;
@@ -194,5 +194,6 @@ function warnings(w: { duplicate_work_email: string[]; duplicate_network: string
   return out;
 }
 
-/** The files of the results folder that expire: results and temp files. */
-const isSweptResult = (name: string): boolean => RESULT_FILE_NAME.test(name) || name.endsWith('.tmp');
+/** The files of the results folder that expire: results and temp files, after UPLOAD_KEEP_MS. */
+const resultKeep = (name: string): number | null =>
+  RESULT_FILE_NAME.test(name) || name.endsWith('.tmp') ? UPLOAD_KEEP_MS : null;
