@@ -82,9 +82,10 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))(
   'pages in the stable order, %s, many row groups',
   (engineName, e) => {
     let engine: SearchEngine;
+    // Opening the search-cluster engine indexes the 30,000-contact release first: over a minute on a slow day.
     beforeAll(async () => {
       engine = await e.open(dataDir);
-    });
+    }, 300_000);
     afterAll(() => engine.close());
 
     it('the release has several row groups', () => {
