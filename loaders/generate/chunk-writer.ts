@@ -1,25 +1,36 @@
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { constants, createGzip } from 'node:zlib';
 
 /**
  * Collects lines and writes them in ~2 MB chunks, waiting for 'drain' when the stream's buffer is
- * full, so a 10 M row run keeps memory flat and issues few write calls.
+ * full, so a 10 M row run keeps memory flat and issues few write calls. With `gzip` the file is written
+ * gzip-compressed (level 1: about a fifth of the size, compressed on libuv's threads), as the loader reads `.gz`.
  */
 export class ChunkWriter {
-  private readonly stream: WriteStream;
+  private readonly file: WriteStream;
+  /** Where chunks go: the file, or the gzip stream in front of it. */
+  private readonly stream: Writable;
   private parts: string[] = [];
   private size = 0;
 
   constructor(
     path: string,
     private readonly chunkChars = 2 * 1024 * 1024,
+    gzip = false,
   ) {
-    this.stream = createWriteStream(path, { encoding: 'utf8', highWaterMark: 4 * 1024 * 1024 });
+    this.file = createWriteStream(path, { encoding: 'utf8', highWaterMark: 4 * 1024 * 1024 });
+    if (gzip) {
+      const zip = createGzip({ level: constants.Z_BEST_SPEED, chunkSize: 1024 * 1024 });
+      zip.pipe(this.file);
+      this.stream = zip;
+    } else this.stream = this.file;
   }
 
   /** Resolves once the file exists (created or emptied), before any line is written. */
   async opened(): Promise<void> {
-    if (this.stream.pending) await once(this.stream, 'ready');
+    if (this.file.pending) await once(this.file, 'ready');
   }
 
   /** Adds one line (newline appended); true when a chunk is full and `flush()` should be awaited. */
@@ -40,6 +51,7 @@ export class ChunkWriter {
   async close(): Promise<void> {
     await this.flush();
     this.stream.end();
-    await once(this.stream, 'finish');
+    // The file's own finish: with gzip, the compressed tail is written after the gzip stream finishes.
+    await once(this.file, 'finish');
   }
 }

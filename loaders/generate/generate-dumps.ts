@@ -17,6 +17,8 @@ export interface GenerateOptions {
   seed: number;
   outDir: string;
   format?: 'jsonl' | 'csv';
+  /** Writes `<name>.<format>.gz`, gzip-compressed (a fifth of the disk; the loader reads it as it is). */
+  gzip?: boolean;
   /** The "today" of the data; defaults to 2026-11-01T00:00:00Z so output never depends on the clock. */
   asOf?: Date;
   networkHost?: string;
@@ -45,7 +47,7 @@ function checkCount(name: string, n: number): void {
 }
 
 /**
- * Writes `companies.<ext>` then `people.<ext>` into `outDir`. Every row is drawn from a generator
+ * Writes `companies.<ext>` then `people.<ext>` into `outDir` (`.<format>.gz` with `gzip`). Every row is drawn from a generator
  * reseeded from (seed, stream, index), so equal options give byte-identical files.
  */
 export async function generateDumps(opts: GenerateOptions): Promise<GenerateResult> {
@@ -63,8 +65,9 @@ export async function generateDumps(opts: GenerateOptions): Promise<GenerateResu
     days: new DayFormatter(asOfDay - 20 * 366, asOfDay),
   };
   await mkdir(opts.outDir, { recursive: true });
-  const companiesFile = join(opts.outDir, `companies.${format}`);
-  const peopleFile = join(opts.outDir, `people.${format}`);
+  const ext = opts.gzip ? `${format}.gz` : format;
+  const companiesFile = join(opts.outDir, `companies.${ext}`);
+  const peopleFile = join(opts.outDir, `people.${ext}`);
   const total = opts.companies + opts.contacts;
   const progress = (done: number): void => {
     if (opts.onProgress && (done % PROGRESS_EVERY === 0 || done === total)) opts.onProgress(done, total);
@@ -73,7 +76,7 @@ export async function generateDumps(opts: GenerateOptions): Promise<GenerateResu
 
   const refs: CompanyRef[] = [];
   const namer = new CompanyNamer();
-  const companies = new ChunkWriter(companiesFile);
+  const companies = new ChunkWriter(companiesFile, undefined, opts.gzip);
   if (format === 'csv') companies.push(csvHeader(COMPANY_FIELDS));
   for (let i = 0; i < opts.companies; i++) {
     const { record, ref } = generateCompany(rng.reseed(ctx.seed, STREAM_COMPANIES, i), i, ctx, namer);
@@ -87,7 +90,7 @@ export async function generateDumps(opts: GenerateOptions): Promise<GenerateResu
 
   const employers = buildEmployers(refs);
   const state = new PeopleState(opts.contacts);
-  const people = new ChunkWriter(peopleFile);
+  const people = new ChunkWriter(peopleFile, undefined, opts.gzip);
   await people.opened();
   opts.onCompaniesWritten?.();
   if (format === 'csv') people.push(csvHeader(PERSON_FIELDS));

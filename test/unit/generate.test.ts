@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { SourceCompany, SourcePerson } from '../../loaders/dump-format.js';
 import {
   COMPANY_FIELDS,
@@ -120,6 +121,19 @@ describe('generateDumps: determinism and shape', () => {
     expect(await readJsonl(r.peopleFile)).toHaveLength(1200);
     expect(await readJsonl(r.companiesFile)).toHaveLength(90);
     expect(r.ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('writes the same lines gzip-compressed with gzip, which the loader reads as they are', async () => {
+    const plain = await generate({ contacts: 1500, companies: 150, seed: 7 });
+    const zipped = await generate({ contacts: 1500, companies: 150, seed: 7, gzip: true });
+    expect(zipped.peopleFile.endsWith('people.jsonl.gz')).toBe(true);
+    expect(zipped.companiesFile.endsWith('companies.jsonl.gz')).toBe(true);
+    const people = await readFile(zipped.peopleFile);
+    // The gzip magic bytes, and a file much smaller than the lines it holds.
+    expect([people[0], people[1]]).toEqual([0x1f, 0x8b]);
+    expect(people.length).toBeLessThan((await readFile(plain.peopleFile)).length / 3);
+    expect(gunzipSync(people).equals(await readFile(plain.peopleFile))).toBe(true);
+    expect(gunzipSync(await readFile(zipped.companiesFile)).equals(await readFile(plain.companiesFile))).toBe(true);
   });
 
   it('rejects negative or fractional sizes', async () => {
