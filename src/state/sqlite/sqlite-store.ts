@@ -9,6 +9,7 @@ import { SqliteAudiences } from './audiences.js';
 import { SqliteCredits } from './credits.js';
 import { SqliteDomainLists } from './domain-lists.js';
 import { SqliteFeedback } from './feedback.js';
+import { GroupCommit } from './group-commit.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
@@ -69,6 +70,8 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   const audiences = new SqliteAudiences(db, accounts);
   const requestLog = new SqliteRequestLog(db);
   const oauth = new SqliteOAuth(db);
+  // The credit writes and reads of every paid request, and the request log, commit in groups (group-commit.ts).
+  const group = new GroupCommit(db);
 
   return {
     listPlans: () => plans.list(),
@@ -82,10 +85,10 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     revokeKey: async (accountId, keyId, now) => keys.revoke(accountId, keyId, now),
     listKeys: async (accountId) => keys.list(accountId),
     authenticate: async (secret, now) => keys.authenticate(secret, now),
-    snapshot: async (accountId, now) => credits.snapshot(accountId, now),
-    reserve: async (req) => credits.reserve(req),
-    commit: async (holdId, charged, now) => credits.commit(holdId, charged, now),
-    releaseHold: async (holdId, now) => credits.releaseHold(holdId, now),
+    snapshot: (accountId, now) => group.run(() => credits.snapshot(accountId, now)),
+    reserve: (req) => group.run(() => credits.reserve(req)),
+    commit: (holdId, charged, now) => group.run(() => credits.commit(holdId, charged, now)),
+    releaseHold: (holdId, now) => group.run(() => credits.releaseHold(holdId, now)),
     getHold: async (holdId) => credits.getHold(holdId),
     releaseOrphanHolds: async (now) => {
       const orphans = db
@@ -154,7 +157,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     updateAudience: async (accountId, id, patch, now) => audiences.patch(accountId, id, patch, now),
     deleteAudience: async (accountId, id) => audiences.delete(accountId, id),
     recordAudienceCount: async (accountId, id, version, point) => audiences.record(accountId, id, version, point),
-    appendRequestLog: async (entries, cap) => requestLog.append(entries, cap),
+    appendRequestLog: (entries, cap) => group.run(() => requestLog.append(entries, cap)),
     listRequestLog: async (accountId) => requestLog.list(accountId),
     getRequestLogEntry: async (accountId, requestId) => requestLog.get(accountId, requestId),
     oauthUpsert: async (record, now) => oauth.put(record, now),
@@ -189,6 +192,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
       }
     },
     close: async () => {
+      group.flush();
       if (db.open) db.close();
     },
   };
