@@ -4,7 +4,7 @@ import { AppError } from '../../domain/errors/index.js';
 import { newId } from '../../domain/ids.js';
 import { keyRevokedEvent } from '../../domain/webhooks/events.js';
 import { displayPrefix, generateSecret, hashSecret, isWellFormedSecret, sameDigest } from '../key-hash.js';
-import type { SqliteAccounts } from './accounts.js';
+import { type AccountRow, type SqliteAccounts, toAccount } from './accounts.js';
 import type { SqliteWebhooks } from './webhooks.js';
 
 interface KeyRow {
@@ -16,6 +16,15 @@ interface KeyRow {
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
+}
+
+/** A key row with its account's columns (prefixed `account_`), read by one statement when a request authenticates. */
+interface KeyAccountRow extends KeyRow {
+  account_name: AccountRow['name'];
+  account_plan: AccountRow['plan'];
+  account_billing_day: AccountRow['billing_day'];
+  account_status: AccountRow['status'];
+  account_created_at: AccountRow['created_at'];
 }
 
 const toKey = (r: KeyRow): ApiKeyRecord => ({
@@ -45,7 +54,7 @@ export class SqliteKeys {
   private readonly touchedAt = new Map<string, number>();
   private readonly insert: Statement<[KeyRow]>;
   private readonly byId: Statement<[string], KeyRow>;
-  private readonly byHash: Statement<[string], KeyRow>;
+  private readonly byHash: Statement<[string], KeyAccountRow>;
   private readonly activeOf: Statement<[string], KeyRow>;
   private readonly ofAccount: Statement<[string], KeyRow>;
   private readonly revoke_: Statement<[{ id: string; account_id: string; now: string }]>;
@@ -65,7 +74,12 @@ export class SqliteKeys {
         '@account_id, @prefix, @hash, @name, @created_at, @revoked_at, @last_used_at)',
     );
     this.byId = db.prepare('SELECT * FROM api_keys WHERE id = ?');
-    this.byHash = db.prepare('SELECT * FROM api_keys WHERE hash = ?');
+    // The key and its account in one read: every authenticated request makes it.
+    this.byHash = db.prepare(
+      'SELECT k.*, a.name AS account_name, a.plan AS account_plan, a.billing_day AS account_billing_day, ' +
+        'a.status AS account_status, a.created_at AS account_created_at ' +
+        'FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?',
+    );
     this.activeOf = db.prepare('SELECT * FROM api_keys WHERE account_id = ? AND revoked_at IS NULL');
     this.ofAccount = db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id');
     this.revoke_ = db.prepare(
@@ -108,8 +122,14 @@ export class SqliteKeys {
     const row = this.byHash.get(hash);
     // The index lookup already matched; the constant-time compare keeps the final decision timing-flat.
     if (!row || !sameDigest(row.hash, hash) || row.revoked_at !== null) return undefined;
-    const account = this.accounts.get(row.account_id);
-    if (!account) return undefined;
+    const account = toAccount({
+      id: row.account_id,
+      name: row.account_name,
+      plan: row.account_plan,
+      billing_day: row.account_billing_day,
+      status: row.account_status,
+      created_at: row.account_created_at,
+    });
     const at = now.getTime();
     const touched = this.touchedAt.get(row.id);
     if (touched === undefined || at - touched >= LAST_USED_GRANULARITY_MS || at < touched) {
