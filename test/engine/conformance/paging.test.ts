@@ -26,7 +26,7 @@ let rowGroups: number;
 beforeAll(async () => {
   rel = await conformanceRelease(30_000, 3000, 11);
   ({ dataDir, contacts, companies, rowGroups } = rel);
-}, 120_000);
+}, 300_000);
 
 afterAll(() => rel.remove());
 
