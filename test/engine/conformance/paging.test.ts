@@ -28,7 +28,7 @@ beforeAll(async () => {
   ({ dataDir, contacts, companies, rowGroups } = rel);
 }, 300_000);
 
-afterAll(() => rel.remove());
+afterAll(() => rel?.remove());
 
 interface Case {
   name: string;
