@@ -15,7 +15,7 @@ import { machine } from './lib/machine.js';
  * Generate + load benchmark: seeded dumps into a temp data dir, then a full load; prints and records
  * generate ms, load ms, total, rows/s, peak RSS and the sizes of the release file, its point store and its index.
  *   node dist/bench/gen-load-bench.js --contacts 1000000 [--companies N] [--seed S] [--keep] [--gzip] [--tag T]
- *     (--gzip: the dumps are written and read gzip-compressed, a fifth of the disk; people_dump_mb is then that size)
+ *     (--gzip: the dumps are written and read gzip-compressed, about 28 % of the disk; people_dump_mb is then that size)
  *   node dist/bench/gen-load-bench.js --dumps DIR [--tag T]     load only: people.jsonl + companies.jsonl in DIR
  *   node dist/bench/gen-load-bench.js --contacts N --overlap ...  as `cds seed` / `cds start` do (loaders/seed.ts): the
  *     load reads the people as they are generated on another thread; load_ms is then the whole seed, generate_ms the
@@ -34,7 +34,7 @@ const { values } = parseArgs({
     dumps: { type: 'string' },
     tag: { type: 'string' },
     overlap: { type: 'boolean', default: false },
-    /** Generates gzip-compressed dumps (a fifth of the disk): the size the machine's disk allows grows. */
+    /** Generates gzip-compressed dumps (about 28 % of the disk): the size the machine's disk allows grows. */
     gzip: { type: 'boolean', default: false },
   },
 });

@@ -17,7 +17,7 @@ export interface GenerateOptions {
   seed: number;
   outDir: string;
   format?: 'jsonl' | 'csv';
-  /** Writes `<name>.<format>.gz`, gzip-compressed (a fifth of the disk; the loader reads it as it is). */
+  /** Writes `<name>.<format>.gz`, gzip-compressed (about 28 % of the disk; the loader reads it as it is). */
   gzip?: boolean;
   /** The "today" of the data; defaults to 2026-11-01T00:00:00Z so output never depends on the clock. */
   asOf?: Date;
