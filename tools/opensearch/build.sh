@@ -17,7 +17,12 @@ done
 OUT="$OS_TOOL_DIR/target/$VERSION"
 up_to_date() {
   [[ -s "$OUT/classpath.txt" && -f "$OUT/classes/org/cds/opensearch/Launcher.class" ]] || return 1
-  [[ -z "$(find "$OS_TOOL_DIR/pom.xml" "$OS_TOOL_DIR/src" -newer "$OUT/classpath.txt" -type f -print -quit)" ]]
+  [[ -z "$(find "$OS_TOOL_DIR/pom.xml" "$OS_TOOL_DIR/src" -newer "$OUT/classpath.txt" -type f -print -quit)" ]] || return 1
+  # The classpath names jars in Maven's local repository: one removed since (a cleaned ~/.m2) means building again.
+  local jar
+  while IFS= read -r jar; do
+    [[ -z "$jar" || -f "$jar" ]] || return 1
+  done < <(tr ':' '\n' <"$OUT/classpath.txt")
 }
 up_to_date && exit 0
 
