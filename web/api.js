@@ -15,9 +15,36 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A key may have 2 requests in flight (the spec's limit; a third is answered 429), and the console's session is one
+ * key: its calls wait for a free place rather than send a third (a page that loads three things at once).
+ */
+const MAX_IN_FLIGHT = 2;
+let inFlight = 0;
+const waiting = [];
+
+async function place() {
+  if (inFlight < MAX_IN_FLIGHT) inFlight++;
+  else await new Promise((resolve) => waiting.push(resolve));
+}
+
+/** Hands the place to the next call waiting, or frees it. */
+function leave() {
+  const next = waiting.shift();
+  if (next) next();
+  else inFlight--;
+}
+
 async function send(path, init = {}) {
-  const res = await fetch(path, { credentials: 'same-origin', ...init });
-  const body = await res.json().catch(() => ({}));
+  await place();
+  let res;
+  let body;
+  try {
+    res = await fetch(path, { credentials: 'same-origin', ...init });
+    body = await res.json().catch(() => ({}));
+  } finally {
+    leave();
+  }
   // A session that revoked its own key is still signed in: the page says to create the next key.
   if (res.status === 401 && body.error?.details?.session !== 'keyless') {
     location.assign('/app/sign-in');
