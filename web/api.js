@@ -16,15 +16,16 @@ export class ApiError extends Error {
 }
 
 /**
- * A key may have 2 requests in flight (the spec's limit; a third is answered 429), and the console's session is one
- * key: its calls wait for a free place rather than send a third (a page that loads three things at once).
+ * A key may have only so many requests in flight (the spec's 2; a third is answered 429), and the console's session
+ * is one key: its calls wait for a free place rather than send one more (a page that loads three things at once).
+ * The session's answer says the limit (`in_flight_limit`); until it has, one call at a time.
  */
-const MAX_IN_FLIGHT = 2;
+let maxInFlight = 1;
 let inFlight = 0;
 const waiting = [];
 
 async function place() {
-  if (inFlight < MAX_IN_FLIGHT) inFlight++;
+  if (inFlight < maxInFlight) inFlight++;
   else await new Promise((resolve) => waiting.push(resolve));
 }
 
@@ -57,6 +58,14 @@ async function send(path, init = {}) {
 export async function loadSession() {
   const body = await send('/app/api/session');
   csrf = body.csrf_token;
+  if (Number.isInteger(body.in_flight_limit) && body.in_flight_limit > 0) {
+    maxInFlight = body.in_flight_limit;
+    // A higher limit lets calls that waited go now.
+    while (inFlight < maxInFlight && waiting.length > 0) {
+      inFlight++;
+      waiting.shift()();
+    }
+  }
   return body;
 }
 

@@ -187,7 +187,10 @@ function consoleSuite(store: string, env: Record<string, string>): void {
 
     it('ends the session on sign-out, on expiry, and when its key is revoked elsewhere', async () => {
       const c = await consoleSignIn(app, a.apiKey);
-      expect((await c.call('GET', '/app/api/session')).status).toBe(200);
+      const session = await c.call('GET', '/app/api/session');
+      expect(session.status).toBe(200);
+      // The key's requests in flight (the spec's 2): the console's pages never send more at once.
+      expect(session.body.in_flight_limit).toBe(2);
       const out = await c.call('DELETE', '/app/api/session');
       expect(out.status).toBe(200);
       expect(out.headers.get('set-cookie')).toMatch(/cds_session=;.*Max-Age=0/);
@@ -334,7 +337,11 @@ function consoleSuite(store: string, env: Record<string, string>): void {
 describe('web console (/app): limits shared with the API', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ contacts: 300, companies: 50, env: { CDS_RATE_PER_MINUTE: '5' } });
+    app = await startTestApp({
+      contacts: 300,
+      companies: 50,
+      env: { CDS_RATE_PER_MINUTE: '5', CDS_RATE_CONCURRENT: '3' },
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -354,5 +361,7 @@ describe('web console (/app): limits shared with the API', () => {
     expect(refused.body.error.code).toBe('rate.limited');
     expect(refused.headers.get('retry-after')).toBeTruthy();
     expect((await app.request('GET', '/v1/credits', { key: acct.apiKey })).status).toBe(429);
+    // The session tells the console the key's in-flight limit as this server applies it.
+    expect((await c.call('GET', '/app/api/session')).body.in_flight_limit).toBe(3);
   });
 });

@@ -50,6 +50,8 @@ export function consoleApi(services: Services): Router {
       account: { id: caller.account.id, name: caller.account.name, plan: caller.account.plan },
       key_id: caller.key?.id ?? null,
       base_url: services.config.publicUrl,
+      // The key's requests in flight (the rate limiter's, CDS_RATE_CONCURRENT): the console's pages send no more.
+      in_flight_limit: services.rateLimiter.concurrent,
     };
   });
 
