@@ -79,6 +79,18 @@ export function loadSettings(): { threads: number; stagingMemoryLimit: string; m
   return { threads: availableParallelism(), stagingMemoryLimit: mb(1 / 4, 3072), memoryLimit: mb(1 / 2, 5120) };
 }
 
+/**
+ * The build's memory limit for a release of `contacts` rows: loadSettings' limit up to 10 M contacts (the 8 GB target
+ * of a 10 M load), then 512 MB more per million, up to half of the machine's memory. At 15 M the fixed 5 GB failed at
+ * the end of the point store's phase ("failed to allocate 512 MiB, 4.4 of 4.7 GiB used"): DuckDB spills sorts and
+ * joins, not every buffer it holds, so what a build needs grows with its rows.
+ */
+export function buildMemoryLimitFor(contacts: number, machineBytes: number = totalmem()): string {
+  const base = Math.min(5120, Math.floor(machineBytes / 2 / 2 ** 20));
+  const past = Math.max(0, Math.ceil((contacts - 10_000_000) / 1_000_000)) * 512;
+  return `${Math.max(base, Math.min(base + past, Math.floor(machineBytes / 2 / 2 ** 20)))}MB`;
+}
+
 /** DuckDB's memory limit while a delta patches its copy of the serving release, and while its index is merged. */
 const PATCH_MEMORY_LIMIT = '2GB';
 const MERGE_MEMORY_LIMIT = '512MB';
@@ -157,7 +169,6 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     private readonly files: ReleaseFiles,
     private readonly instance: DuckDBInstance,
     private readonly threads: number,
-    private readonly buildMemoryLimit: string,
     private readonly conn: DuckDBConnection,
   ) {
     this.companies = new StagingTable(conn, COMPANIES, COMPANY_STAGE);
@@ -166,7 +177,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
   }
 
   static async create(releaseId: string, stagingDir: string, files: ReleaseFiles): Promise<DuckDBReleaseWriter> {
-    const { threads, stagingMemoryLimit, memoryLimit } = loadSettings();
+    const { threads, stagingMemoryLimit } = loadSettings();
     // One thread while staging: the worker threads normalize on the cores meanwhile, and more DuckDB
     // threads there only slowed both sides (measured). The build then uses every core.
     const instance = await DuckDBInstance.create(`${files.final}.tmp`, {
@@ -178,7 +189,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
     for (const sql of releaseDdl()) await conn.run(sql);
     await conn.run(stagingDdl(COMPANIES, COMPANY_STAGE));
     await conn.run(stagingDdl(PEOPLE, PEOPLE_STAGE));
-    return new DuckDBReleaseWriter(releaseId, stagingDir, files, instance, threads, memoryLimit, conn);
+    return new DuckDBReleaseWriter(releaseId, stagingDir, files, instance, threads, conn);
   }
 
   /**
@@ -275,7 +286,8 @@ class DuckDBReleaseWriter implements ReleaseWriter {
    */
   async build(onStep: StepFn = () => undefined): Promise<{ contacts: number; companies: number }> {
     await this.conn.run(`SET threads = ${this.threads}`);
-    await this.conn.run(`SET memory_limit = '${this.buildMemoryLimit}'`);
+    const staged = await this.conn.runAndReadAll(`SELECT count(*) FROM ${PEOPLE}`);
+    await this.conn.run(`SET memory_limit = '${buildMemoryLimitFor(Number(staged.getRows()[0]![0]))}'`);
     onStep(0, 3);
     await this.conn.run(
       `CREATE TEMP TABLE stage_company_order AS SELECT id, row_number() OVER (ORDER BY id) AS sort_key FROM ` +
