@@ -5,13 +5,20 @@
  * writes bench/results/peer-postgres-<size>[-<tag>].json.
  *
  *   node dist/bench/peer-postgres/index.js --contacts 1000000 [--data DIR] [--runs 15] [--pg URL] [--tag T] [--cold]
- *        [--client node|fetch] [--opensearch URL[,URL...] [--shards N] [--replicas N]]
+ *        [--client node|fetch] [--interleave sides|calls] [--opensearch URL[,URL...] [--shards N] [--replicas N]]
  *
  * `--client fetch` calls the service with `fetch` (what a Node user's script uses) instead of node:http over one
  * kept-alive connection; the file's name then carries `-fetch`.
  *
  * With --opensearch the service serves the same release from that OpenSearch cluster (bench/lib/opensearch.ts) and
  * the file is peer-postgres-<size>-opensearch-<N>n[-<tag>].json.
+ *
+ * `--interleave` orders each run's calls. `sides` (the default): each side answers a query's count and then its first
+ * page, as a client asking for a count and a page does, the two sides taking turns per query, and which side goes
+ * first swaps every run (A B, then B A), so neither always follows the other. `calls` (the order before 2026-11-29):
+ * service count, PostgreSQL count, service page, PostgreSQL page; the service's page then always follows
+ * PostgreSQL's count (a parallel scan of up to the whole table on both cores, 37 to 700 ms) and PostgreSQL's page
+ * its own count of the same filter: the order is in the figures (docs/performance.md).
  *
  * The service keeps what it answered (page totals, the rows of a filter: a release never changes), so every timed
  * call after the check pass is one it has answered before. `--cold` serves with both caches off
@@ -43,6 +50,8 @@ const { values } = parseArgs({
     cold: { type: 'boolean', default: false },
     /** The service's HTTP client: node (node:http, one kept-alive connection) or fetch (what a user's script uses). */
     client: { type: 'string', default: 'node' },
+    /** sides: each side's count then page, sides alternating who goes first per run; calls: the order before. */
+    interleave: { type: 'string', default: 'sides' },
     ...OPENSEARCH_OPTIONS,
   },
 });
@@ -64,6 +73,8 @@ const peer = {
 };
 
 const cold = values.cold === true;
+const interleave = values.interleave;
+if (interleave !== 'sides' && interleave !== 'calls') throw new Error('--interleave is sides or calls');
 const engine = await benchEngine(dir, values, log);
 const server = await startBenchServer(dir, {
   ...engine.env,
@@ -90,10 +101,19 @@ try {
     for (const { q, sql } of queries) {
       const s = samples.get(q.name);
       if (!s) continue;
-      s.sc.push((await timed(() => service.count(q))).ms);
-      s.pc.push((await timed(() => peer.count(sql.count))).ms);
-      s.sf.push((await timed(() => service.firstPage(q))).ms);
-      s.pf.push((await timed(() => peer.firstPage(sql.first))).ms);
+      const call: Record<'sc' | 'pc' | 'sf' | 'pf', () => Promise<unknown>> = {
+        sc: () => service.count(q),
+        pc: () => peer.count(sql.count),
+        sf: () => service.firstPage(q),
+        pf: () => peer.firstPage(sql.first),
+      };
+      const order =
+        interleave === 'calls'
+          ? (['sc', 'pc', 'sf', 'pf'] as const)
+          : i % 2 === 0
+            ? (['sc', 'sf', 'pc', 'pf'] as const)
+            : (['pc', 'pf', 'sc', 'sf'] as const);
+      for (const k of order) s[k].push((await timed(call[k])).ms);
     }
     log(`run ${i + 1}/${runs}\n`);
   }
@@ -133,6 +153,7 @@ const summary = {
   runs,
   tag: values.tag ?? null,
   client,
+  interleave,
   service_caches: cold ? 'off' : 'on',
   ...(await engine.record()),
   machine: machine(),
