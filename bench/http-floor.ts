@@ -10,10 +10,13 @@
  * first page of 100 rows (the peer's first-page statement, the service's search) instead of the count.
  *
  *   node dist/bench/http-floor.js [--contacts 1000000] [--data DIR] [--calls 1000] [--pg URL] [--query NAME] [--page]
- *     [--health] [--client node|fetch] [--server-timing] [--tag T]
+ *     [--health] [--client node|fetch] [--server-timing] [--no-postgres] [--tag T]
  *
  * `--health` times GET /health (no key; PostgreSQL's side `SELECT 1`). `--client fetch` calls with `fetch` (what a
  * Node user's script uses) instead of node:http over one kept-alive connection; both sides use the same client.
+ *
+ * `--no-postgres` leaves PostgreSQL out (a release larger than the peer's table can be copied into here in the time at
+ * hand): the bare server and the service alternate alone.
  *
  * `--server-timing` also times each call inside the bare server's and the service's processes, from Node's request
  * event to the answer handed to the socket (lib/server-timing.ts): the server's own part of each side, without the
@@ -54,6 +57,8 @@ const { values } = parseArgs({
     client: { type: 'string', default: 'node' },
     /** Times GET /health (no key) instead of a query; PostgreSQL's side is `SELECT 1`. */
     health: { type: 'boolean', default: false },
+    /** Leaves PostgreSQL out: the bare server and the service only. */
+    'no-postgres': { type: 'boolean', default: false },
     'serve-bare': { type: 'boolean', default: false },
   },
 });
@@ -93,7 +98,7 @@ async function measure(): Promise<void> {
   if (!query) throw new Error(`the query suite has no query named ${queryName}`);
   if (query.familyB) throw new Error(`${query.name} is a family B query: this bench times family A calls`);
 
-  const db = await connectPeer(values.pg, dir, log);
+  const db = values['no-postgres'] ? null : await connectPeer(values.pg, dir, log);
   const sql: [string, unknown[]] = health ? ['SELECT 1', []] : peerSql(TABLE, query.filter)[page ? 'first' : 'count'];
   const path = health ? '/health' : page ? '/v1/contacts/search' : '/v1/contacts/count';
   const body = page ? { filter: query.filter, limit: 100 } : { filter: query.filter };
@@ -124,41 +129,42 @@ async function measure(): Promise<void> {
   });
   const callBare = caller(`http://127.0.0.1:${port}`);
 
-  const sides = {
+  type Side = 'bare' | 'service' | 'postgres';
+  const sides: Partial<Record<Side, () => Promise<unknown>>> = {
     bare: callBare,
     service: callService,
-    postgres: () => db.query(...sql),
+    ...(db ? { postgres: () => db.query(...sql) } : {}),
   };
-  type Side = keyof typeof sides;
+  const sideNames = Object.keys(sides) as Side[];
   const modes = { back_to_back: 0, after_10ms_idle: 10 };
-  const results: Record<string, Record<Side, { p50: number; p95: number }>> = {};
+  const results: Record<string, Partial<Record<Side, { p50: number; p95: number }>>> = {};
   const WARMUP = 200;
   try {
-    for (let i = 0; i < WARMUP; i++) for (const f of Object.values(sides)) await f();
+    for (let i = 0; i < WARMUP; i++) for (const side of sideNames) await sides[side]!();
     for (const [mode, pauseMs] of Object.entries(modes)) {
       const samples: Record<Side, number[]> = { bare: [], service: [], postgres: [] };
       for (let i = 0; i < calls; i++)
-        for (const side of Object.keys(sides) as Side[]) {
+        for (const side of sideNames) {
           if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
-          samples[side].push((await timed(sides[side])).ms);
+          samples[side].push((await timed(sides[side]!)).ms);
         }
       const row = Object.fromEntries(
-        (Object.keys(sides) as Side[]).map((s) => [
+        sideNames.map((s) => [
           s,
           { p50: round(percentile(samples[s], 50), 3), p95: round(percentile(samples[s], 95), 3) },
         ]),
-      ) as Record<Side, { p50: number; p95: number }>;
+      ) as Partial<Record<Side, { p50: number; p95: number }>>;
       results[mode] = row;
       log(
-        `${mode.padEnd(16)} p50  bare HTTP ${row.bare.p50} ms   service ${row.service.p50} ms   PostgreSQL ` +
-          `${row.postgres.p50} ms\n`,
+        `${mode.padEnd(16)} p50  bare HTTP ${row.bare!.p50} ms   service ${row.service!.p50} ms` +
+          `${row.postgres ? `   PostgreSQL ${row.postgres.p50} ms` : ''}\n`,
       );
     }
   } finally {
     bare.kill();
     await bareExited;
     await server.stop();
-    await db.end();
+    await db?.end();
   }
   // Each process timed every call it answered, in order: the service the call that fetched the answer first, then both
   // the warm-up and each mode's calls.
