@@ -241,9 +241,10 @@ function leafRows(ix: EntityIndex, entity: Entity, leaf: Leaf): LeafPlan | null 
     }
     case 'contains':
     case 'prefix': {
-      if (type !== 'string' || values.length !== 1) return null;
-      const hits = scanDictionary(terms, String(values[0]), leaf.op === 'prefix');
-      return hits ? () => ix.union(terms, hits) : null;
+      if (type !== 'string' || values.length !== 1 || terms.values.length > SCAN_DICTIONARY_MAX) return null;
+      // Tested when the plan runs, not while planning: a filter whose rows are kept (the result cache) is planned
+      // again on every call, and testing a large dictionary (1.5 M employer names at 15 M contacts) took 30 ms.
+      return () => ix.union(terms, scanDictionary(terms, String(values[0]), leaf.op === 'prefix') ?? []);
     }
   }
 }
