@@ -2,13 +2,18 @@
  * Query benchmark: the suite of bench/lib/query-suite.ts (realistic audience queries), each run as a count, as a first
  * search page (100 rows) and as a page deep in a cursor walk, over real HTTP against a warm server.
  *
- *   node dist/bench/query-bench.js --contacts 1000000 [--data DIR] [--runs 15] [--tag T]
+ *   node dist/bench/query-bench.js --contacts 1000000 [--data DIR] [--runs 15] [--tag T] [--cold]
  *        [--opensearch URL[,URL...] [--shards N] [--replicas N]]
  *
  * Prints p50/p95 per query and writes bench/results/query-<size>.json (query-<size>-<T>.json with --tag)
  * with the server's peak RSS. With --opensearch the service serves the same release from that OpenSearch cluster
  * (indexed into it first when needed: bench/lib/opensearch.ts) and the file is query-<size>-opensearch-<N>n[-T].json,
  * with the load rate and the cluster's heap and disk.
+ *
+ * The service keeps the rows of every filter its index answered and each search's page.total, so every timed call
+ * after the first is a cache hit there; `--cold` serves with both caches off (CDS_QUERY_CACHE_MB=0,
+ * CDS_SEARCH_TOTALS_CACHE=0, as the peer's `--cold`), so every call plans and counts again; the file's name then ends
+ * in `-cold`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +34,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '15' },
     depth: { type: 'string', default: '5000' },
     tag: { type: 'string' },
+    /** The service's query and totals caches off: every call plans and counts again. */
+    cold: { type: 'boolean', default: false },
     ...OPENSEARCH_OPTIONS,
   },
 });
@@ -40,7 +47,11 @@ const dir = benchDataDir(root, contacts, values.data);
 const key = benchKey(root, dir);
 const SUITE = await querySuite(dir);
 const engine = await benchEngine(dir, values, (s) => process.stdout.write(s));
-const server = await startBenchServer(dir, engine.env);
+const cold = values.cold === true;
+const server = await startBenchServer(dir, {
+  ...engine.env,
+  ...(cold ? { CDS_QUERY_CACHE_MB: '0', CDS_SEARCH_TOTALS_CACHE: '0' } : {}),
+});
 
 const client = suiteClient(poster(server.url, key));
 
@@ -89,6 +100,7 @@ try {
     contacts,
     runs,
     tag: values.tag ?? null,
+    service_caches: cold ? 'off' : 'on',
     ...(await engine.record()),
     deep_page_depth_rows: depth,
     machine: machine(),
@@ -108,7 +120,7 @@ try {
       root,
       'bench',
       'results',
-      `query-${contacts}${[engine.name, values.tag]
+      `query-${contacts}${[engine.name, values.tag, cold ? 'cold' : undefined]
         .filter(Boolean)
         .map((t) => `-${t}`)
         .join('')}.json`,
