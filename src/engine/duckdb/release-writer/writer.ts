@@ -70,9 +70,10 @@ import { StagingTable, stageColumns, stagingDdl } from './staging.js';
 /**
  * Load-time DuckDB settings: every core; DuckDB's memory a quarter of the machine's up to 3 GB while staging (what does
  * not fit is written to the staging folder; the workers normalizing beside it hold the rest) and half of it up to
- * 5 GB for the build's joins and sorts (`memoryLimit`). At 8 GB for both, a 10 M load peaked at 11.5 GB while staging;
- * at 6 GB for the build, 8.18 GB in the build; at 5 GB, 6.55 GB there and 7.61 GB overall, while staging, for 4 % more
- * time (bench/results/gen-load-10000000-s31.json, -build-5gb.json).
+ * 5 GB for the build's joins and sorts (`memoryLimit`; past 10 M contacts the build grows it, buildMemoryLimitFor). At
+ * 8 GB for both, a 10 M load peaked at 11.5 GB while staging; at 6 GB for the build, 8.18 GB in the build; at 5 GB,
+ * 6.55 GB there and 7.61 GB overall, while staging, for 4 % more time (bench/results/gen-load-10000000-s31.json,
+ * -build-5gb.json).
  */
 export function loadSettings(): { threads: number; stagingMemoryLimit: string; memoryLimit: string } {
   const mb = (part: number, cap: number) => `${Math.min(cap, Math.floor((totalmem() * part) / 2 ** 20))}MB`;
