@@ -23,7 +23,7 @@ import { poster } from './lib/http.js';
 import { machine } from './lib/machine.js';
 import { benchEngine, OPENSEARCH_OPTIONS } from './lib/opensearch.js';
 import { querySuite } from './lib/query-suite.js';
-import { startBenchServer } from './lib/server.js';
+import { COLD_CACHES_ENV, startBenchServer } from './lib/server.js';
 import { percentile, round, timed } from './lib/stats.js';
 import { suiteClient } from './lib/suite-client.js';
 
@@ -50,7 +50,7 @@ const engine = await benchEngine(dir, values, (s) => process.stdout.write(s));
 const cold = values.cold === true;
 const server = await startBenchServer(dir, {
   ...engine.env,
-  ...(cold ? { CDS_QUERY_CACHE_MB: '0', CDS_SEARCH_TOTALS_CACHE: '0' } : {}),
+  ...(cold ? COLD_CACHES_ENV : {}),
 });
 
 const client = suiteClient(poster(server.url, key));

@@ -27,6 +27,12 @@ export function cpuSecondsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** The service's query and totals caches off (the benches' `--cold`): every call plans its filter and counts again. */
+export const COLD_CACHES_ENV: Readonly<Record<string, string>> = {
+  CDS_QUERY_CACHE_MB: '0',
+  CDS_SEARCH_TOTALS_CACHE: '0',
+};
+
 /** Starts `cds serve` (the test helper's child server) with the bench's relaxed limits, and reads its memory. */
 export async function startBenchServer(dataDir: string, env: Record<string, string> = {}): Promise<BenchServer> {
   const { url, child } = await startChildServer(dataDir, {

@@ -5,8 +5,8 @@ import { indexFile } from './bitmap-index/format.js';
 import { pointStoreReadable } from './point-store/point-store.js';
 import { pointStoreBaseFile, pointStoreFile } from './point-store/schema.js';
 import { type CurrentPointer, listReleases, publishCurrent, readCurrent, releaseFile } from './release-store.js';
-import { buildMemoryLimitFor, loadSettings } from './release-writer/writer.js';
-import { ident, META_TABLE, TABLE } from './schema.js';
+import { loadSettings, setBuildMemoryLimit } from './release-writer/writer.js';
+import { META_TABLE, TABLE } from './schema.js';
 
 /** One release on disk, as `cds releases list` prints it. */
 export interface ReleaseListing {
@@ -148,9 +148,8 @@ export async function indexRelease(
   const conn = await instance.connect();
   const target = indexFile(file);
   try {
-    // As in a load, past 10 M contacts DuckDB's limit grows with the release (buildMemoryLimitFor).
-    const contacts = await conn.runAndReadAll(`SELECT count(*) FROM ${ident(TABLE.contact)}`);
-    await conn.run(`SET memory_limit = '${buildMemoryLimitFor(Number(contacts.getRows()[0]![0]))}'`);
+    // As in a load, past 10 M contacts DuckDB's limit grows with the release.
+    await setBuildMemoryLimit(conn, TABLE.contact);
     await buildBitmapIndex(conn, `${target}.tmp`, releaseId, onStep);
     await rename(`${target}.tmp`, target);
   } catch (e) {

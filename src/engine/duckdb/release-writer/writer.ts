@@ -76,8 +76,16 @@ import { StagingTable, stageColumns, stagingDdl } from './staging.js';
  * -build-5gb.json).
  */
 export function loadSettings(): { threads: number; stagingMemoryLimit: string; memoryLimit: string } {
-  const mb = (part: number, cap: number) => `${Math.min(cap, Math.floor((totalmem() * part) / 2 ** 20))}MB`;
-  return { threads: availableParallelism(), stagingMemoryLimit: mb(1 / 4, 3072), memoryLimit: mb(1 / 2, 5120) };
+  return {
+    threads: availableParallelism(),
+    stagingMemoryLimit: shareMb(totalmem(), 1 / 4, 3072),
+    memoryLimit: buildMemoryLimitFor(0),
+  };
+}
+
+/** A share of the machine's memory in MB, at most `capMb`, as DuckDB's memory_limit writes it. */
+function shareMb(machineBytes: number, part: number, capMb: number): string {
+  return `${Math.min(capMb, Math.floor((machineBytes * part) / 2 ** 20))}MB`;
 }
 
 /**
@@ -87,9 +95,14 @@ export function loadSettings(): { threads: number; stagingMemoryLimit: string; m
  * joins, not every buffer it holds, so what a build needs grows with its rows.
  */
 export function buildMemoryLimitFor(contacts: number, machineBytes: number = totalmem()): string {
-  const base = Math.min(5120, Math.floor(machineBytes / 2 / 2 ** 20));
   const past = Math.max(0, Math.ceil((contacts - 10_000_000) / 1_000_000)) * 512;
-  return `${Math.max(base, Math.min(base + past, Math.floor(machineBytes / 2 / 2 ** 20)))}MB`;
+  return shareMb(machineBytes, 1 / 2, 5120 + past);
+}
+
+/** Sets the connection's memory limit for a build over `table`'s rows (buildMemoryLimitFor). */
+export async function setBuildMemoryLimit(conn: DuckDBConnection, table: string): Promise<void> {
+  const rows = await conn.runAndReadAll(`SELECT count(*) FROM ${ident(table)}`);
+  await conn.run(`SET memory_limit = '${buildMemoryLimitFor(Number(rows.getRows()[0]![0]))}'`);
 }
 
 /** DuckDB's memory limit while a delta patches its copy of the serving release, and while its index is merged. */
@@ -287,8 +300,7 @@ class DuckDBReleaseWriter implements ReleaseWriter {
    */
   async build(onStep: StepFn = () => undefined): Promise<{ contacts: number; companies: number }> {
     await this.conn.run(`SET threads = ${this.threads}`);
-    const staged = await this.conn.runAndReadAll(`SELECT count(*) FROM ${PEOPLE}`);
-    await this.conn.run(`SET memory_limit = '${buildMemoryLimitFor(Number(staged.getRows()[0]![0]))}'`);
+    await setBuildMemoryLimit(this.conn, PEOPLE);
     onStep(0, 3);
     await this.conn.run(
       `CREATE TEMP TABLE stage_company_order AS SELECT id, row_number() OVER (ORDER BY id) AS sort_key FROM ` +
