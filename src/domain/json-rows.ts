@@ -1,19 +1,22 @@
 /**
- * Rows that are JSON text already (a search page read from the embedded engine's cards, QueryResult.json): an answer
- * writes their text as it is (`answerJson`) rather than parsing every row and serializing it again. Whatever else
+ * Rows that are JSON already (a search page read from the embedded engine's cards, QueryResult.json): an answer
+ * writes their bytes as they are (`answerJson`) rather than parsing every row and serializing it again. Whatever else
  * serializes them (JSON.stringify: an Idempotency-Key's stored answer, a check of the output schema) gets the same
  * rows through `toJSON`.
  */
 export class JsonRows {
-  constructor(readonly texts: readonly string[]) {}
-
-  get length(): number {
-    return this.texts.length;
-  }
+  /**
+   * `bytes`: the rows' JSON objects in UTF-8, one after another with a comma between each two (what goes between the
+   * brackets of a JSON array); `length`: how many rows they are.
+   */
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly length: number,
+  ) {}
 
   /** The rows as objects. */
   rows(): Record<string, unknown>[] {
-    return this.texts.map((t) => JSON.parse(t) as Record<string, unknown>);
+    return JSON.parse(`[${Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length).toString('utf8')}]`);
   }
 
   toJSON(): Record<string, unknown>[] {
@@ -32,16 +35,23 @@ export function holdsJsonRows(body: Record<string, unknown>): boolean {
 }
 
 /**
- * JSON.stringify of an object whose members may be JsonRows, those written from their text. The same JSON: members in
- * order, undefined ones left out.
+ * JSON.stringify of an object whose members may be JsonRows, those written from their bytes, as UTF-8. The same JSON:
+ * members in order, undefined ones left out.
  */
-export function answerJson(body: Record<string, unknown>): string {
-  const members: string[] = [];
+export function answerJson(body: Record<string, unknown>): Buffer {
+  const parts: Uint8Array[] = [];
+  let text = '{';
   for (const [key, value] of Object.entries(body)) {
     if (value === undefined) continue;
-    const text = value instanceof JsonRows ? `[${value.texts.join(',')}]` : JSON.stringify(value);
+    const member = value instanceof JsonRows ? '[' : JSON.stringify(value);
     // Functions and symbols have no JSON (JSON.stringify leaves such members out).
-    if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
+    if (member === undefined) continue;
+    text += `${text === '{' ? '' : ','}${JSON.stringify(key)}:${member}`;
+    if (value instanceof JsonRows) {
+      parts.push(Buffer.from(text), value.bytes);
+      text = ']';
+    }
   }
-  return `{${members.join(',')}}`;
+  parts.push(Buffer.from(`${text}}`));
+  return Buffer.concat(parts);
 }

@@ -82,6 +82,16 @@ export interface QueryRequest {
   };
 }
 
+/**
+ * Rows as JSON (QueryResult.json): their objects one after another, a comma between each two, so the first k rows are
+ * `bytes` up to `ends[k - 1]`: what goes between the brackets of an answer's `data`.
+ */
+export interface JsonPage {
+  bytes: Uint8Array;
+  /** Where each row's object ends in `bytes` (exclusive). */
+  ends: readonly number[];
+}
+
 export interface QueryResult {
   /** Release the answer came from. */
   releaseId: string;
@@ -91,10 +101,11 @@ export interface QueryResult {
   /** Page rows with `sort_key`, ascending. */
   rows: Record<string, unknown>[];
   /**
-   * Only when the page asked for `json` and the engine answered so: each row's `columns` as one JSON object text, in
-   * the order asked, what JSON.stringify would make of the row without `sort_key`; `rows` then hold only `sort_key`.
+   * Only when the page asked for `json` and the engine answered so: the rows' `columns`, each row one JSON object in
+   * the order asked (what JSON.stringify would make of the row without `sort_key`), as UTF-8 bytes; `rows` then hold
+   * only `sort_key`.
    */
-  json?: string[];
+  json?: JsonPage;
 }
 
 /** What an export would hold (`exportCount`). */

@@ -5,6 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
 import { seedRelease } from '../../loaders/seed.js';
 import { CONTACT_CARD_COLUMNS } from '../../src/domain/catalog/index.js';
+import { decodeCards } from '../../src/engine/duckdb/point-store/layout.js';
 import { PointStore } from '../../src/engine/duckdb/point-store/point-store.js';
 import {
   cardsSourceSql,
@@ -86,6 +87,23 @@ async function storeMatchesRows(dataDir: string, fullCards: boolean): Promise<vo
     expect(got).toEqual(want.cards);
     if (want.fullCards)
       expect(new Map(store.cards(all, 'full').map((r) => [r.sort_key, r.card]))).toEqual(want.fullCards);
+    // A page's cards read in one statement as bytes and written as JSON objects (an index page's read): every card
+    // once, in sort_key order, the overlay's own where it has one, gone positions left out.
+    const kinds: ['card' | 'full', readonly string[], Map<number, string>][] = [
+      ['card', CONTACT_CARD_COLUMNS, want.cards],
+    ];
+    if (want.fullCards) kinds.push(['full', FULL_CARD_COLUMNS, want.fullCards]);
+    for (const [kind, layout, cards] of kinds) {
+      const page = store.cardsJson(all, layout, kind);
+      const keys = [...cards.keys()].sort((a, b) => a - b);
+      expect(page.sortKeys).toEqual(keys);
+      const decoded = decodeCards(
+        keys.map((k) => cards.get(k)!),
+        layout,
+        layout,
+      ).map(({ sort_key: _, ...row }) => row);
+      expect(JSON.parse(`[${page.bytes.toString('utf8')}]`)).toEqual(decoded);
+    }
     for (const [column, byValue] of want.keys) {
       expect(byValue.size).toBeGreaterThan(100);
       const values = [...byValue.keys()];

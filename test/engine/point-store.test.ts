@@ -388,18 +388,21 @@ describe('point store', () => {
       ];
       for (const cols of sets) {
         const decoded = decodeCards(cards, CONTACT_CARD_COLUMNS, cols).map(({ sort_key: _, ...row }) => row);
-        const rendered = renderCards(cards, CONTACT_CARD_COLUMNS, cols);
-        expect(rendered.map((t) => JSON.parse(t))).toEqual(decoded);
+        const r = renderCards(Buffer.from(cards.join(',')), CONTACT_CARD_COLUMNS, cols);
+        const rendered = JSON.parse(`[${r.bytes.toString('utf8')}]`) as Record<string, unknown>[];
+        expect(rendered).toEqual(decoded);
         // Members in the order asked, as JSON.stringify writes the decoded row.
-        expect(rendered.map((t) => Object.keys(JSON.parse(t)))).toEqual(decoded.map((r) => Object.keys(r)));
+        expect(rendered.map((row) => Object.keys(row))).toEqual(decoded.map((row) => Object.keys(row)));
+        expect(r.sortKeys).toEqual(cards.map((_, i) => i + 1));
       }
-      expect(renderCards(cards.slice(0, 2), CONTACT_CARD_COLUMNS, ['sort_key'])).toEqual(['{}', '{}']);
+      const none = renderCards(Buffer.from(cards.slice(0, 2).join(',')), CONTACT_CARD_COLUMNS, ['sort_key']);
+      expect(none.bytes.toString('utf8')).toBe('{},{}');
     } finally {
       db.close();
     }
   });
 
-  it('answers an index page asked for as JSON from the cards: the rows the objects page holds, as text', async () => {
+  it('answers an index page asked for as JSON from the cards: the rows the objects page holds, as UTF-8 bytes', async () => {
     const filters: IRNode[] = [
       { field: 'seniority', op: 'in', value: ['director', 'vp'] },
       { field: 'has_phone', op: 'eq', value: true },
@@ -412,9 +415,13 @@ describe('point store', () => {
           });
         const [objects, texts] = await Promise.all([ask(false), ask(true)]);
         expect(objects.json).toBeUndefined();
-        expect(texts.json).toHaveLength(40);
+        const page = texts.json!;
+        expect(page.ends).toHaveLength(40);
         expect(texts.rows).toEqual(objects.rows.map((r) => ({ sort_key: r.sort_key })));
-        expect(texts.json).toEqual(objects.rows.map(({ sort_key: _, ...row }) => JSON.stringify(row)));
+        // Each row's object is the bytes JSON.stringify writes of it, a comma between rows.
+        const written = objects.rows.map(({ sort_key: _, ...row }) => JSON.stringify(row));
+        expect(Buffer.from(page.bytes).toString('utf8')).toBe(written.join(','));
+        expect(page.ends).toEqual(written.map((_, i) => Buffer.byteLength(written.slice(0, i + 1).join(','))));
       }
     // A column the cards lack (skills): rows as objects.
     const mixed = await engine.query('contact', filters[0]!, {

@@ -1,5 +1,5 @@
 import { answerJson, holdsJsonRows, JsonRows, plainRows } from '../../src/domain/json-rows.js';
-import { arrayElements, decodeCards, renderCards } from '../../src/engine/duckdb/point-store/layout.js';
+import { CardBounds, cardElements, decodeCards, renderCards } from '../../src/engine/duckdb/point-store/layout.js';
 
 /** Seeded pseudo-random numbers in [0, 1) (mulberry32): the same cases on every run. */
 function random(seed: number): () => number {
@@ -32,9 +32,21 @@ function value(next: () => number, depth: number): unknown {
   );
 }
 
+/** The elements of one card text, each as the text of its bytes. */
 const slices = (text: string) => {
-  const bounds = arrayElements(text);
-  return Array.from({ length: bounds.length / 2 }, (_, i) => text.slice(bounds[2 * i], bounds[2 * i + 1]));
+  const bytes = Buffer.from(text);
+  const bounds = new CardBounds();
+  cardElements(bytes, 0, bounds);
+  return Array.from({ length: bounds.n / 2 }, (_, i) =>
+    bytes.subarray(bounds.at[2 * i], bounds.at[2 * i + 1]).toString('utf8'),
+  );
+};
+const elementsOf = (text: string) => cardElements(Buffer.from(text), 0, new CardBounds());
+
+/** renderCards of card texts joined as the point store reads them, each row's object as a text. */
+const rendered = (cards: string[], layout: string[], columns: string[]) => {
+  const r = renderCards(Buffer.from(cards.join(',')), layout, columns);
+  return r.ends.map((end, i) => r.bytes.subarray(i === 0 ? 0 : r.ends[i - 1]! + 1, end).toString('utf8'));
 };
 
 describe('card JSON (point-store layout): element bounds and rows written from a card text', () => {
@@ -73,8 +85,25 @@ describe('card JSON (point-store layout): element bounds and rows written from a
       '[1 2]',
       '[01]',
     ])
-      expect(() => arrayElements(bad)).toThrow(/card/);
-    expect(() => renderCards(['["a", nul]'], ['id', 'x'], ['id'])).toThrow(/card/);
+      expect(() => elementsOf(bad)).toThrow(/card/);
+    expect(() => rendered(['["a", nul]'], ['id', 'x'], ['id'])).toThrow(/card/);
+    // Cards one after another must have one comma between them.
+    expect(() => renderCards(Buffer.from('["a",1] ["b",2]'), ['id', 'sort_key'], ['id'])).toThrow(/card/);
+    expect(() => renderCards(Buffer.from('["a",1],,["b",2]'), ['id', 'sort_key'], ['id'])).toThrow(/card/);
+  });
+
+  it('ends a card at its closing bracket: what follows is the next card, never part of this one', () => {
+    const bounds = new CardBounds();
+    const bytes = Buffer.from('["é",[1,"]"]],["x"]');
+    expect(cardElements(bytes, 0, bounds)).toBe(bytes.indexOf(',["x"]'));
+    expect(bounds.n).toBe(4);
+    expect(cardElements(bytes, bytes.indexOf('["x"]'), bounds)).toBe(bytes.length);
+    expect([...bounds.at.subarray(0, bounds.n)]).toEqual([bytes.length - 4, bytes.length - 1]);
+    // More elements than the bounds first hold: they grow.
+    const long = Buffer.from(JSON.stringify(Array.from({ length: 300 }, (_, i) => i)));
+    cardElements(long, 0, bounds);
+    expect(bounds.n).toBe(600);
+    expect(long.subarray(bounds.at[598], bounds.at[599]).toString()).toBe('299');
   });
 
   it('agrees with JSON.parse on 2,000 random arrays, compact and indented', () => {
@@ -94,10 +123,36 @@ describe('card JSON (point-store layout): element bounds and rows written from a
     );
     for (const columns of [layout, ['record', 'id'], ['tags', 'tags', 'missing', 'sort_key'], ['sort_key']]) {
       const decoded = decodeCards(cards, layout, columns).map(({ sort_key: _, ...row }) => row);
-      const rendered = renderCards(cards, layout, columns);
-      expect(rendered.map((t) => JSON.parse(t))).toEqual(decoded);
-      expect(rendered.map((t) => Object.keys(JSON.parse(t)))).toEqual(decoded.map((r) => Object.keys(r)));
+      const rows = rendered(cards, layout, columns);
+      expect(rows.map((t) => JSON.parse(t))).toEqual(decoded);
+      expect(rows.map((t) => Object.keys(JSON.parse(t)))).toEqual(decoded.map((r) => Object.keys(r)));
     }
+  });
+
+  it("reads each row's sort_key from its card, and any first rows are a JSON array's members", () => {
+    const layout = ['id', 'name', 'sort_key'];
+    const cards = ['["per_1","Zoë",7]', ' [ "per_2" , null , 12 ] ', '["per_3","a,b",30]'];
+    const r = renderCards(Buffer.from(cards.join(',')), layout, ['name', 'id']);
+    expect(r.sortKeys).toEqual([7, 12, 30]);
+    for (let k = 0; k <= cards.length; k++) {
+      const first = r.bytes.subarray(0, k === 0 ? 0 : r.ends[k - 1]).toString('utf8');
+      expect(JSON.parse(`[${first}]`)).toEqual(
+        [
+          { name: 'Zoë', id: 'per_1' },
+          { name: null, id: 'per_2' },
+          { name: 'a,b', id: 'per_3' },
+        ].slice(0, k),
+      );
+    }
+    expect(renderCards(new Uint8Array(0), layout, ['id'])).toEqual({ bytes: Buffer.alloc(0), ends: [], sortKeys: [] });
+    // Past the first guess of the output's size (64 cards), it grows.
+    const many = Array.from({ length: 500 }, (_, i) => `["per_${i}","${'x'.repeat(i % 7)}",${i + 1}]`);
+    expect(rendered(many, layout, ['id', 'missing', 'name']).map((t) => JSON.parse(t))).toEqual(
+      many.map((c) => {
+        const [id, name] = JSON.parse(c) as string[];
+        return { id, missing: null, name };
+      }),
+    );
   });
 });
 
@@ -106,30 +161,33 @@ describe('JsonRows: rows that are JSON text in an answer', () => {
     { id: 'per_1', name: 'Zoë "Z"', tags: ['a', 'b'] },
     { id: 'per_2', name: null, tags: [] },
   ];
-  const texts = rows.map((r) => JSON.stringify(r));
+  const bytes = () => Buffer.from(rows.map((r) => JSON.stringify(r)).join(','));
 
   it('answers the JSON that JSON.stringify writes of the same object with plain rows', () => {
     const envelope = {
       ok: true,
       request_id: 'req_1',
-      data: new JsonRows(texts),
+      data: new JsonRows(bytes(), 2),
       skipped: undefined,
       page: { returned: 2, next_cursor: null },
       warnings: [],
     };
     const plain = { ...envelope, data: rows };
-    expect(answerJson(envelope)).toBe(JSON.stringify(plain));
+    expect(answerJson(envelope).toString('utf8')).toBe(JSON.stringify(plain));
     // JSON.stringify itself sees the rows through toJSON (an Idempotency-Key's stored answer).
     expect(JSON.stringify(envelope)).toBe(JSON.stringify(plain));
-    expect(answerJson({ data: new JsonRows([]) })).toBe('{"data":[]}');
-    expect(answerJson({ f: () => 1, n: 1 } as Record<string, unknown>)).toBe(JSON.stringify({ f: () => 1, n: 1 }));
+    expect(answerJson({ data: new JsonRows(new Uint8Array(0), 0) }).toString('utf8')).toBe('{"data":[]}');
+    expect(answerJson({ data: new JsonRows(bytes(), 2) }).toString('utf8')).toBe(JSON.stringify({ data: rows }));
+    expect(answerJson({ f: () => 1, n: 1 } as Record<string, unknown>).toString('utf8')).toBe(
+      JSON.stringify({ f: () => 1, n: 1 }),
+    );
   });
 
   it('is told apart from plain rows', () => {
-    expect(holdsJsonRows({ data: new JsonRows(texts) })).toBe(true);
+    expect(holdsJsonRows({ data: new JsonRows(bytes(), 2) })).toBe(true);
     expect(holdsJsonRows({ data: rows })).toBe(false);
-    expect(plainRows(new JsonRows(texts))).toEqual(rows);
+    expect(plainRows(new JsonRows(bytes(), 2))).toEqual(rows);
     expect(plainRows(rows)).toBe(rows);
-    expect(new JsonRows(texts)).toHaveLength(2);
+    expect(new JsonRows(bytes(), 2)).toHaveLength(2);
   });
 });

@@ -10,7 +10,7 @@ import { BitmapIndex, type EntityIndex } from './bitmap-index/reader.js';
 import { ResultCache } from './bitmap-index/result-cache.js';
 import { ConnectionPool } from './connection-pool.js';
 import { runInterruptible } from './interruptible.js';
-import type { CardJson } from './point-store/point-store.js';
+import type { RenderedCards } from './point-store/layout.js';
 import { PointReaders } from './point-store/readers.js';
 import { pointStoreFile } from './point-store/schema.js';
 import { plainRows } from './rows.js';
@@ -135,7 +135,7 @@ export interface ReleaseSession {
   /** Contact rows by sort key from the point store (ascending), or null when it cannot answer these columns. */
   cards(sortKeys: readonly number[], columns: readonly string[]): Promise<Record<string, unknown>[] | null>;
   /** The same cards written as the JSON objects of `columns` (layout.ts renderCards), or null as for cards. */
-  cardsJson(sortKeys: readonly number[], columns: readonly string[]): Promise<CardJson[] | null>;
+  cardsJson(sortKeys: readonly number[], columns: readonly string[]): Promise<RenderedCards | null>;
   /** Which of these contact columns the point store's cards hold (none without a store). */
   cardColumns(columns: readonly string[]): string[];
   /**

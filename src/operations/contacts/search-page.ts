@@ -2,6 +2,7 @@ import type { ColumnDef, Entity } from '../../domain/catalog/index.js';
 import { canonicalJson, decodeCursor, encodeCursor, queryHash } from '../../domain/cursor.js';
 import { JsonRows } from '../../domain/json-rows.js';
 import type { IRNode } from '../../domain/query/ir.js';
+import type { JsonPage } from '../../engine/port.js';
 import { withContactCredits } from '../credits.js';
 import { engineFor } from '../engine-for.js';
 import { buildLabel } from '../invoke.js';
@@ -63,8 +64,8 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
   const result = await withContactCredits(ctx, 'search', limit, async (granted) => {
     const want = granted;
     const kept: Record<string, unknown>[] = [];
-    /** The kept rows' JSON text, while every row came so. */
-    let keptJson: string[] | null = json ? [] : null;
+    /** The page's rows as JSON (QueryResult.json), while every row came so: the kept rows are its first ones. */
+    let keptJson: JsonPage | null = null;
     const perCompany = new Map<string, number>();
     let cursorKey = after;
     let total: number | null = null;
@@ -85,10 +86,11 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
           ...(json ? { json } : {}),
         },
       });
-      if (keptJson && !res.json) {
-        // Without a cap the loop runs once (its batch is the page plus one), so a page's rows all come one way.
-        if (kept.length > 0) throw new Error('a search page got rows as JSON and as objects');
-        keptJson = null;
+      if (res.json) {
+        // Without a cap the loop runs once (its batch is the page plus one), so a page's rows all come one way and
+        // every row is kept up to the page's size.
+        if (round > 0) throw new Error('a search page got rows as JSON past its first read');
+        keptJson = res.json;
       }
       releaseId = res.releaseId;
       if (round === 0) {
@@ -102,7 +104,7 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
         )
           rememberTotal(totalKey, res.count);
       }
-      for (const [i, row] of res.rows.entries()) {
+      for (const row of res.rows) {
         if (kept.length === want) {
           more = true;
           break;
@@ -115,7 +117,6 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
           perCompany.set(company, n + 1);
         }
         kept.push(row);
-        keptJson?.push(res.json![i]!);
       }
       if (more || res.rows.length < batch) break;
     }
@@ -132,7 +133,9 @@ export async function searchPage(ctx: OpContext, p: SearchPageInput): Promise<Op
     const warnings: Warning[] = [];
     if (countTimedOut) warnings.push(countUnavailableWarning(services.config.countBudgetMs));
     if (kept.length === 0) warnings.push(noRowsWarning(p.keysApplied));
-    const data = keptJson ? new JsonRows(keptJson) : kept.map((r) => shapeRow(r, p.columns));
+    const data = keptJson
+      ? new JsonRows(keptJson.bytes.subarray(0, kept.length > 0 ? keptJson.ends[kept.length - 1] : 0), kept.length)
+      : kept.map((r) => shapeRow(r, p.columns));
     if (more && granted < limit) cut = { granted };
     return { result: { data, page, warnings }, delivered: kept.length };
   });

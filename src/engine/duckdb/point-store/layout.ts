@@ -44,26 +44,45 @@ export function decodeCards(
   });
 }
 
+/** The element bounds cardElements finds: `n` offsets in `at`, `[start0, end0, start1, end1, …]`, reused card by card. */
+export class CardBounds {
+  n = 0;
+  at = new Int32Array(128);
+
+  push(start: number, end: number): void {
+    if (this.n + 2 > this.at.length) {
+      const grown = new Int32Array(2 * this.at.length);
+      grown.set(this.at);
+      this.at = grown;
+    }
+    this.at[this.n++] = start;
+    this.at[this.n++] = end;
+  }
+}
+
 /**
- * Where each element of a JSON array text starts and ends: `[start0, end0, start1, end1, …]`, ends exclusive, the
- * whitespace around an element left out. A card is DuckDB's json_array, valid JSON; strings are skipped to their closing
- * quote, so brackets and commas inside them are not read as structure. What is checked: the text is one array whose
+ * Where each element of the card (a JSON array) that opens at `bytes[from]` starts and ends, as byte offsets into
+ * `bounds` (cleared first), ends exclusive, the whitespace around an element left out. Returns the offset just past
+ * the card's closing bracket. A card is DuckDB's json_array, valid JSON in UTF-8;
+ * strings are skipped to their closing quote, so brackets and commas inside them are not read as structure (a byte of
+ * a multi-byte character is never one of JSON's ASCII structure bytes). What is checked: the card is one array whose
  * strings and brackets close and whose elements other than strings, arrays and objects are JSON literals or numbers;
  * otherwise it throws (a damaged card fails its read, as JSON.parse would, and the page is read from the release).
  */
-export function arrayElements(text: string): number[] {
-  const out: number[] = [];
+export function cardElements(bytes: Uint8Array, from: number, bounds: CardBounds): number {
+  bounds.n = 0;
+  const len = bytes.length;
   let depth = 0;
   let start = -1;
   let last = -1;
-  let i = 0;
-  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
-  if (text.charCodeAt(i) !== OPEN_ARRAY) throw new Error('a card is not a JSON array');
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  let i = from;
+  while (i < len && isSpace(bytes[i]!)) i++;
+  if (bytes[i] !== OPEN_ARRAY) throw new Error('a card is not a JSON array');
+  for (; i < len; i++) {
+    const c = bytes[i]!;
     if (c === QUOTE) {
       if (depth === 1 && start < 0) start = i;
-      i = stringEnd(text, i);
+      i = stringEnd(bytes, i);
       last = i;
     } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       if (depth === 1 && start < 0) start = i;
@@ -71,12 +90,12 @@ export function arrayElements(text: string): number[] {
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
       depth--;
       if (depth === 0) {
-        if (start >= 0 || out.length > 0) pushElement(out, text, start, last + 1);
-        return out;
+        if (start >= 0 || bounds.n > 0) pushElement(bounds, bytes, start, last + 1);
+        return i + 1;
       }
       last = i;
     } else if (depth === 1 && c === COMMA) {
-      pushElement(out, text, start, last + 1);
+      pushElement(bounds, bytes, start, last + 1);
       start = -1;
     } else if (!isSpace(c)) {
       if (depth === 1 && start < 0) start = i;
@@ -87,27 +106,39 @@ export function arrayElements(text: string): number[] {
 }
 
 /** Adds an element's bounds; throws when it is empty, or is none of a string, array, object, literal or number. */
-function pushElement(out: number[], text: string, start: number, end: number): void {
+function pushElement(out: CardBounds, bytes: Uint8Array, start: number, end: number): void {
   if (start < 0) throw new Error('a card holds an empty element');
-  const c = text.charCodeAt(start);
-  if (c !== QUOTE && c !== OPEN_ARRAY && c !== OPEN_OBJECT && !scalar(text, start, end))
+  const c = bytes[start];
+  if (c !== QUOTE && c !== OPEN_ARRAY && c !== OPEN_OBJECT && !scalar(bytes, start, end))
     throw new Error('a card holds an element that is not JSON');
   out.push(start, end);
 }
 
-/** True when text[start, end) is a JSON literal or number (this runs for every element that is not text). */
-function scalar(text: string, start: number, end: number): boolean {
-  const c = text.charCodeAt(start);
+/** True when bytes[start, end) are a JSON literal or number (this runs for every element that is not text). */
+function scalar(bytes: Uint8Array, start: number, end: number): boolean {
+  const c = bytes[start];
   const n = end - start;
-  if (c === 0x6e) return n === 4 && text.startsWith('null', start);
-  if (c === 0x74) return n === 4 && text.startsWith('true', start);
-  if (c === 0x66) return n === 5 && text.startsWith('false', start);
+  if (c === 0x6e) return n === 4 && bytesAre(bytes, start, NULL);
+  if (c === 0x74) return n === 4 && bytesAre(bytes, start, TRUE);
+  if (c === 0x66) return n === 5 && bytesAre(bytes, start, FALSE);
   // An integer (sort_key, counts) by its digits; anything else by the grammar.
   let digits = start;
-  while (digits < end && text.charCodeAt(digits) >= 0x30 && text.charCodeAt(digits) <= 0x39) digits++;
+  while (digits < end && isDigit(bytes[digits]!)) digits++;
   if (digits === end) return n === 1 || c !== 0x30;
-  return NUMBER.test(text.slice(start, end));
+  return NUMBER.test(latin1(bytes, start, end));
 }
+
+function bytesAre(bytes: Uint8Array, at: number, word: Uint8Array): boolean {
+  for (let k = 0; k < word.length; k++) if (bytes[at + k] !== word[k]) return false;
+  return true;
+}
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+/** ASCII bytes (a number's) as a string. */
+const latin1 = (bytes: Uint8Array, start: number, end: number): string =>
+  String.fromCharCode(...bytes.subarray(start, end));
+const NULL = new TextEncoder().encode('null');
+const TRUE = new TextEncoder().encode('true');
+const FALSE = new TextEncoder().encode('false');
 
 /** A JSON number. */
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -126,40 +157,96 @@ const TAB = 0x09;
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** The index of the quote closing the JSON string that opens at `open`; throws when there is none. */
-function stringEnd(text: string, open: number): number {
-  let q = text.indexOf('"', open + 1);
-  for (;;) {
-    // A damaged card fails its read (as JSON.parse would), so the page is read from the release.
-    if (q < 0) throw new Error('a card holds a string with no end');
-    // A quote preceded by an odd number of backslashes is escaped.
-    let b = q - 1;
-    while (text.charCodeAt(b) === BACKSLASH) b--;
-    if ((q - 1 - b) % 2 === 0) return q;
-    q = text.indexOf('"', q + 1);
+/** The offset of the quote closing the JSON string that opens at `open`; throws when there is none. */
+function stringEnd(bytes: Uint8Array, open: number): number {
+  const len = bytes.length;
+  let i = open + 1;
+  while (i < len) {
+    const c = bytes[i]!;
+    if (c === QUOTE) return i;
+    // An escape takes the byte after the backslash with it (an escaped quote or backslash).
+    i += c === BACKSLASH ? 2 : 1;
   }
+  // A damaged card fails its read (as JSON.parse would), so the page is read from the release.
+  throw new Error('a card holds a string with no end');
+}
+
+/** A page's rows written as JSON objects from their cards (renderCards). */
+export interface RenderedCards {
+  /** The rows' objects one after another, a comma between each two: rows [0, k) are bytes [0, ends[k - 1]). */
+  bytes: Buffer;
+  /** Where each row's object ends (exclusive). */
+  ends: number[];
+  /** Each row's sort_key, read from its card. */
+  sortKeys: number[];
 }
 
 /**
- * Card texts written as the JSON objects decodeCards would make of them, without sort_key: `{"column": value, …}` for
- * `columns` in order (each once), every value the card's own JSON text, so a page's rows are not parsed and serialized
- * again on their way into an answer. `JSON.parse` of each equals decodeCards' row without sort_key.
+ * Cards (their JSON arrays as UTF-8, one after another with a comma between each two, as the point store reads a
+ * page's cards in one statement) written as the JSON objects decodeCards would make of them, without sort_key:
+ * `{"column": value, …}` for `columns` in order (each once), every value the card's own bytes. So a page's rows are
+ * neither decoded from UTF-8, parsed nor serialized again on their way into an answer. `JSON.parse` of each object
+ * equals decodeCards' row without sort_key.
  */
-export function renderCards(cards: readonly string[], layout: readonly string[], columns: readonly string[]): string[] {
+export function renderCards(cards: Uint8Array, layout: readonly string[], columns: readonly string[]): RenderedCards {
   const wanted = [...new Set(columns)].filter((name) => name !== 'sort_key');
-  const keys = wanted.map((name, j) => `${j === 0 ? '{' : ','}${JSON.stringify(name)}:`);
-  const at = wanted.map((name) => layout.indexOf(name));
-  if (wanted.length === 0) return cards.map(() => '{}');
-  return cards.map((text) => {
-    const bounds = arrayElements(text);
-    // Joined once (a string built by `+` is flattened later, at a higher cost, when the answer is written).
-    const parts = new Array<string>(2 * wanted.length + 1);
-    for (let j = 0; j < wanted.length; j++) {
-      const i = at[j]!;
-      parts[2 * j] = keys[j]!;
-      parts[2 * j + 1] = i >= 0 && 2 * i < bounds.length ? text.slice(bounds[2 * i]!, bounds[2 * i + 1]!) : 'null';
+  const keys = wanted.map((name, j) => Buffer.from(`${j === 0 ? '{' : ','}${JSON.stringify(name)}:`));
+  const columnAt = wanted.map((name) => layout.indexOf(name));
+  const sortKeyAt = layout.indexOf('sort_key');
+  // A card's own bytes, plus its keys, braces and the nulls of columns its layout lacks.
+  const overhead = keys.reduce((n, k) => n + k.length + NULL.length, 2);
+  let out = Buffer.allocUnsafe(cards.length + 64 * overhead);
+  let pos = 0;
+  const ends: number[] = [];
+  const sortKeys: number[] = [];
+  const bounds = new CardBounds();
+  let i = 0;
+  while (i < cards.length) {
+    const next = cardElements(cards, i, bounds);
+    if (out.length < pos + (next - i) + overhead) {
+      const grown = Buffer.allocUnsafe(2 * (out.length + (next - i) + overhead));
+      out.copy(grown, 0, 0, pos);
+      out = grown;
     }
-    parts[2 * wanted.length] = '}';
-    return parts.join('');
-  });
+    if (ends.length > 0) out[pos++] = COMMA;
+    if (wanted.length === 0) {
+      out[pos++] = OPEN_OBJECT;
+      out[pos++] = CLOSE_OBJECT;
+    }
+    const at = bounds.at;
+    for (let j = 0; j < wanted.length; j++) {
+      pos = put(out, pos, keys[j]!, 0, keys[j]!.length);
+      const e = columnAt[j]!;
+      pos = e >= 0 && 2 * e < bounds.n ? put(out, pos, cards, at[2 * e]!, at[2 * e + 1]!) : put(out, pos, NULL, 0, 4);
+    }
+    if (wanted.length > 0) out[pos++] = CLOSE_OBJECT;
+    ends.push(pos);
+    const k = sortKeyAt;
+    sortKeys.push(k >= 0 && 2 * k < bounds.n ? numberAt(cards, at[2 * k]!, at[2 * k + 1]!) : Number.NaN);
+    i = next;
+    while (i < cards.length && isSpace(cards[i]!)) i++;
+    if (i < cards.length && cards[i++] !== COMMA) throw new Error('cards are not separated by commas');
+  }
+  return { bytes: out.subarray(0, pos), ends, sortKeys };
+}
+
+/** Copies bytes[start, end) into out at pos; returns the offset after them. Short runs byte by byte (cheaper than a call). */
+function put(out: Buffer, pos: number, bytes: Uint8Array, start: number, end: number): number {
+  if (end - start > 32) {
+    out.set(bytes.subarray(start, end), pos);
+    return pos + end - start;
+  }
+  for (let k = start; k < end; k++) out[pos++] = bytes[k]!;
+  return pos;
+}
+
+/** The JSON number at bytes[start, end) (a sort_key: its digits). */
+function numberAt(bytes: Uint8Array, start: number, end: number): number {
+  let n = 0;
+  for (let k = start; k < end; k++) {
+    const c = bytes[k]!;
+    if (!isDigit(c)) return Number(latin1(bytes, start, end));
+    n = n * 10 + (c - 0x30);
+  }
+  return n;
 }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { type Leaf, leafValues } from '../../../domain/query/ir.js';
 import { ident } from '../schema.js';
-import { decodeCards, parseCardLayout, renderCards } from './layout.js';
+import { decodeCards, parseCardLayout, type RenderedCards, renderCards } from './layout.js';
 import {
   CARDS_TABLE,
   FULL_CARDS_TABLE,
@@ -19,16 +19,12 @@ export interface CardRow {
   card: string;
 }
 
-/** One contact's card written as the JSON object of a page's columns (renderCards). */
-export interface CardJson {
-  sort_key: number;
-  json: string;
-}
-
 /** The statements reading cards of one kind: of many sort keys (a JSON list) at once, and of one. */
 interface CardReads {
   many: Database.Statement<[string], CardRow>;
   one: (sortKey: number) => string | undefined;
+  /** The cards of many sort keys (a JSON list) as their UTF-8 bytes in sort_key order, a comma between each two. */
+  joined: Database.Statement<[string], Buffer | null>;
 }
 
 export type PointStoreOpening = { store: PointStore; reason?: undefined } | { store: null; reason: string };
@@ -117,11 +113,22 @@ export class PointStore {
           number[],
           string
         >;
+        const many = both('SELECT sort_key, card', `${table} WHERE sort_key IN (SELECT sort_key FROM k)`);
         return {
-          many: db.prepare(
-            'WITH k AS (SELECT value AS sort_key FROM json_each(?)) ' +
-              both('SELECT sort_key, card', `${table} WHERE sort_key IN (SELECT sort_key FROM k)`),
-          ) as Database.Statement<[string], CardRow>,
+          many: db.prepare(`WITH k AS (SELECT value AS sort_key FROM json_each(?)) ${many}`) as Database.Statement<
+            [string],
+            CardRow
+          >,
+          // As a BLOB: the bytes as stored, not decoded into a JavaScript string (renderCards reads them as they are).
+          // A whole store finds the keys by its primary key in the order of the IN list's sorted index, ascending; an
+          // overlay's two parts are ordered by a sort (about 45 µs of a 101-card page at 1 M). The caller checks the
+          // order (the cards' own sort keys), so a page read in another order is read again as objects, never wrong.
+          joined: db
+            .prepare(
+              'WITH k AS (SELECT value AS sort_key FROM json_each(?)) ' +
+                `SELECT CAST(group_concat(card, ','${overlay ? ' ORDER BY sort_key' : ''}) AS BLOB) FROM (${many})`,
+            )
+            .pluck() as Database.Statement<[string], Buffer | null>,
           // An overlay's statement names the key twice (its rows, then the base's).
           one: overlay ? (k) => one.get(k, k) : (k) => one.get(k),
         };
@@ -175,6 +182,16 @@ export class PointStore {
       if (card !== undefined) rows.push({ sort_key, card });
     }
     return rows;
+  }
+
+  /**
+   * The cards of these contacts (by sort_key) written as the JSON objects of `columns` (renderCards), in ascending
+   * sort_key; sort keys without a card are left out. One statement reads the page's cards as bytes: for 101 cards at
+   * 1 M contacts about half the time of their primary-key reads one by one, which decode each card into a string.
+   */
+  cardsJson(sortKeys: readonly number[], columns: readonly string[], kind: CardKind = 'card'): RenderedCards {
+    const joined = sortKeys.length > 0 ? this.reads(kind).joined.get(JSON.stringify(sortKeys)) : null;
+    return renderCards(joined ?? EMPTY, kind === 'card' ? this.layout : (this.fullLayout ?? []), columns);
   }
 
   private reads(kind: CardKind): CardReads {
@@ -243,21 +260,18 @@ export function cardsPage(
   );
 }
 
-/** A page of cards as cardsPage picks them, each written as the JSON object of `columns` (renderCards). */
+/** A page of cards as cardsPage picks them, written as the JSON objects of `columns` (renderCards). */
 export function cardsJsonPage(
   parts: readonly (readonly CardRow[])[],
   layout: readonly string[],
   columns: readonly string[],
   limit: number,
-): CardJson[] {
+): RenderedCards {
   const picked = pickCards(parts, limit);
-  const json = renderCards(
-    picked.map((c) => c.card),
-    layout,
-    columns,
-  );
-  return picked.map((c, i) => ({ sort_key: c.sort_key, json: json[i]! }));
+  return renderCards(Buffer.from(picked.map((c) => c.card).join(',')), layout, columns);
 }
+
+const EMPTY = new Uint8Array(0);
 
 /** The cards of the parts, each contact once (those `keep` accepts), in ascending sort_key, at most `limit`. */
 function pickCards(

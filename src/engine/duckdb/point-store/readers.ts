@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { type Leaf, leafValues } from '../../../domain/query/ir.js';
-import { cardCovers } from './layout.js';
-import { type CardJson, type CardKind, type CardRow, cardsJsonPage, cardsPage, PointStore } from './point-store.js';
+import { cardCovers, type RenderedCards } from './layout.js';
+import { type CardKind, type CardRow, cardsJsonPage, cardsPage, PointStore } from './point-store.js';
 
 export interface ReaderInit {
   file: string;
@@ -163,9 +163,16 @@ export class PointReaders {
     return cardsPage(parts, this.layoutOf(kind), columns, sortKeys.length);
   }
 
-  /** The same cards written as the JSON objects of `columns` (cardsJsonPage); rejects when a reader fails. */
-  async cardsJson(sortKeys: readonly number[], columns: readonly string[]): Promise<CardJson[]> {
-    const { kind, parts } = await this.cardParts(sortKeys, columns);
+  /**
+   * The same cards written as the JSON objects of `columns` (renderCards), a page of up to CARDS_INLINE read on this
+   * thread in one statement (PointStore.cardsJson); rejects when a reader fails.
+   */
+  async cardsJson(sortKeys: readonly number[], columns: readonly string[]): Promise<RenderedCards> {
+    const kind = this.kindFor(columns);
+    if (!kind) throw new Error('the point store holds none of these columns');
+    if (this.inline && !this.closing && sortKeys.length <= CARDS_INLINE)
+      return this.inline.cardsJson(sortKeys, columns, kind);
+    const { parts } = await this.cardParts(sortKeys, columns);
     return cardsJsonPage(parts, this.layoutOf(kind), columns, sortKeys.length);
   }
 
