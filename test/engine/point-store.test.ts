@@ -388,14 +388,14 @@ describe('point store', () => {
       ];
       for (const cols of sets) {
         const decoded = decodeCards(cards, CONTACT_CARD_COLUMNS, cols).map(({ sort_key: _, ...row }) => row);
-        const r = renderCards(Buffer.from(cards.join(',')), CONTACT_CARD_COLUMNS, cols);
+        const r = renderCards(Buffer.from(cards.join(',')), CONTACT_CARD_COLUMNS, cols, cards.length);
         const rendered = JSON.parse(`[${r.bytes.toString('utf8')}]`) as Record<string, unknown>[];
         expect(rendered).toEqual(decoded);
         // Members in the order asked, as JSON.stringify writes the decoded row.
         expect(rendered.map((row) => Object.keys(row))).toEqual(decoded.map((row) => Object.keys(row)));
         expect(r.sortKeys).toEqual(cards.map((_, i) => i + 1));
       }
-      const none = renderCards(Buffer.from(cards.slice(0, 2).join(',')), CONTACT_CARD_COLUMNS, ['sort_key']);
+      const none = renderCards(Buffer.from(cards.slice(0, 2).join(',')), CONTACT_CARD_COLUMNS, ['sort_key'], 2);
       expect(none.bytes.toString('utf8')).toBe('{},{}');
     } finally {
       db.close();

@@ -45,7 +45,7 @@ const elementsOf = (text: string) => cardElements(Buffer.from(text), 0, new Card
 
 /** renderCards of card texts joined as the point store reads them, each row's object as a text. */
 const rendered = (cards: string[], layout: string[], columns: string[]) => {
-  const r = renderCards(Buffer.from(cards.join(',')), layout, columns);
+  const r = renderCards(Buffer.from(cards.join(',')), layout, columns, cards.length);
   return r.ends.map((end, i) => r.bytes.subarray(i === 0 ? 0 : r.ends[i - 1]! + 1, end).toString('utf8'));
 };
 
@@ -88,8 +88,8 @@ describe('card JSON (point-store layout): element bounds and rows written from a
       expect(() => elementsOf(bad)).toThrow(/card/);
     expect(() => rendered(['["a", nul]'], ['id', 'x'], ['id'])).toThrow(/card/);
     // Cards one after another must have one comma between them.
-    expect(() => renderCards(Buffer.from('["a",1] ["b",2]'), ['id', 'sort_key'], ['id'])).toThrow(/card/);
-    expect(() => renderCards(Buffer.from('["a",1],,["b",2]'), ['id', 'sort_key'], ['id'])).toThrow(/card/);
+    expect(() => renderCards(Buffer.from('["a",1] ["b",2]'), ['id', 'sort_key'], ['id'], 2)).toThrow(/card/);
+    expect(() => renderCards(Buffer.from('["a",1],,["b",2]'), ['id', 'sort_key'], ['id'], 2)).toThrow(/card/);
   });
 
   it('ends a card at its closing bracket: what follows is the next card, never part of this one', () => {
@@ -132,7 +132,7 @@ describe('card JSON (point-store layout): element bounds and rows written from a
   it("reads each row's sort_key from its card, and any first rows are a JSON array's members", () => {
     const layout = ['id', 'name', 'sort_key'];
     const cards = ['["per_1","Zoë",7]', ' [ "per_2" , null , 12 ] ', '["per_3","a,b",30]'];
-    const r = renderCards(Buffer.from(cards.join(',')), layout, ['name', 'id']);
+    const r = renderCards(Buffer.from(cards.join(',')), layout, ['name', 'id'], cards.length);
     expect(r.sortKeys).toEqual([7, 12, 30]);
     for (let k = 0; k <= cards.length; k++) {
       const first = r.bytes.subarray(0, k === 0 ? 0 : r.ends[k - 1]).toString('utf8');
@@ -144,10 +144,15 @@ describe('card JSON (point-store layout): element bounds and rows written from a
         ].slice(0, k),
       );
     }
-    expect(renderCards(new Uint8Array(0), layout, ['id'])).toEqual({ bytes: Buffer.alloc(0), ends: [], sortKeys: [] });
-    // Past the first guess of the output's size (64 cards), it grows.
+    expect(renderCards(new Uint8Array(0), layout, ['id'], 0)).toEqual({
+      bytes: Buffer.alloc(0),
+      ends: [],
+      sortKeys: [],
+    });
+    // Told of fewer cards than there are, the output grows past its first size.
     const many = Array.from({ length: 500 }, (_, i) => `["per_${i}","${'x'.repeat(i % 7)}",${i + 1}]`);
-    expect(rendered(many, layout, ['id', 'missing', 'name']).map((t) => JSON.parse(t))).toEqual(
+    const grown = renderCards(Buffer.from(many.join(',')), layout, ['id', 'missing', 'name'], 1);
+    expect(JSON.parse(`[${grown.bytes.toString('utf8')}]`)).toEqual(
       many.map((c) => {
         const [id, name] = JSON.parse(c) as string[];
         return { id, missing: null, name };

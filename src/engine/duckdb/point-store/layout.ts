@@ -188,14 +188,21 @@ export interface RenderedCards {
  * neither decoded from UTF-8, parsed nor serialized again on their way into an answer. `JSON.parse` of each object
  * equals decodeCards' row without sort_key.
  */
-export function renderCards(cards: Uint8Array, layout: readonly string[], columns: readonly string[]): RenderedCards {
+export function renderCards(
+  cards: Uint8Array,
+  layout: readonly string[],
+  columns: readonly string[],
+  /** How many cards there are (at most): the output is sized once for them. */
+  rows: number,
+): RenderedCards {
   const wanted = [...new Set(columns)].filter((name) => name !== 'sort_key');
   const keys = wanted.map((name, j) => Buffer.from(`${j === 0 ? '{' : ','}${JSON.stringify(name)}:`));
   const columnAt = wanted.map((name) => layout.indexOf(name));
   const sortKeyAt = layout.indexOf('sort_key');
   // A card's own bytes, plus its keys, braces and the nulls of columns its layout lacks.
   const overhead = keys.reduce((n, k) => n + k.length + NULL.length, 2);
-  let out = Buffer.allocUnsafe(cards.length + 64 * overhead);
+  // Grown (copied) only when `rows` was short of the cards.
+  let out = Buffer.allocUnsafe(cards.length + Math.max(1, rows) * overhead);
   let pos = 0;
   const ends: number[] = [];
   const sortKeys: number[] = [];

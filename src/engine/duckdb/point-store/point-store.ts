@@ -191,7 +191,12 @@ export class PointStore {
    */
   cardsJson(sortKeys: readonly number[], columns: readonly string[], kind: CardKind = 'card'): RenderedCards {
     const joined = sortKeys.length > 0 ? this.reads(kind).joined.get(JSON.stringify(sortKeys)) : null;
-    return renderCards(joined ?? EMPTY, kind === 'card' ? this.layout : (this.fullLayout ?? []), columns);
+    return renderCards(
+      joined ?? EMPTY,
+      kind === 'card' ? this.layout : (this.fullLayout ?? []),
+      columns,
+      sortKeys.length,
+    );
   }
 
   private reads(kind: CardKind): CardReads {
@@ -268,7 +273,7 @@ export function cardsJsonPage(
   limit: number,
 ): RenderedCards {
   const picked = pickCards(parts, limit);
-  return renderCards(Buffer.from(picked.map((c) => c.card).join(',')), layout, columns);
+  return renderCards(Buffer.from(picked.map((c) => c.card).join(',')), layout, columns, picked.length);
 }
 
 const EMPTY = new Uint8Array(0);
